@@ -1,0 +1,3 @@
+"""LP: a statically typed, Smalltalk-flavoured actor language."""
+
+__version__ = "0.1.0"

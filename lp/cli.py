@@ -1,0 +1,127 @@
+"""The `lp` command: run, check, fmt (and build once the compiler exists).
+
+Exit status: 0 success, 1 a diagnostic about the user's program or input,
+2 a usage error. User mistakes never show a Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from lp import __version__
+from lp.diagnostics import LPError, SourceMap, render_all
+
+EXIT_OK, EXIT_DIAGNOSTIC, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"lp: {message}\n")
+        sys.exit(EXIT_USAGE)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="lp", description="LP: a statically typed, Smalltalk-flavoured actor language.")
+    p.add_argument("--version", action="version", version=f"lp {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    run = sub.add_parser("run", help="type-check and run a program", description="Type-check FILE, then run it.")
+    run.add_argument("file", metavar="FILE")
+    run.add_argument("--domains", type=int, default=None, metavar="N", help="scheduler domains (default: cores)")
+    run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
+    run.add_argument("--no-check", action="store_true", help="skip the type check")
+
+    check = sub.add_parser("check", help="type-check a program", description="Parse and type-check FILE.")
+    check.add_argument("file", metavar="FILE")
+
+    fmt = sub.add_parser("fmt", help="print a program in canonical form",
+                         description="Print the canonical formatting of each FILE to standard output.")
+    fmt.add_argument("files", metavar="FILE", nargs="+")
+    mode = fmt.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite the files in place")
+    mode.add_argument("--check", action="store_true", help="exit 1 if any file would change")
+    return p
+
+
+def _report(err: LPError, sources: SourceMap) -> int:
+    sys.stderr.write(render_all(err.diagnostics, sources))
+    return EXIT_DIAGNOSTIC
+
+
+def _load(path: str, sources: SourceMap):
+    from lp.syntax.parser import parse_text, read_source
+    text = read_source(path)
+    sources.add(path, text)
+    return parse_text(text, path)
+
+
+def cmd_check(args, sources: SourceMap) -> int:
+    program = _load(args.file, sources)
+    n = len(program.items)
+    print(f"{args.file}: parsed {n} top-level item{'s' if n != 1 else ''}; no errors found")
+    return EXIT_OK
+
+
+def cmd_run(args, sources: SourceMap) -> int:
+    _load(args.file, sources)
+    sys.stderr.write("lp run: the program parses; the interpreter is not built yet, so nothing ran\n")
+    return EXIT_OK
+
+
+def cmd_fmt(args, sources: SourceMap) -> int:
+    from lp.syntax.format import format_program
+    status = EXIT_OK
+    for path in args.files:
+        try:
+            program = _load(path, sources)
+        except LPError as e:
+            status = _report(e, sources)
+            continue
+        out = format_program(program)
+        if args.check:
+            if out != sources.texts[path]:
+                sys.stderr.write(f"{path}: would be reformatted\n")
+                status = max(status, EXIT_DIAGNOSTIC)
+        elif args.write:
+            if out != sources.texts[path]:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(out)
+        else:
+            sys.stdout.write(out)
+    return status
+
+
+COMMANDS = {"run": cmd_run, "check": cmd_check, "fmt": cmd_fmt}
+
+
+def main(argv: list[str] | None = None) -> int:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    args = _parser().parse_args(argv)
+    if args.command is None:
+        _parser().print_help(sys.stderr)
+        return EXIT_USAGE
+    sources = SourceMap()
+    try:
+        return COMMANDS[args.command](args, sources)
+    except LPError as e:
+        return _report(e, sources)
+    except KeyboardInterrupt:
+        sys.stderr.write("lp: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except RecursionError:
+        sys.stderr.write("lp: internal error: the program is nested too deeply for this phase\n")
+        return 3
+    except Exception as e:  # a bug in lp itself, not the user's mistake
+        if os.environ.get("LP_DEBUG"):
+            raise
+        sys.stderr.write(f"lp: internal error: {type(e).__name__}: {e}\n"
+                         "This is a bug in lp. Set LP_DEBUG=1 to see the Python traceback.\n")
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,391 @@
+"""Source text to AST: the Lark LALR parser, its tree-to-AST callbacks, and source loading.
+
+The callbacks run inside the LALR parser as each rule is reduced, so no parse
+tree is built and nothing here recurses on the depth of the input.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from lp.diagnostics import Diagnostic, LPError
+from lp.syntax import ast as A
+from lp.syntax.errors import syntax_error_from_lark, too_deep
+
+MAX_NESTING = 256
+INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+
+def _tok_span(file: str, t: Token) -> A.Span:
+    return A.Span(file, t.line, t.column, t.end_line, t.end_column)
+
+
+class _SyntaxProblem(Exception):
+    """Raised inside a callback; converted to a diagnostic by `parse_text`."""
+
+    def __init__(self, message: str, span: A.Span, hint: str | None = None, label: str = ""):
+        message = message[0].upper() + message[1:]
+        if not message.endswith((".", "?")):
+            message += "."
+        super().__init__(message)
+        self.diagnostic = Diagnostic("syntax error", message, span, hint=hint, label=label)
+
+
+class _ToAst(Transformer):
+    """Builds AST nodes as the parser reduces rules. `file` is set per parse."""
+
+    def __init__(self):
+        super().__init__(visit_tokens=False)
+        self.file = "<input>"
+
+    # -- helpers
+    def sp(self, x) -> A.Span:
+        if isinstance(x, Token):
+            return _tok_span(self.file, x)
+        return x.span
+
+    def between(self, a, b) -> A.Span:
+        return self.sp(a).to(self.sp(b))
+
+    def problem(self, message, at, hint=None, label=""):
+        raise _SyntaxProblem(message, self.sp(at) if not isinstance(at, A.Span) else at, hint, label)
+
+    # -- top level
+    def start(self, items):
+        out = []
+        for it in items:
+            if it is None or isinstance(it, Token):
+                continue
+            if isinstance(it, A.Send) and isinstance(it.receiver, A.Name) \
+                    and it.receiver.name == "Import" and it.selector == "module:":
+                arg = it.args[0]
+                if not isinstance(arg, A.SymLit):
+                    self.problem("`Import module:` takes a module name as a symbol, like #Supervision",
+                                 arg, label="expected a symbol")
+                out.append(A.Import(arg.name, it.span))
+            else:
+                out.append(it)
+        return out
+
+    def class_decl(self, c):
+        sup, _, sym = c[0], c[1], c[2]
+        name_tok = sym
+        name = sym[1:]
+        if not (name[:1].isupper() and name.replace("_", "a").isalnum()):
+            self.problem(f"`{sym}` is not a valid class name",
+                         sym, hint="class names are capitalised identifiers, like #Counter")
+        if not sup[:1].isupper():
+            self.problem(f"`{sup}` cannot be a superclass: class names start with a capital letter", sup)
+        fields = []
+        has_list = False
+        end = name_tok
+        for t in c[3:]:
+            if isinstance(t, Token):
+                end = t
+                if t.type == "LPAR":
+                    has_list = True
+                elif t.type == "IDENT":
+                    if t in fields:
+                        self.problem(f"the field `{t}` is declared twice", t)
+                    if t in A.PSEUDO_VARIABLES:
+                        self.problem(f"`{t}` is reserved and cannot be a field name", t)
+                    fields.append(str(t))
+        return A.ClassDecl(name, str(sup), tuple(fields), has_list, self.between(sup, end))
+
+    def method_decl(self, c):
+        head, _, (selector, params), _, body = c
+        if isinstance(head, A.Name) and head.name[:1].isupper():
+            cls, side = head.name, False
+        elif isinstance(head, A.Send) and head.selector == "class" and isinstance(head.receiver, A.Name) \
+                and head.receiver.name[:1].isupper():
+            cls, side = head.receiver.name, True
+        else:
+            self.problem("a method is defined on a class: write `Point >> selector = body` "
+                         "or `Point class >> selector = body`", head, label="expected a class name")
+        seen = set()
+        for p in params:
+            if p.name in seen:
+                self.problem(f"the parameter `{p.name}` appears twice in this method's pattern", p.span)
+            if p.name in A.PSEUDO_VARIABLES:
+                self.problem(f"`{p.name}` is reserved and cannot name a parameter", p.span)
+            seen.add(p.name)
+        return A.MethodDecl(cls, side, selector, tuple(params), body, self.between(head, body))
+
+    def unary_pattern(self, c):
+        return str(c[0]), ()
+
+    def binary_pattern(self, c):
+        return str(c[0]), (A.Param(str(c[1]), self.sp(c[1])),)
+
+    def keyword_pattern(self, c):
+        sel = "".join(str(t) for t in c[0::2])
+        return sel, tuple(A.Param(str(t), self.sp(t)) for t in c[1::2])
+
+    # -- statements
+    def statements(self, c):
+        return [s for s in c if s is not None and not isinstance(s, Token)]
+
+    def assign(self, c):
+        name, _, value = c
+        if name in A.PSEUDO_VARIABLES:
+            self.problem(f"`{name}` is reserved and cannot be bound with :=", name)
+        return A.Assign(str(name), value, self.between(name, value), self.sp(name))
+
+    def return_(self, c):
+        return A.Return(c[1], self.between(c[0], c[1]))
+
+    # -- sends
+    def unary_send(self, c):
+        recv, sel = c
+        return A.Send(recv, str(sel), (), self.between(recv, sel), self.sp(sel))
+
+    def binary_send(self, c):
+        left, op, right = c
+        return A.Send(left, str(op), (right,), self.between(left, right), self.sp(op))
+
+    def keyword_send(self, c):
+        recv = c[0]
+        kws = c[1::2]
+        sel = "".join(str(k) for k in kws)
+        if sel in ("subclass:", "subclass:fields:"):
+            self.problem("class declarations are only allowed at the top level, as "
+                         "`Object subclass: #Name` or `Object subclass: #Name fields: (a b)`", kws[0])
+        return A.Send(recv, sel, tuple(c[2::2]), self.between(recv, c[-1]), self.between(kws[0], kws[-1]))
+
+    def cascade(self, c):
+        first = c[0]
+        if not isinstance(first, A.Send):
+            self.problem("a cascade (`;`) sends more messages to the receiver of the last message "
+                         "before it, but there is no message here", first)
+        parts = [(A.Message(first.selector, first.args, first.selector_span.to(first.span)),)]
+        parts += [p for p in c[1:] if not isinstance(p, Token)]
+        return A.Cascade(first.receiver, tuple(parts), self.between(first, parts[-1][-1]))
+
+    def cascade_part(self, c):
+        msgs = []
+        i = 0
+        kw_sel, kw_args, kw_start = [], [], None
+        while i < len(c):
+            t = c[i]
+            if isinstance(t, Token) and t.type == "IDENT":
+                msgs.append(A.Message(str(t), (), self.sp(t)))
+                i += 1
+            elif isinstance(t, Token) and t.type == "BINOP":
+                msgs.append(A.Message(str(t), (c[i + 1],), self.between(t, c[i + 1])))
+                i += 2
+            else:
+                kw_start = kw_start or t
+                kw_sel.append(str(t))
+                kw_args.append(c[i + 1])
+                i += 2
+        if kw_sel:
+            msgs.append(A.Message("".join(kw_sel), tuple(kw_args), self.between(kw_start, kw_args[-1])))
+        return tuple(msgs)
+
+    # -- primaries
+    def name(self, c):
+        return A.Name(str(c[0]), self.sp(c[0]))
+
+    def number(self, c):
+        return parse_number(c[0], self.sp(c[0]))
+
+    def string(self, c):
+        return A.StrLit(c[0][1:-1].replace("''", "'"), self.sp(c[0]))
+
+    def char(self, c):
+        return A.CharLit(c[0][1:], self.sp(c[0]))
+
+    def symbol(self, c):
+        text = c[0][1:]
+        if text.startswith("'"):
+            text = text[1:-1].replace("''", "'")
+        return A.SymLit(text, self.sp(c[0]))
+
+    def lit_word(self, c):
+        if c[0] in ("true", "false", "nil"):
+            return A.Name(str(c[0]), self.sp(c[0]))
+        return A.SymLit(str(c[0]), self.sp(c[0]))
+
+    def lit_array(self, c):
+        items = tuple(x for x in c[1:-1])
+        return A.LitArray(items, self.between(c[0], c[-1]))
+
+    def block(self, c):
+        params = []
+        for t in c[1:-2]:
+            if isinstance(t, Token) and t.type == "BLOCK_PARAM":
+                name = t[1:]
+                if name in A.PSEUDO_VARIABLES:
+                    self.problem(f"`{name}` is reserved and cannot name a block parameter", t)
+                if any(p.name == name for p in params):
+                    self.problem(f"the block parameter `{name}` appears twice", t)
+                params.append(A.Param(name, self.sp(t)))
+        return A.Block(tuple(params), tuple(c[-2]), self.between(c[0], c[-1]))
+
+    def paren(self, c):
+        body = c[1]
+        if not body:
+            self.problem("empty parentheses: put an expression inside, or remove them", self.between(c[0], c[-1]))
+        if len(body) == 1 and not isinstance(body[0], (A.Assign, A.Return)):
+            return body[0]
+        return A.Sequence(tuple(body), self.between(c[0], c[-1]))
+
+    def brace_items(self, c):
+        return [x for x in c if x is not None and not isinstance(x, Token)]
+
+    def brace(self, c):
+        items = c[1]
+        span = self.between(c[0], c[-1])
+        if items and all(isinstance(x, A.Send) and x.selector == "->" for x in items):
+            return A.DispatchTable(tuple(A.TableEntry(x.receiver, x.args[0], x.span) for x in items), span)
+        return A.BraceArray(tuple(items), span)
+
+    def record_items(self, c):
+        out = []
+        seen = set()
+        for i in range(0, len(c), 3):
+            if c[i] is None:
+                break
+            key, value = c[i], c[i + 1]
+            name = key[:-1]
+            if name in seen:
+                self.problem(f"the field `{name}` is given twice in this record", key)
+            seen.add(name)
+            out.append(A.RecordField(name, value, self.between(key, value)))
+        return out
+
+    def record(self, c):
+        return A.Record(tuple(c[1]), self.between(c[0], c[-1]))
+
+
+def parse_number(text: str, span: A.Span):
+    neg = text.startswith("-")
+    body = text[1:] if neg else text
+    if "r" in body:
+        radix_s, digits = body.split("r", 1)
+        radix = int(radix_s)
+        if not 2 <= radix <= 36:
+            raise _SyntaxProblem(f"radix {radix} is out of range: radixes go from 2 to 36", span)
+        try:
+            value = int(digits, radix)
+        except ValueError:
+            raise _SyntaxProblem(f"`{digits}` is not a number in base {radix}", span)
+        if any(ch.islower() for ch in digits):
+            raise _SyntaxProblem(f"digits above 9 are written in capitals: {radix}r{digits.upper()}", span)
+    elif "." in body or "e-" in body:
+        try:
+            value = float(body)
+        except ValueError:
+            raise _SyntaxProblem(f"`{text}` is not a valid number", span)
+        if value == float("inf"):
+            raise _SyntaxProblem(f"the float literal `{text}` is too large", span)
+        return A.FloatLit(-value if neg else value, span)
+    elif "e" in body:
+        mant, exp = body.split("e")
+        if int(exp) > 30:
+            raise _SyntaxProblem(f"the integer literal `{text}` does not fit in 64 bits", span)
+        value = int(mant) * 10 ** int(exp)
+    else:
+        value = int(body)
+    value = -value if neg else value
+    if not INT_MIN <= value <= INT_MAX:
+        raise _SyntaxProblem(f"the integer literal `{text}` does not fit in 64 bits",
+                             span, hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
+    return A.IntLit(value, span)
+
+
+_transformer = _ToAst()
+_comments: list[Token] = []
+_parser = Lark(
+    GRAMMAR.read_text(),
+    parser="lalr",
+    lexer="contextual",
+    transformer=_transformer,
+    maybe_placeholders=True,
+    propagate_positions=False,
+    cache=os.environ.get("LP_NO_PARSER_CACHE") is None,
+    lexer_callbacks={"COMMENT": _comments.append},
+)
+_lock = threading.Lock()
+
+
+def parse_text(text: str, file: str = "<input>") -> A.Program:
+    """Parse a whole LP source text. Raises LPError with one syntax diagnostic."""
+    if not text.strip():
+        raise LPError(Diagnostic("empty file", "This file has no code in it.",
+                                 A.Span(file, 0, 0, 0, 0),
+                                 hint="an LP program is a sequence of statements, like `'hello' displayNl.`"))
+    with _lock:
+        _transformer.file = file
+        _comments.clear()
+        try:
+            items = _parser.parse(text)
+        except _SyntaxProblem as p:
+            raise LPError(p.diagnostic) from None
+        except UnexpectedInput as e:
+            raise LPError(syntax_error_from_lark(e, text, file)) from None
+        comments = tuple(A.Comment(str(t)[1:-1], _tok_span(file, t)) for t in _comments)
+    if not items:
+        raise LPError(Diagnostic("empty file", "This file has only comments in it, and no code.",
+                                 A.Span(file, 0, 0, 0, 0)))
+    program = A.Program(tuple(items), file, comments, A.Span(file, 1, 1, items[-1].span.end_line,
+                                                            items[-1].span.end_col))
+    deep = _too_deep(program)
+    if deep is not None:
+        raise LPError(too_deep(deep, MAX_NESTING))
+    return program
+
+
+def _too_deep(program: A.Program):
+    """The first node nested more than MAX_NESTING levels down, found without recursion."""
+    stack = [(program, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return node
+        for ch in node.children():
+            stack.append((ch, depth + 1))
+    return None
+
+
+def read_source(path: str) -> str:
+    """Read an LP source file as UTF-8, turning every way that can fail into a diagnostic."""
+    where = A.Span(path, 0, 0, 0, 0)
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise LPError(Diagnostic("file not found", f"There is no file at `{path}`.", where)) from None
+    except IsADirectoryError:
+        raise LPError(Diagnostic("not a file", f"`{path}` is a directory, not an LP source file.", where)) from None
+    except PermissionError:
+        raise LPError(Diagnostic("cannot read file", f"Permission to read `{path}` was denied.", where)) from None
+    except OSError as e:
+        raise LPError(Diagnostic("cannot read file", f"`{path}` could not be read: {e.strerror}.", where)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[:e.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        raise LPError(Diagnostic(
+            "not utf-8", f"This file is not valid UTF-8: byte 0x{data[e.start]:02x} at line {line}, "
+            f"column {col} cannot be decoded.", A.Span(path, line, col, line, col + 1),
+            hint="LP source files are UTF-8 text")) from None
+    if "\x00" in text:
+        i = text.index("\x00")
+        line = text.count("\n", 0, i) + 1
+        col = i - (text.rfind("\n", 0, i) + 1) + 1
+        raise LPError(Diagnostic("binary file", "This file contains a NUL byte, so it is not LP source text.",
+                                 A.Span(path, line, col, line, col + 1)))
+    return text
+
+
+def parse_file(path: str) -> tuple[A.Program, str]:
+    text = read_source(path)
+    return parse_text(text, path), text

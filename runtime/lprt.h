@@ -1,0 +1,212 @@
+/* lprt.h — the public API of the LP actor runtime.
+ *
+ * The runtime schedules actors on N domains (OS threads) with work stealing,
+ * moves opaque messages between mailboxes, and implements timers, fd readiness,
+ * DNS resolution off the domain threads, links, monitors and exit signals.
+ * It knows nothing of LP values: messages and error reasons are `void *`
+ * owned through the engine's retain/release hooks.
+ *
+ * Ownership rules:
+ *  - functions returning `lprt_actor *` return a new reference (lprt_release it);
+ *  - a `void *value` passed to lprt_send / lprt_exit / lprt_set_exit_reason is
+ *    consumed (the runtime releases it when done), values handed to hooks or
+ *    found in messages are borrowed.
+ *  - owner-only functions (mailbox, waits, reductions) must be called by the
+ *    actor itself, from its step function or fiber.
+ */
+#ifndef LPRT_H
+#define LPRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lprt lprt;
+typedef struct lprt_actor lprt_actor;
+struct addrinfo;
+
+/* Exit reasons. */
+enum { LPRT_NORMAL = 0, LPRT_KILLED = 1, LPRT_ERROR = 2 };
+
+typedef struct {
+    int kind;    /* LPRT_NORMAL / LPRT_KILLED / LPRT_ERROR */
+    void *value; /* LPRT_ERROR: engine value, else NULL */
+} lprt_reason;
+
+/* Mailbox entry kinds. */
+enum { LPRT_MSG_USER = 0, LPRT_MSG_DOWN = 1, LPRT_MSG_EXIT = 2 };
+
+typedef struct lprt_msg {
+    struct lprt_msg *_next, *_prev; /* runtime-private */
+    uint64_t seq;       /* position in the owner's mailbox; increases with arrival */
+    int kind;           /* LPRT_MSG_* */
+    void *value;        /* USER: the message */
+    lprt_actor *actor;  /* DOWN/EXIT: the actor that died / signalled (may be NULL) */
+    uint64_t actor_id;  /* DOWN/EXIT: its id (0 when unknown) */
+    uint64_t ref;       /* DOWN: the monitor reference */
+    lprt_reason reason; /* DOWN/EXIT */
+} lprt_msg;
+
+/* Step function results. */
+enum { LPRT_YIELD = 0, LPRT_BLOCK = 1, LPRT_DONE = 2 };
+
+/* Why an actor was (re)started: lprt_wake_reason(). */
+enum {
+    LPRT_WAKE_START = 0,
+    LPRT_WAKE_YIELD = 1,
+    LPRT_WAKE_MESSAGE = 2,
+    LPRT_WAKE_TIMEOUT = 3,
+    LPRT_WAKE_FD = 4,
+    LPRT_WAKE_RESOLVED = 5,
+    LPRT_WAKE_KILLED = 6
+};
+
+/* Actor lifecycle states (lprt_state, snapshots). */
+enum {
+    LPRT_ST_EMBRYO = 0, /* created, not started */
+    LPRT_ST_RUNNABLE = 1,
+    LPRT_ST_RUNNING = 2,
+    LPRT_ST_WAITING = 3,
+    LPRT_ST_DEAD = 4
+};
+
+enum { LPRT_STEP = 0, LPRT_FIBER = 1 };
+
+/* fd wait events */
+enum { LPRT_READ = 1, LPRT_WRITE = 2 };
+
+/* Error codes. */
+enum { LPRT_OK = 0, LPRT_EDEAD = -1, LPRT_EXIT_DELIVERED = 1, LPRT_EINVAL = -2, LPRT_ENOMEM = -3 };
+
+typedef int (*lprt_step_fn)(lprt_actor *self, void *userdata);
+typedef void (*lprt_fiber_fn)(lprt_actor *self, void *userdata);
+
+/* Engine hooks; any may be NULL. `ud` is passed back to every hook. */
+typedef struct {
+    void (*retain)(void *value, void *ud);
+    void (*release)(void *value, void *ud);
+    /* Actor ended (or was stopped at shutdown): free its engine state.
+       Runs on a domain thread (or in lprt_run at shutdown); the mailbox is
+       still readable with lprt_mbox_len / lprt_mbox_first. */
+    void (*on_exit)(lprt_actor *a, int reason_kind, void *reason_value, void *actor_userdata, void *ud);
+    /* Abnormal death observed by no link and no monitor. Default: one line on stderr. */
+    void (*unobserved)(lprt_actor *a, int reason_kind, void *reason_value, void *ud);
+    void *ud;
+} lprt_hooks;
+
+typedef struct {
+    int domains;        /* <= 0: number of online cores */
+    int budget;         /* reductions per turn; <= 0: 2000 */
+    size_t fiber_stack; /* default fiber stack bytes; 0: 64 KiB */
+} lprt_config;
+
+/* ---- runtime ---- */
+lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks); /* NULLs = defaults */
+/* Start the domains, run until `main_actor` ends, then stop every remaining
+   actor (on_exit with LPRT_KILLED), join all threads and free actor state.
+   Starts main_actor if it was only created. Returns main's reason kind.
+   One call per runtime. */
+int lprt_run(lprt *rt, lprt_actor *main_actor);
+/* Drop the creator's reference; the runtime is freed when no actor handle remains. */
+void lprt_free(lprt *rt);
+int lprt_domain_count(lprt *rt);
+int64_t lprt_now(void);                 /* CLOCK_MONOTONIC, nanoseconds */
+int64_t lprt_deadline_ms(int64_t ms);   /* now + ms; ms < 0 gives -1 (no deadline) */
+
+/* ---- actors ---- */
+/* create: not yet runnable, so links/monitors/trapping can be set up first. */
+lprt_actor *lprt_create_step(lprt *rt, lprt_step_fn fn, void *userdata);
+lprt_actor *lprt_create_fiber(lprt *rt, lprt_fiber_fn fn, void *userdata, size_t stack_size);
+void lprt_start(lprt_actor *a);
+lprt_actor *lprt_spawn_step(lprt *rt, lprt_step_fn fn, void *userdata);
+lprt_actor *lprt_spawn_fiber(lprt *rt, lprt_fiber_fn fn, void *userdata, size_t stack_size);
+void lprt_retain(lprt_actor *a);
+void lprt_release(lprt_actor *a);
+uint64_t lprt_id(const lprt_actor *a);
+void *lprt_userdata(const lprt_actor *a);
+lprt *lprt_runtime(const lprt_actor *a);
+int lprt_state(const lprt_actor *a);
+int lprt_kind(const lprt_actor *a);
+lprt_actor *lprt_self(void); /* the actor running on this thread (borrowed), or NULL */
+/* Recorded reason of a dead actor: returns its kind and stores the value
+   (borrowed) in *value; -1 while alive. */
+int lprt_dead_reason(lprt_actor *a, void **value);
+
+/* ---- messages ---- */
+int lprt_send(lprt_actor *to, void *value); /* LPRT_OK or LPRT_EDEAD (value released) */
+size_t lprt_mbox_len(lprt_actor *a);        /* approximate for non-owners */
+/* Owner only: selective receive. Iterate oldest -> newest; take() unlinks the
+   entry (others keep their order); the taker frees it with lprt_msg_free. */
+lprt_msg *lprt_mbox_first(lprt_actor *self);
+lprt_msg *lprt_mbox_next(lprt_actor *self, lprt_msg *m);
+lprt_msg *lprt_mbox_after(lprt_actor *self, uint64_t seq); /* first entry with seq > `seq` */
+void lprt_mbox_take(lprt_actor *self, lprt_msg *m);
+void lprt_msg_free(lprt *rt, lprt_msg *m);
+
+/* ---- blocking (owner only) ----
+   Register what the actor waits for; then a step actor returns LPRT_BLOCK,
+   a fiber calls lprt_suspend(). Deadlines are absolute lprt_now() values, -1 = none. */
+void lprt_wait_receive(lprt_actor *self, uint64_t after_seq, int64_t deadline);
+void lprt_wait_sleep(lprt_actor *self, int64_t deadline);
+void lprt_wait_fd(lprt_actor *self, int fd, int events, int64_t deadline);
+/* Starts getaddrinfo on the resolver thread; wake reason LPRT_WAKE_RESOLVED when done. */
+int lprt_wait_resolve(lprt_actor *self, const char *host, const char *service, int family,
+                      int socktype, int64_t deadline);
+/* After LPRT_WAKE_RESOLVED: the result (caller frees with freeaddrinfo) and
+   getaddrinfo's status in *status. */
+struct addrinfo *lprt_resolved(lprt_actor *self, int *status);
+int lprt_wake_reason(lprt_actor *self);
+/* Spend n reductions. Step actor: returns 1 when the budget is spent (return
+   LPRT_YIELD). Fiber: yields to the scheduler itself and returns 0. */
+int lprt_reductions(lprt_actor *self, int n);
+
+/* ---- fibers only ---- */
+int lprt_suspend(lprt_actor *self); /* after lprt_wait_*: returns the wake reason */
+void lprt_yield(lprt_actor *self);
+/* FIFO receive: take the oldest entry, waiting until `deadline`; NULL on timeout. */
+lprt_msg *lprt_receive(lprt_actor *self, int64_t deadline);
+void lprt_sleep_ms(lprt_actor *self, int64_t ms);
+/* Wait until fd is ready: 1 ready, 0 timeout. */
+int lprt_fd_wait(lprt_actor *self, int fd, int events, int64_t deadline);
+
+/* ---- failure ---- */
+/* Reason used when the actor ends (step returns LPRT_DONE / fiber returns).
+   Consumes `value`. Default LPRT_NORMAL. */
+void lprt_set_exit_reason(lprt_actor *self, int kind, void *value);
+/* Exit signal from `from` (may be NULL) to `target`. LPRT_KILLED is untrappable;
+   otherwise a trapping target gets an EXIT message, a non-trapping one dies
+   (LPRT_NORMAL is ignored by non-trapping targets). Consumes `value`. */
+void lprt_exit(lprt_actor *from, lprt_actor *target, int kind, void *value);
+/* Symmetric link. LPRT_OK; if b is dead: LPRT_EXIT_DELIVERED when a traps exits
+   (EXIT with b's recorded reason is in a's mailbox), else LPRT_EDEAD. */
+int lprt_link(lprt_actor *a, lprt_actor *b);
+void lprt_unlink(lprt_actor *a, lprt_actor *b);
+/* `watcher` monitors `target`: returns the monitor ref; if target is already
+   dead a DOWN with the recorded reason is delivered at once. */
+uint64_t lprt_monitor(lprt_actor *watcher, lprt_actor *target);
+int lprt_demonitor(lprt_actor *target, uint64_t ref); /* 1 if it was still active */
+void lprt_trap_exits(lprt_actor *a, int on);
+int lprt_traps_exits(lprt_actor *a);
+
+/* ---- observability ---- */
+typedef struct {
+    uint64_t id;
+    int state; /* LPRT_ST_* */
+    int kind;  /* LPRT_STEP / LPRT_FIBER */
+    size_t mailbox;
+} lprt_actor_info;
+/* Fills up to cap entries of live actors; returns how many live actors there are. */
+size_t lprt_snapshot(lprt *rt, lprt_actor_info *out, size_t cap);
+
+typedef struct {
+    uint64_t spawned, exited, steals, parks, messages;
+} lprt_stats;
+void lprt_get_stats(lprt *rt, lprt_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,247 @@
+/* lprt_internal.h — structures and functions shared between the runtime's .c files. */
+#ifndef LPRT_INTERNAL_H
+#define LPRT_INTERNAL_H
+
+#include "lprt.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#if defined(__SANITIZE_THREAD__)
+#define LPRT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LPRT_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define LPRT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LPRT_ASAN 1
+#endif
+#endif
+
+/* ---- the actor state word ----
+ * bits 0-3   lifecycle state (LPRT_ST_*)
+ * bits 4-7   RUNNABLE: wake reason; RUNNING: a wake that arrived while the
+ *            actor was blocking (before it reached WAITING)
+ * bit  8     WAITING: messages wake it
+ * bits 16-63 wait sequence number; a wake for sequence s only succeeds while
+ *            the word still carries s, and every wake bumps it, so stale
+ *            timers / fd events / resolutions can never wake a later wait.   */
+#define W_STATE(w) ((int)((w) & 0xF))
+#define W_REASON(w) ((int)(((w) >> 4) & 0xF))
+#define W_WANT_MSG ((uint64_t)1 << 8)
+#define W_SEQ(w) ((w) >> 16)
+#define W_MAKE(state, reason, seq) ((uint64_t)(state) | ((uint64_t)(reason) << 4) | ((uint64_t)(seq) << 16))
+#define W_ANY_SEQ UINT64_MAX
+
+typedef struct lprt__domain lprt__domain;
+
+typedef struct lprt__link {
+    struct lprt__link *next;
+    lprt_actor *actor; /* referenced */
+    uint64_t ref;      /* monitors: the ref */
+} lprt__link;
+
+enum { WAIT_NONE, WAIT_RECEIVE, WAIT_SLEEP, WAIT_FD, WAIT_RESOLVE };
+
+typedef struct lprt__resolve lprt__resolve;
+
+struct lprt_actor {
+    lprt *rt;
+    uint64_t id;
+    int kind;
+    _Atomic uint64_t refs;
+    _Atomic uint64_t st;
+    lprt_actor *qnext;     /* intrusive run-queue / inbox link */
+    lprt__domain *home;    /* domain it last ran on */
+
+    lprt_step_fn step;
+    lprt_fiber_fn fiber_fn;
+    void *ud;
+
+    /* mailbox: senders push on `inbound` (Treiber stack); the owner moves
+       them, reversed, to the private list head..tail and numbers them. */
+    _Atomic(lprt_msg *) inbound;
+    lprt_msg *head, *tail;
+    uint64_t next_seq;
+    _Atomic int64_t mlen;
+
+    /* current wait (owner only) */
+    int wait_kind;
+    int wake_reason;
+    uint64_t wait_after;
+    int64_t wait_deadline;
+    int wait_fd, wait_events;
+    lprt__resolve *resolve;
+    int budget;
+
+    /* timer heap node (guarded by the timer lock) */
+    int64_t t_deadline;
+    uint64_t t_seq;
+    size_t t_index; /* SIZE_MAX: not armed */
+
+    /* guarded by lock */
+    pthread_mutex_t lock;
+    lprt__link *links;
+    lprt__link *monitors;
+    lprt_reason reason;     /* recorded once dead */
+    lprt_reason own_reason; /* set by lprt_set_exit_reason (owner) */
+    lprt_reason kill_reason;
+    _Atomic int kill_pending;
+    _Atomic int trap;
+    bool started;
+
+    /* registry (guarded by shard lock) */
+    lprt_actor *reg_prev, *reg_next;
+
+    /* fiber */
+    void *fiber_sp;
+    void *stack_base;
+    size_t stack_size;
+    int fiber_code;
+#ifdef LPRT_TSAN
+    void *tsan_fiber;
+#endif
+#ifdef LPRT_ASAN
+    void *asan_fake;
+#endif
+};
+
+/* ---- Chase-Lev deque (deque.c) ---- */
+typedef struct lprt__dq_array lprt__dq_array;
+typedef struct {
+    _Atomic int64_t top, bottom;
+    _Atomic(lprt__dq_array *) array;
+    lprt__dq_array *retired; /* old arrays, freed with the deque */
+} lprt__deque;
+void lprt__dq_init(lprt__deque *q);
+void lprt__dq_destroy(lprt__deque *q);
+void lprt__dq_push(lprt__deque *q, lprt_actor *a); /* owner */
+lprt_actor *lprt__dq_pop(lprt__deque *q);          /* owner, LIFO */
+lprt_actor *lprt__dq_steal(lprt__deque *q);        /* anyone, FIFO */
+int64_t lprt__dq_size(lprt__deque *q);
+
+/* ---- domains (sched.c) ---- */
+struct lprt__domain {
+    lprt *rt;
+    int index;
+    pthread_t thread;
+    lprt__deque dq;
+    _Atomic(lprt_actor *) inbox; /* MPSC handover (Treiber stack of actors) */
+    _Atomic int parked;
+    _Atomic uint32_t futex;
+    void *sched_sp; /* scheduler context while a fiber runs */
+    void *stack_cache[16];
+    int stack_cache_n;
+    size_t stack_cache_size;
+    unsigned rng;
+#ifdef LPRT_TSAN
+    void *tsan_sched;
+#endif
+#ifdef LPRT_ASAN
+    const void *asan_bottom;
+    size_t asan_size;
+#endif
+};
+
+#define REG_SHARDS 64
+typedef struct {
+    pthread_mutex_t mu;
+    lprt_actor *head;
+    size_t n;
+} lprt__shard;
+
+typedef struct lprt__timers {
+    pthread_mutex_t mu;
+    lprt_actor **heap;
+    size_t n, cap;
+    int64_t io_sleep_until; /* deadline the io thread sleeps towards */
+} lprt__timers;
+
+typedef struct lprt__io lprt__io;
+typedef struct lprt__resolver lprt__resolver;
+
+struct lprt {
+    _Atomic uint64_t refs;
+    lprt_hooks hooks;
+    int ndomains;
+    int budget;
+    size_t fiber_stack;
+    lprt__domain *domains;
+    _Atomic uint64_t next_id;
+    _Atomic uint64_t next_ref;
+    _Atomic int nparked;
+    _Atomic int stopping;
+    _Atomic int running;
+    lprt_actor *main;
+    pthread_mutex_t done_mu;
+    pthread_cond_t done_cv;
+    int done;
+    int main_reason;
+    lprt__shard reg[REG_SHARDS];
+    lprt__timers timers;
+    lprt__io *io;
+    lprt__resolver *resolver;
+    _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages;
+};
+
+/* rt.c */
+void lprt__rt_release(lprt *rt);
+void lprt__value_retain(lprt *rt, void *v);
+void lprt__value_release(lprt *rt, void *v);
+void lprt__reason_release(lprt *rt, lprt_reason r);
+void lprt__registry_remove(lprt_actor *a);
+
+/* sched.c */
+extern _Thread_local lprt__domain *lprt__cur_domain;
+extern _Thread_local lprt_actor *lprt__cur_actor;
+void lprt__schedule(lprt_actor *a);
+/* try to wake `a` from WAITING with `reason`; seq W_ANY_SEQ matches any wait.
+   Returns true if this call made it runnable (or recorded a pending wake). */
+bool lprt__wake(lprt_actor *a, int reason, uint64_t seq);
+void lprt__finish(lprt_actor *a, lprt_reason r); /* on the actor's own domain */
+
+/* mailbox.c */
+void lprt__mbox_push(lprt_actor *to, lprt_msg *m); /* wakes the owner */
+lprt_msg *lprt__msg_new(int kind);
+void lprt__mbox_drain(lprt_actor *self);
+bool lprt__mbox_has_after(lprt_actor *self, uint64_t seq);
+void lprt__mbox_free_all(lprt_actor *a);
+
+/* timer.c */
+void lprt__timers_init(lprt__timers *t);
+void lprt__timers_destroy(lprt *rt);
+void lprt__timer_arm(lprt_actor *a, int64_t deadline, uint64_t seq);
+void lprt__timer_disarm(lprt_actor *a);
+int64_t lprt__timers_fire(lprt *rt, int64_t now); /* wakes expired; returns next deadline or -1 */
+
+/* poller.c */
+int lprt__io_start(lprt *rt);
+void lprt__io_stop(lprt *rt);
+void lprt__io_kick(lprt *rt);
+void lprt__io_wait_fd(lprt_actor *a, int fd, int events, uint64_t seq);
+
+/* resolver.c */
+int lprt__resolver_start(lprt *rt);
+void lprt__resolver_stop(lprt *rt);
+void lprt__resolve_drop(lprt_actor *a);
+
+/* links.c */
+void lprt__notify_death(lprt_actor *a, lprt_reason r);
+void lprt__deliver_exit(lprt_actor *from, lprt_actor *target, lprt_reason r, bool from_link);
+
+/* fiber.c */
+int lprt__fiber_init(lprt_actor *a, size_t stack_size);
+int lprt__fiber_resume(lprt__domain *d, lprt_actor *a); /* returns LPRT_YIELD/BLOCK/DONE */
+void lprt__fiber_free(lprt__domain *d, lprt_actor *a);
+void lprt__stack_cache_free(lprt__domain *d);
+
+/* futex helpers (sched.c) */
+void lprt__futex_wait(_Atomic uint32_t *addr, uint32_t val);
+void lprt__futex_wake(_Atomic uint32_t *addr, int n);
+
+#endif
