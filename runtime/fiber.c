@@ -1,0 +1,187 @@
+/* fiber.c — fiber actors: mmap'd stacks with a guard page, switching, blocking calls.
+ *
+ * A fiber runs its C entry on its own stack. The domain switches into it with
+ * lprt__ctx_switch and the fiber switches back (to whichever domain resumed
+ * it — fibers migrate when stolen) when it blocks, yields or returns. Stacks
+ * are PROT_NONE-guarded at the low end and recycled through a small
+ * per-domain cache. A fiber killed while suspended is simply never resumed:
+ * its stack is released without unwinding (engines free resources in on_exit).
+ * Fiber code must not keep the address of a thread-local (errno included)
+ * across a blocking call, since it may resume on another thread.           */
+#include "lprt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void lprt__ctx_switch(void **save_sp, void *new_sp);
+void lprt__fiber_trampoline(void);
+
+#ifdef LPRT_TSAN
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void *fiber);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+#endif
+#ifdef LPRT_ASAN
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#endif
+
+static size_t page_size(void) {
+    static size_t ps;
+    if (!ps) ps = (size_t)sysconf(_SC_PAGESIZE);
+    return ps;
+}
+
+static void *stack_alloc(lprt__domain *d, size_t size) {
+    if (d && d->stack_cache_n > 0 && d->stack_cache_size == size) return d->stack_cache[--d->stack_cache_n];
+    size_t ps = page_size();
+    void *p = mmap(NULL, size + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if (mprotect(p, ps, PROT_NONE) != 0) {
+        munmap(p, size + ps);
+        return NULL;
+    }
+    return p;
+}
+
+static void stack_unmap(void *base, size_t size) { munmap(base, size + page_size()); }
+
+/* A fiber killed while suspended leaves ASan redzones on its stack. */
+static void stack_unpoison(void *base, size_t size) {
+#ifdef LPRT_ASAN
+    __asan_unpoison_memory_region((char *)base + page_size(), size);
+#else
+    (void)base;
+    (void)size;
+#endif
+}
+
+void lprt__stack_cache_free(lprt__domain *d) {
+    while (d->stack_cache_n > 0) stack_unmap(d->stack_cache[--d->stack_cache_n], d->stack_cache_size);
+}
+
+static void fiber_main(lprt_actor *a);
+
+int lprt__fiber_init(lprt_actor *a, size_t stack_size) {
+    size_t ps = page_size();
+    stack_size = (stack_size + ps - 1) & ~(ps - 1);
+    if (stack_size < 4 * ps) stack_size = 4 * ps;
+    lprt__domain *d = lprt__cur_domain && lprt__cur_domain->rt == a->rt ? lprt__cur_domain : NULL;
+    void *base = stack_alloc(d, stack_size);
+    if (!base) return -1;
+    a->stack_base = base;
+    a->stack_size = stack_size;
+    uintptr_t top = ((uintptr_t)base + ps + stack_size) & ~(uintptr_t)15;
+    void **sp = (void **)(top - 72);
+    sp[0] = 0;                                  /* r15 */
+    sp[1] = 0;                                  /* r14 */
+    sp[2] = (void *)fiber_main;                 /* r13 */
+    sp[3] = a;                                  /* r12 */
+    sp[4] = 0;                                  /* rbx */
+    sp[5] = 0;                                  /* rbp */
+    sp[6] = (void *)lprt__fiber_trampoline;     /* return address */
+    a->fiber_sp = sp;
+#ifdef LPRT_TSAN
+    a->tsan_fiber = __tsan_create_fiber(0);
+#endif
+    return 0;
+}
+
+void lprt__fiber_free(lprt__domain *d, lprt_actor *a) {
+    if (!a->stack_base) return;
+#ifdef LPRT_TSAN
+    __tsan_destroy_fiber(a->tsan_fiber);
+    a->tsan_fiber = NULL;
+#endif
+    stack_unpoison(a->stack_base, a->stack_size);
+    if (d && (d->stack_cache_n == 0 || d->stack_cache_size == a->stack_size) &&
+        d->stack_cache_n < (int)(sizeof d->stack_cache / sizeof d->stack_cache[0])) {
+        d->stack_cache_size = a->stack_size;
+        d->stack_cache[d->stack_cache_n++] = a->stack_base;
+    } else {
+        stack_unmap(a->stack_base, a->stack_size);
+    }
+    a->stack_base = NULL;
+}
+
+/* fiber -> domain. `final`: the fiber never runs again. */
+static void switch_out(lprt_actor *a, int code, int final) {
+    lprt__domain *d = a->home;
+    a->fiber_code = code;
+#ifdef LPRT_TSAN
+    __tsan_switch_to_fiber(d->tsan_sched, 0);
+#endif
+#ifdef LPRT_ASAN
+    __sanitizer_start_switch_fiber(final ? NULL : &a->asan_fake, d->asan_bottom, d->asan_size);
+#endif
+    (void)final;
+    lprt__ctx_switch(&a->fiber_sp, d->sched_sp);
+#ifdef LPRT_ASAN
+    /* resumed, maybe by another domain: learn that domain's stack */
+    lprt__domain *nd = a->home;
+    __sanitizer_finish_switch_fiber(a->asan_fake, &nd->asan_bottom, &nd->asan_size);
+#endif
+}
+
+static void fiber_main(lprt_actor *a) {
+#ifdef LPRT_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &a->home->asan_bottom, &a->home->asan_size);
+#endif
+    a->fiber_fn(a, a->ud);
+    switch_out(a, LPRT_DONE, 1);
+    abort();
+}
+
+/* domain -> fiber; returns when it blocks, yields or ends */
+int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
+    void *fake = NULL;
+    (void)fake;
+#ifdef LPRT_ASAN
+    __sanitizer_start_switch_fiber(&fake, (char *)a->stack_base + page_size(), a->stack_size);
+#endif
+#ifdef LPRT_TSAN
+    __tsan_switch_to_fiber(a->tsan_fiber, 0);
+#endif
+    lprt__ctx_switch(&d->sched_sp, a->fiber_sp);
+#ifdef LPRT_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+    return a->fiber_code;
+}
+
+int lprt_suspend(lprt_actor *self) {
+    switch_out(self, LPRT_BLOCK, 0);
+    return self->wake_reason;
+}
+
+void lprt_yield(lprt_actor *self) { switch_out(self, LPRT_YIELD, 0); }
+
+lprt_msg *lprt_receive(lprt_actor *self, int64_t deadline) {
+    for (;;) {
+        lprt_msg *m = lprt_mbox_first(self);
+        if (m) {
+            lprt_mbox_take(self, m);
+            return m;
+        }
+        lprt_wait_receive(self, 0, deadline);
+        if (lprt_suspend(self) == LPRT_WAKE_TIMEOUT) {
+            m = lprt_mbox_first(self);
+            if (m) lprt_mbox_take(self, m);
+            return m;
+        }
+    }
+}
+
+void lprt_sleep_ms(lprt_actor *self, int64_t ms) {
+    lprt_wait_sleep(self, lprt_deadline_ms(ms < 0 ? 0 : ms));
+    lprt_suspend(self);
+}
+
+int lprt_fd_wait(lprt_actor *self, int fd, int events, int64_t deadline) {
+    lprt_wait_fd(self, fd, events, deadline);
+    return lprt_suspend(self) == LPRT_WAKE_FD;
+}
