@@ -67,6 +67,21 @@ def _display_width(s: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
+MAX_SHOWN = 100  # longest source line shown whole; longer ones are windowed around the span
+
+
+def _window(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """Cut a long line down to the part around columns [start, end), adjusting the columns."""
+    if len(text) <= MAX_SHOWN:
+        return text, start, end
+    lo = max(0, start - 1 - 40)
+    hi = min(len(text), lo + MAX_SHOWN)
+    prefix = "..." if lo > 0 else ""
+    suffix = "..." if hi < len(text) else ""
+    shift = lo - len(prefix)
+    return prefix + text[lo:hi] + suffix, start - shift, min(end, hi + 1) - shift
+
+
 def _excerpt(sources: SourceMap, span: Span, label: str) -> list[str]:
     if span.line <= 0:
         return []
@@ -81,14 +96,12 @@ def _excerpt(sources: SourceMap, span: Span, label: str) -> list[str]:
         if text is None:
             break
         text = text.replace("\t", " ")
-        out.append(f"{n:>{gutter}} | {text}")
         start = span.col if n == span.line else 1 + (len(text) - len(text.lstrip()))
-        if n == span.end_line:
-            end = span.end_col
-        else:
-            end = len(text) + 1
+        end = span.end_col if n == span.end_line else len(text) + 1
         start = max(1, start)
         end = max(end, start + 1)
+        text, start, end = _window(text, start, end)
+        out.append(f"{n:>{gutter}} | {text}")
         lead = _display_width(text[:start - 1])
         carets = max(1, _display_width(text[start - 1:end - 1]))
         mark = " " * lead + "^" * carets

@@ -82,8 +82,11 @@ class Formatter:
             first_line = lead[0].span.line if lead else item.span.line
             if prev is not None and (_blank_between(prev, item) or first_line > prev.span.end_line + 1):
                 parts.append("")
-            for c in lead:
+            for j, c in enumerate(lead):
                 parts.append(self.comment_text(c))
+                following = lead[j + 1].span.line if j + 1 < len(lead) else item.span.line
+                if following > c.span.end_line + 1:
+                    parts.append("")
             body = layout(self.item(item), WIDTH) + "."
             nxt = p.items[i + 1].span if i + 1 < len(p.items) else None
             tc = self.trailing_comment(item.span.end_line, nxt)
@@ -91,10 +94,12 @@ class Formatter:
                 body += " " + self.comment_text(tc)
             parts.append(body)
             prev = item
-        rest = self.comments[self.next_comment:]
-        if rest:
-            parts.append("")
-            parts += [self.comment_text(c) for c in rest]
+        last_line = p.items[-1].span.end_line
+        for c in self.comments[self.next_comment:]:
+            if c.span.line > last_line + 1:
+                parts.append("")
+            parts.append(self.comment_text(c))
+            last_line = c.span.end_line
         return "\n".join(parts) + "\n"
 
     def item(self, item):

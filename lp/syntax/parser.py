@@ -299,8 +299,28 @@ def parse_number(text: str, span: A.Span):
     return A.IntLit(value, span)
 
 
+class _BracketDepth:
+    """Counts open brackets as the lexer produces them, refusing absurd nesting early."""
+
+    def __init__(self):
+        self.depth = 0
+
+    def open(self, tok: Token) -> Token:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise _SyntaxProblem(f"brackets are nested more than {MAX_NESTING} levels deep here, "
+                                 "which is more than LP allows", _tok_span(_transformer.file, tok),
+                                 hint="bind inner parts to names with := to flatten it")
+        return tok
+
+    def close(self, tok: Token) -> Token:
+        self.depth -= 1
+        return tok
+
+
 _transformer = _ToAst()
 _comments: list[Token] = []
+_brackets = _BracketDepth()
 _parser = Lark(
     GRAMMAR.read_text(),
     parser="lalr",
@@ -309,7 +329,9 @@ _parser = Lark(
     maybe_placeholders=True,
     propagate_positions=False,
     cache=os.environ.get("LP_NO_PARSER_CACHE") is None,
-    lexer_callbacks={"COMMENT": _comments.append},
+    lexer_callbacks={"COMMENT": _comments.append,
+                     **{t: _brackets.open for t in ("LPAR", "HASHPAR", "LBRACK", "LBRACE")},
+                     **{t: _brackets.close for t in ("RPAR", "RBRACK", "RBRACE")}},
 )
 _lock = threading.Lock()
 
@@ -323,6 +345,7 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     with _lock:
         _transformer.file = file
         _comments.clear()
+        _brackets.depth = 0
         try:
             items = _parser.parse(text)
         except _SyntaxProblem as p:
