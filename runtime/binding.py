@@ -1,0 +1,467 @@
+"""Thin Python wrapper over the C runtime (lp.runtime._lprt).
+
+Step actors are Python callables `step(actor) -> YIELD | BLOCK | DONE` run by
+the C domains through cffi callbacks (which take the GIL). Python values
+travel as handles into a per-runtime table whose counts follow the runtime's
+retain/release hooks. An exception escaping a step ends that actor with
+reason ERROR(exception). `spawn_gen` runs a generator as a step actor, for
+code that reads better as `msg = yield Receive(...)`.
+"""
+import sys
+import threading
+import traceback
+
+from ._lprt import ffi, lib
+
+NORMAL, KILLED, ERROR = lib.LPRT_NORMAL, lib.LPRT_KILLED, lib.LPRT_ERROR
+YIELD, BLOCK, DONE = lib.LPRT_YIELD, lib.LPRT_BLOCK, lib.LPRT_DONE
+WAKE_START, WAKE_YIELD, WAKE_MESSAGE = lib.LPRT_WAKE_START, lib.LPRT_WAKE_YIELD, lib.LPRT_WAKE_MESSAGE
+WAKE_TIMEOUT, WAKE_FD, WAKE_RESOLVED = lib.LPRT_WAKE_TIMEOUT, lib.LPRT_WAKE_FD, lib.LPRT_WAKE_RESOLVED
+WAKE_KILLED = lib.LPRT_WAKE_KILLED
+READ, WRITE = lib.LPRT_READ, lib.LPRT_WRITE
+STATES = {lib.LPRT_ST_EMBRYO: "embryo", lib.LPRT_ST_RUNNABLE: "runnable", lib.LPRT_ST_RUNNING: "running",
+          lib.LPRT_ST_WAITING: "waiting", lib.LPRT_ST_DEAD: "dead"}
+_REASON_NAMES = {NORMAL: "normal", KILLED: "killed", ERROR: "error"}
+
+
+def now_ns():
+    return lib.lprt_now()
+
+
+class _Values:
+    """Handle table: id -> [object, refcount]; ids are odd so none is NULL."""
+
+    def __init__(self):
+        self._lock = threading.RLock()  # re-entered when a GC-run __del__ releases a value
+        self._objs = {}
+        self._next = 1
+
+    def put(self, obj):
+        with self._lock:
+            k = self._next
+            self._next += 2
+            self._objs[k] = [obj, 1]
+        return ffi.cast("void *", k)
+
+    def get(self, ptr):
+        k = int(ffi.cast("uintptr_t", ptr))
+        return self._objs[k][0] if k else None
+
+    def retain(self, ptr):
+        with self._lock:
+            self._objs[int(ffi.cast("uintptr_t", ptr))][1] += 1
+
+    def release(self, ptr):
+        k = int(ffi.cast("uintptr_t", ptr))
+        with self._lock:
+            e = self._objs[k]
+            e[1] -= 1
+            if e[1] == 0:
+                del self._objs[k]
+
+    def __len__(self):
+        return len(self._objs)
+
+
+# ---- callbacks from the C runtime (domain threads, GIL taken by cffi) ----
+
+@ffi.def_extern()
+def lprt_py_retain(value, ud):
+    ffi.from_handle(ud)._values.retain(value)
+
+
+@ffi.def_extern()
+def lprt_py_release(value, ud):
+    ffi.from_handle(ud)._values.release(value)
+
+
+@ffi.def_extern()
+def lprt_py_step(actor, ud):
+    st = ffi.from_handle(ud)
+    try:
+        r = st.fn(st.ctx)
+        return DONE if r is None else int(r)
+    except BaseException as e:  # noqa: BLE001 — any escape ends the actor, never the thread
+        st.ctx.set_exit_reason(ERROR, e)
+        return DONE
+
+
+@ffi.def_extern()
+def lprt_py_on_exit(actor, kind, value, actor_ud, ud):
+    rt = ffi.from_handle(ud)
+    st = ffi.from_handle(actor_ud)
+    try:
+        if st.on_exit is not None:
+            st.on_exit(st.ctx, kind, rt._values.get(value) if kind == ERROR else None)
+    except BaseException:  # noqa: BLE001
+        traceback.print_exc()
+    finally:
+        rt._states.pop(st.id, None)
+
+
+@ffi.def_extern()
+def lprt_py_unobserved(actor, kind, value, ud):
+    rt = ffi.from_handle(ud)
+    reason = rt._values.get(value) if kind == ERROR else None
+    try:
+        if rt.on_unobserved is not None:
+            rt.on_unobserved(int(lib.lprt_id(actor)), kind, reason)
+        else:
+            sys.stderr.write(f"actor {int(lib.lprt_id(actor))} died: {_REASON_NAMES[kind]}"
+                             f"{'' if reason is None else ' ' + repr(reason)}\n")
+    except BaseException:  # noqa: BLE001
+        traceback.print_exc()
+
+
+# ---- messages ----
+
+class Down:
+    """A monitored actor died."""
+    __slots__ = ("actor", "ref", "reason", "reason_value")
+
+    def __init__(self, actor, ref, reason, reason_value):
+        self.actor, self.ref, self.reason, self.reason_value = actor, ref, reason, reason_value
+
+    def __repr__(self):
+        return f"Down({self.actor!r}, ref={self.ref}, {_REASON_NAMES[self.reason]})"
+
+
+class Exit:
+    """A linked actor died (delivered only when trapping exits) or an exit signal."""
+    __slots__ = ("actor", "reason", "reason_value")
+
+    def __init__(self, actor, reason, reason_value):
+        self.actor, self.reason, self.reason_value = actor, reason, reason_value
+
+    def __repr__(self):
+        return f"Exit({self.actor!r}, {_REASON_NAMES[self.reason]})"
+
+
+class Message:
+    """A mailbox entry seen by its owner; valid until taken."""
+    __slots__ = ("_ptr", "_rt", "seq", "kind")
+
+    def __init__(self, rt, ptr):
+        self._rt, self._ptr, self.seq, self.kind = rt, ptr, int(ptr.seq), int(ptr.kind)
+
+    @property
+    def payload(self):
+        """The user value, or a Down / Exit for runtime-generated entries."""
+        p, rt = self._ptr, self._rt
+        if self.kind == lib.LPRT_MSG_USER:
+            return rt._values.get(p.value)
+        actor = ActorRef._borrowed(rt, p.actor) if p.actor != ffi.NULL else None
+        kind = int(p.reason.kind)
+        rv = rt._values.get(p.reason.value) if kind == ERROR else None
+        if self.kind == lib.LPRT_MSG_DOWN:
+            return Down(actor, int(p.ref), kind, rv)
+        return Exit(actor, kind, rv)
+
+
+# ---- actors ----
+
+class ActorRef:
+    """A counted reference to an actor (any thread may send / signal)."""
+    __slots__ = ("_rt", "_ptr", "id", "__weakref__")
+
+    def __init__(self, rt, ptr):
+        """Takes over one reference of `ptr`."""
+        self._rt, self._ptr, self.id = rt, ptr, int(lib.lprt_id(ptr))
+
+    @classmethod
+    def _borrowed(cls, rt, ptr):
+        lib.lprt_retain(ptr)
+        return ActorRef(rt, ptr)
+
+    def __del__(self):
+        p, self._ptr = getattr(self, "_ptr", None), None
+        if p is not None:
+            lib.lprt_release(p)
+
+    def __eq__(self, other):
+        return isinstance(other, ActorRef) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        return f"<actor {self.id}>"
+
+    def send(self, value):
+        """Asynchronous send; False if the actor is dead (message dropped)."""
+        return lib.lprt_send(self._ptr, self._rt._values.put(value)) == lib.LPRT_OK
+
+    def exit(self, kind, value=None, sender=None):
+        """Exit signal. KILLED is untrappable; a trapping target gets an Exit message."""
+        v = self._rt._values.put(value) if kind == ERROR else ffi.NULL
+        lib.lprt_exit(sender._ptr if sender is not None else ffi.NULL, self._ptr, kind, v)
+
+    @property
+    def state(self):
+        return STATES[lib.lprt_state(self._ptr)]
+
+    @property
+    def mailbox_len(self):
+        return int(lib.lprt_mbox_len(self._ptr))
+
+    def dead_reason(self):
+        """(kind, value) once dead, else None."""
+        out = ffi.new("void **")
+        k = lib.lprt_dead_reason(self._ptr, out)
+        if k < 0:
+            return None
+        return k, (self._rt._values.get(out[0]) if k == ERROR else None)
+
+
+class Actor(ActorRef):
+    """The running actor's view of itself: mailbox scan, waits, links, monitors."""
+    __slots__ = ()
+
+    # mailbox (owner only)
+    def first(self):
+        p = lib.lprt_mbox_first(self._ptr)
+        return Message(self._rt, p) if p != ffi.NULL else None
+
+    def next(self, m):
+        p = lib.lprt_mbox_next(self._ptr, m._ptr)
+        return Message(self._rt, p) if p != ffi.NULL else None
+
+    def after(self, seq):
+        p = lib.lprt_mbox_after(self._ptr, seq)
+        return Message(self._rt, p) if p != ffi.NULL else None
+
+    def messages(self, after=0):
+        """Entries oldest -> newest (after `after`); taking the current one is allowed."""
+        m = self.after(after) if after else self.first()
+        while m is not None:
+            nxt = self.next(m)
+            yield m
+            m = nxt
+
+    def take(self, m):
+        """Remove `m` from the mailbox and return its payload."""
+        payload = m.payload
+        lib.lprt_mbox_take(self._ptr, m._ptr)
+        lib.lprt_msg_free(self._rt._rt, m._ptr)
+        m._ptr = None
+        return payload
+
+    # waits (register, then return BLOCK from the step)
+    def wait_receive(self, after_seq=0, timeout_ms=None, deadline=None):
+        if deadline is None:
+            deadline = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+        lib.lprt_wait_receive(self._ptr, after_seq, deadline)
+        return BLOCK
+
+    def wait_sleep(self, ms=None, deadline=None):
+        lib.lprt_wait_sleep(self._ptr, lib.lprt_deadline_ms(int(ms)) if deadline is None else deadline)
+        return BLOCK
+
+    def wait_fd(self, fd, events, timeout_ms=None, deadline=None):
+        if deadline is None:
+            deadline = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+        lib.lprt_wait_fd(self._ptr, fd, events, deadline)
+        return BLOCK
+
+    def wait_resolve(self, host, service=None, family=0, socktype=0, timeout_ms=None):
+        dl = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+        lib.lprt_wait_resolve(self._ptr, host.encode() if host else ffi.NULL,
+                              str(service).encode() if service is not None else ffi.NULL,
+                              family, socktype, dl)
+        return BLOCK
+
+    def resolved(self):
+        """After WAKE_RESOLVED: (status, [(family, host, port), ...])."""
+        status = ffi.new("int *")
+        ai = lib.lprt_resolved(self._ptr, status)
+        out = []
+        cur = ffi.new("struct addrinfo **", ai)
+        fam, port, buf = ffi.new("int *"), ffi.new("int *"), ffi.new("char[64]")
+        while lib.lprt_py_addrinfo_next(cur, fam, buf, 64, port):
+            out.append((fam[0], ffi.string(buf).decode(), port[0]))
+        lib.lprt_py_freeaddrinfo(ai)
+        return status[0], out
+
+    @property
+    def wake_reason(self):
+        return lib.lprt_wake_reason(self._ptr)
+
+    def reductions(self, n=1):
+        """Spend n reductions; True when the turn is over (return YIELD)."""
+        return bool(lib.lprt_reductions(self._ptr, n))
+
+    # failure
+    def set_exit_reason(self, kind, value=None):
+        lib.lprt_set_exit_reason(self._ptr, kind, self._rt._values.put(value) if kind == ERROR else ffi.NULL)
+
+    def link(self, other):
+        """0 linked; -1 other is dead (not trapping); 1 dead and an Exit was delivered."""
+        return lib.lprt_link(self._ptr, other._ptr)
+
+    def unlink(self, other):
+        lib.lprt_unlink(self._ptr, other._ptr)
+
+    def monitor(self, other):
+        return int(lib.lprt_monitor(self._ptr, other._ptr))
+
+    def demonitor(self, other, ref):
+        return bool(lib.lprt_demonitor(other._ptr, ref))
+
+    def trap_exits(self, on=True):
+        lib.lprt_trap_exits(self._ptr, 1 if on else 0)
+
+
+class _State:
+    __slots__ = ("fn", "ctx", "on_exit", "id", "handle")
+
+
+class Runtime:
+    """One runtime: create, spawn the main actor (and others), run once."""
+
+    def __init__(self, domains=None, budget=0, on_unobserved=None):
+        self._values = _Values()
+        self._states = {}
+        self.on_unobserved = on_unobserved
+        self._handle = ffi.new_handle(self)
+        cfg = ffi.new("lprt_config *", {"domains": domains or 0, "budget": budget, "fiber_stack": 0})
+        hooks = ffi.new("lprt_hooks *", {
+            "retain": lib.lprt_py_retain, "release": lib.lprt_py_release,
+            "on_exit": lib.lprt_py_on_exit, "unobserved": lib.lprt_py_unobserved,
+            "ud": self._handle})
+        self._rt = lib.lprt_new(cfg, hooks)
+        if self._rt == ffi.NULL:
+            raise MemoryError("lprt_new")
+        self.domains = lib.lprt_domain_count(self._rt)
+
+    def __del__(self):
+        rt, self._rt = getattr(self, "_rt", None), None
+        if rt is not None:
+            lib.lprt_free(rt)
+
+    def spawn(self, fn, *, on_exit=None, link=None, monitor=None, trap_exits=False, start=True):
+        """Spawn a step actor running fn(actor) per turn. `link` / `monitor`: an
+        Actor registered before the new actor can run. Returns (ref, monitor_ref)
+        when `monitor` is given, else the ref."""
+        st = _State()
+        st.fn, st.on_exit = fn, on_exit
+        st.handle = ffi.new_handle(st)
+        ptr = lib.lprt_create_step(self._rt, lib.lprt_py_step, st.handle)
+        if ptr == ffi.NULL:
+            raise MemoryError("lprt_create_step")
+        lib.lprt_retain(ptr)
+        st.ctx = Actor(self, ptr)
+        st.id = st.ctx.id
+        self._states[st.id] = st
+        ref = ActorRef(self, ptr)
+        if trap_exits:
+            st.ctx.trap_exits(True)
+        if link is not None:
+            lib.lprt_link(link._ptr, ptr)
+        mref = monitor.monitor(ref) if monitor is not None else None
+        if start:
+            lib.lprt_start(ptr)
+        return (ref, mref) if monitor is not None else ref
+
+    def spawn_gen(self, genfn, *args, **kw):
+        """Spawn a generator-driven actor: genfn(actor, *args) yields Receive / Sleep requests."""
+        return self.spawn(_GenDriver(genfn, args), **kw)
+
+    def start(self, ref):
+        lib.lprt_start(ref._ptr)
+
+    def run(self, main):
+        """Run until `main` ends; returns its reason kind. The GIL is released meanwhile."""
+        return lib.lprt_run(self._rt, main._ptr)
+
+    def snapshot(self):
+        n = lib.lprt_snapshot(self._rt, ffi.NULL, 0)
+        buf = ffi.new("lprt_actor_info[]", n + 64)
+        n = min(lib.lprt_snapshot(self._rt, buf, n + 64), n + 64)
+        return [{"id": int(buf[i].id), "state": STATES[buf[i].state], "mailbox": int(buf[i].mailbox),
+                 "kind": "fiber" if buf[i].kind else "step"} for i in range(n)]
+
+    def stats(self):
+        s = ffi.new("lprt_stats *")
+        lib.lprt_get_stats(self._rt, s)
+        return {k: int(getattr(s, k)) for k in ("spawned", "exited", "steals", "parks", "messages")}
+
+    @property
+    def live_values(self):
+        return len(self._values)
+
+
+# ---- generator actors ----
+
+class _Timeout:
+    def __repr__(self):
+        return "TIMEOUT"
+
+
+TIMEOUT = Timeout = _Timeout()
+
+
+class Receive:
+    """Selective receive: the first payload with match(payload) true, else TIMEOUT after timeout_ms."""
+    __slots__ = ("match", "timeout_ms", "deadline", "cursor")
+
+    def __init__(self, match=None, timeout_ms=None):
+        self.match, self.timeout_ms, self.deadline, self.cursor = match, timeout_ms, None, 0
+
+
+class Sleep:
+    __slots__ = ("ms", "deadline")
+
+    def __init__(self, ms):
+        self.ms, self.deadline = ms, None
+
+
+class _GenDriver:
+    def __init__(self, genfn, args):
+        self.genfn, self.args, self.gen, self.req, self.blocked = genfn, args, None, None, False
+
+    def _advance(self, value):
+        try:
+            self.req = self.gen.send(value)
+        except StopIteration:
+            self.req = None
+            return False
+        return True
+
+    def __call__(self, actor):
+        if self.gen is None:
+            self.gen = self.genfn(actor, *self.args)
+            if not self._advance(None):
+                return DONE
+        woke_timeout = self.blocked and actor.wake_reason == WAKE_TIMEOUT
+        self.blocked = False
+        while True:
+            if actor.reductions(1):
+                return YIELD
+            req = self.req
+            if isinstance(req, Receive):
+                if req.deadline is None:
+                    req.deadline = -1 if req.timeout_ms is None else lib.lprt_deadline_ms(int(req.timeout_ms))
+                found = None
+                for m in actor.messages(req.cursor):
+                    req.cursor = m.seq
+                    if req.match is None or req.match(m.payload):
+                        found = m
+                        break
+                if found is not None:
+                    ok = self._advance(actor.take(found))
+                elif woke_timeout or (req.deadline >= 0 and lib.lprt_now() >= req.deadline):
+                    ok = self._advance(TIMEOUT)
+                else:
+                    self.blocked = True
+                    return actor.wait_receive(req.cursor, deadline=req.deadline)
+            elif isinstance(req, Sleep):
+                if woke_timeout:
+                    ok = self._advance(None)
+                else:
+                    self.blocked = True
+                    return actor.wait_sleep(req.ms)
+            else:
+                raise TypeError(f"actor yielded {req!r}; expected Receive or Sleep")
+            woke_timeout = False
+            if not ok:
+                return DONE
