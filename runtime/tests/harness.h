@@ -9,6 +9,7 @@
 #include "lprt.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static inline void *VAL(long n) {
     atomic_fetch_add(&h_live_values, 1);
     return (void *)(uintptr_t)(((uintptr_t)n << 1) | 1);
 }
-static inline long NUM(void *v) { return (long)((uintptr_t)v >> 1); }
+static inline long NUM(void *v) { return (long)((intptr_t)v >> 1); }
 
 __attribute__((unused)) static void h_retain(void *v, void *ud) {
     (void)ud;
@@ -79,7 +80,7 @@ static inline unsigned h_rand(unsigned *s) {
 
 /* scale iteration counts down under sanitizers */
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define SCALE(n) ((n) / 8 > 0 ? (n) / 8 : 1)
+#define SCALE(n) ((n) / 4 > 0 ? (n) / 4 : 1)
 #define SANITIZED 1
 #else
 #define SCALE(n) (n)
