@@ -6,11 +6,10 @@ with the same meaning compare equal (the formatter's round-trip test relies on i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     file: str
     line: int
     col: int
@@ -31,12 +30,24 @@ def _span():
     return field(default=NO_SPAN, compare=False, repr=False)
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls) -> tuple[str, ...]:
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = _CHILD_FIELDS[cls] = tuple(
+            f.name for f in fields(cls) if f.name not in ("span", "selector_span", "name_span", "file", "comments")
+            and f.type not in ("str", "int", "float", "bool"))
+    return names
+
+
 class Node:
     __slots__ = ()
 
     def children(self) -> Iterator["Node"]:
-        for f in fields(self):
-            v = getattr(self, f.name)
+        for name in _child_fields(type(self)):
+            v = getattr(self, name)
             if isinstance(v, Node):
                 yield v
             elif isinstance(v, tuple):

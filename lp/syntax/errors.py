@@ -6,10 +6,17 @@ list of terminal names.
 """
 from __future__ import annotations
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from lp.diagnostics import Diagnostic
 from lp.syntax.ast import Span
+from lp.syntax.lexer import BadCharacter
+
+
+class UnexpectedToken(Exception):
+    """The parser's state has no action for this token; `expected` are the terminals it had."""
+
+    def __init__(self, token, expected: set[str]):
+        super().__init__(f"unexpected {token.type}")
+        self.token, self.expected = token, expected
 
 WORDS = {
     "DOT": "'.'", "RBRACK": "']'", "RPAR": "')'", "RBRACE": "'}'", "SEMI": "';'",
@@ -123,7 +130,7 @@ def open_brackets(text: str, upto: int) -> list[tuple[str, int, int, int]]:
     return stack
 
 
-def _unexpected_characters(e: UnexpectedCharacters, text: str, file: str) -> Diagnostic:
+def _unexpected_characters(e: BadCharacter, text: str, file: str) -> Diagnostic:
     line, col, ch = e.line, e.column, e.char
     at = Span(file, line, col, line, col + 1)
     if ch == "'":
@@ -162,14 +169,18 @@ def _unexpected_characters(e: UnexpectedCharacters, text: str, file: str) -> Dia
                       "a string or a comment.", at)
 
 
-def syntax_error_from_lark(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
-    if isinstance(e, UnexpectedCharacters):
+def syntax_error(e: UnexpectedToken | BadCharacter, text: str, file: str) -> Diagnostic:
+    if isinstance(e, BadCharacter):
         return _unexpected_characters(e, text, file)
-    expected = set(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
-    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-        return _unexpected_end(expected, text, file)
+    expected = e.expected
     tok = e.token
+    if tok.type == "$END":
+        return _unexpected_end(expected, text, file)
     span = Span(file, tok.line, tok.column, tok.end_line, tok.end_column)
+    if tok.type == "KEYWORD" and "KEYWORD" not in expected and "IDENT" in expected:
+        return Diagnostic("syntax error",
+                          f"The keyword `{tok}` has no receiver: a keyword message is sent to an object, "
+                          f"as in `handler {tok} x`.", span, label="no receiver before this keyword")
     stack = open_brackets(text, tok.start_pos)
     inner = stack[-1] if stack else None
     found = describe_token(tok)

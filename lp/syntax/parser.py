@@ -5,23 +5,25 @@ tree is built and nothing here recurses on the depth of the input.
 """
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from pathlib import Path
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Transformer
+from lark.parsers.lalr_analysis import Shift
 
 from lp.diagnostics import Diagnostic, LPError
 from lp.syntax import ast as A
-from lp.syntax.errors import syntax_error_from_lark, too_deep
+from lp.syntax.errors import UnexpectedToken, syntax_error, too_deep
+from lp.syntax.lexer import OPENERS, BadCharacter, Lexer, Tok
 
 MAX_NESTING = 256
 INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 
-def _tok_span(file: str, t: Token) -> A.Span:
+def _tok_span(file: str, t: Tok) -> A.Span:
     return A.Span(file, t.line, t.column, t.end_line, t.end_column)
 
 
@@ -45,7 +47,7 @@ class _ToAst(Transformer):
 
     # -- helpers
     def sp(self, x) -> A.Span:
-        if isinstance(x, Token):
+        if isinstance(x, Tok):
             return _tok_span(self.file, x)
         return x.span
 
@@ -59,7 +61,7 @@ class _ToAst(Transformer):
     def start(self, items):
         out = []
         for it in items:
-            if it is None or isinstance(it, Token):
+            if it is None or isinstance(it, Tok):
                 continue
             if isinstance(it, A.Send) and isinstance(it.receiver, A.Name) \
                     and it.receiver.name == "Import" and it.selector == "module:":
@@ -85,7 +87,7 @@ class _ToAst(Transformer):
         has_list = False
         end = name_tok
         for t in c[3:]:
-            if isinstance(t, Token):
+            if isinstance(t, Tok):
                 end = t
                 if t.type == "LPAR":
                     has_list = True
@@ -128,7 +130,7 @@ class _ToAst(Transformer):
 
     # -- statements
     def statements(self, c):
-        return [s for s in c if s is not None and not isinstance(s, Token)]
+        return [s for s in c if s is not None and not isinstance(s, Tok)]
 
     def assign(self, c):
         name, _, value = c
@@ -163,7 +165,7 @@ class _ToAst(Transformer):
             self.problem("a cascade (`;`) sends more messages to the receiver of the last message "
                          "before it, but there is no message here", first)
         parts = [(A.Message(first.selector, first.args, first.selector_span.to(first.span)),)]
-        parts += [p for p in c[1:] if not isinstance(p, Token)]
+        parts += [p for p in c[1:] if not isinstance(p, Tok)]
         return A.Cascade(first.receiver, tuple(parts), self.between(first, parts[-1][-1]))
 
     def cascade_part(self, c):
@@ -172,10 +174,10 @@ class _ToAst(Transformer):
         kw_sel, kw_args, kw_start = [], [], None
         while i < len(c):
             t = c[i]
-            if isinstance(t, Token) and t.type == "IDENT":
+            if isinstance(t, Tok) and t.type == "IDENT":
                 msgs.append(A.Message(str(t), (), self.sp(t)))
                 i += 1
-            elif isinstance(t, Token) and t.type == "BINOP":
+            elif isinstance(t, Tok) and t.type == "BINOP":
                 msgs.append(A.Message(str(t), (c[i + 1],), self.between(t, c[i + 1])))
                 i += 2
             else:
@@ -218,7 +220,7 @@ class _ToAst(Transformer):
     def block(self, c):
         params = []
         for t in c[1:-2]:
-            if isinstance(t, Token) and t.type == "BLOCK_PARAM":
+            if isinstance(t, Tok) and t.type == "BLOCK_PARAM":
                 name = t[1:]
                 if name in A.PSEUDO_VARIABLES:
                     self.problem(f"`{name}` is reserved and cannot name a block parameter", t)
@@ -236,7 +238,7 @@ class _ToAst(Transformer):
         return A.Sequence(tuple(body), self.between(c[0], c[-1]))
 
     def brace_items(self, c):
-        return [x for x in c if x is not None and not isinstance(x, Token)]
+        return [x for x in c if x is not None and not isinstance(x, Tok)]
 
     def brace(self, c):
         items = c[1]
@@ -299,41 +301,74 @@ def parse_number(text: str, span: A.Span):
     return A.IntLit(value, span)
 
 
-class _BracketDepth:
-    """Counts open brackets as the lexer produces them, refusing absurd nesting early."""
-
-    def __init__(self):
-        self.depth = 0
-
-    def open(self, tok: Token) -> Token:
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            raise _SyntaxProblem(f"brackets are nested more than {MAX_NESTING} levels deep here, "
-                                 "which is more than LP allows", _tok_span(_transformer.file, tok),
-                                 hint="bind inner parts to names with := to flatten it")
-        return tok
-
-    def close(self, tok: Token) -> Token:
-        self.depth -= 1
-        return tok
-
-
 _transformer = _ToAst()
-_comments: list[Token] = []
-_brackets = _BracketDepth()
-_parser = Lark(
+_lark = Lark(
     GRAMMAR.read_text(),
     parser="lalr",
     lexer="contextual",
     transformer=_transformer,
     maybe_placeholders=True,
-    propagate_positions=False,
     cache=os.environ.get("LP_NO_PARSER_CACHE") is None,
-    lexer_callbacks={"COMMENT": _comments.append,
-                     **{t: _brackets.open for t in ("LPAR", "HASHPAR", "LBRACK", "LBRACE")},
-                     **{t: _brackets.close for t in ("RPAR", "RBRACK", "RBRACE")}},
 )
+_TABLE = _lark.parser.parser._parse_table
+_STATES = _TABLE.states
+_START = _TABLE.start_states["start"]
+_END = _TABLE.end_states["start"]
+_CALLBACKS = _lark.parser.parser.parser.callbacks
 _lock = threading.Lock()
+
+
+def _drive(lexer: Lexer):
+    """Run Lark's LALR(1) table over the contextual token stream, reducing with the AST callbacks."""
+    states, callbacks = _STATES, _CALLBACKS
+    state_stack = [_START]
+    values: list = []
+    while True:
+        actions = states[state_stack[-1]]
+        tok = lexer.next(actions)
+        if tok is None:
+            break
+        if tok.type in OPENERS and lexer.depth > MAX_NESTING:
+            raise _SyntaxProblem(f"brackets are nested more than {MAX_NESTING} levels deep here, "
+                                 "which is more than LP allows", _tok_span(_transformer.file, tok),
+                                 hint="bind inner parts to names with := to flatten it")
+        ttype = tok.type
+        while True:
+            try:
+                action, arg = actions[ttype]
+            except KeyError:
+                raise UnexpectedToken(tok, {k for k in actions if k.isupper()}) from None
+            if action is Shift:
+                state_stack.append(arg)
+                values.append(tok)
+                break
+            size = len(arg.expansion)
+            if size:
+                args = values[-size:]
+                del state_stack[-size:]
+                del values[-size:]
+            else:
+                args = []
+            values.append(callbacks[arg](args))
+            state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+            actions = states[state_stack[-1]]
+    end = Tok("$END", "", lexer.line, len(lexer.text) - lexer.line_start + 1, lexer.line,
+              len(lexer.text) - lexer.line_start + 1, len(lexer.text))
+    while True:
+        actions = states[state_stack[-1]]
+        try:
+            action, arg = actions["$END"]
+        except KeyError:
+            raise UnexpectedToken(end, {k for k in actions if k.isupper()}) from None
+        size = len(arg.expansion)
+        args = values[-size:] if size else []
+        if size:
+            del state_stack[-size:]
+            del values[-size:]
+        values.append(callbacks[arg](args))
+        state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+        if state_stack[-1] == _END:
+            return values[-1]
 
 
 def parse_text(text: str, file: str = "<input>") -> A.Program:
@@ -342,17 +377,22 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
         raise LPError(Diagnostic("empty file", "This file has no code in it.",
                                  A.Span(file, 0, 0, 0, 0),
                                  hint="an LP program is a sequence of statements, like `'hello' displayNl.`"))
-    with _lock:
-        _transformer.file = file
-        _comments.clear()
-        _brackets.depth = 0
-        try:
-            items = _parser.parse(text)
-        except _SyntaxProblem as p:
-            raise LPError(p.diagnostic) from None
-        except UnexpectedInput as e:
-            raise LPError(syntax_error_from_lark(e, text, file)) from None
-        comments = tuple(A.Comment(str(t)[1:-1], _tok_span(file, t)) for t in _comments)
+    lexer = Lexer(text)
+    # The parse allocates many small acyclic objects; pausing the cycle collector halves its time.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with _lock:
+            _transformer.file = file
+            items = _drive(lexer)
+    except _SyntaxProblem as p:
+        raise LPError(p.diagnostic) from None
+    except (UnexpectedToken, BadCharacter) as e:
+        raise LPError(syntax_error(e, text, file)) from None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    comments = tuple(A.Comment(str(t)[1:-1], _tok_span(file, t)) for t in lexer.comments)
     if not items:
         raise LPError(Diagnostic("empty file", "This file has only comments in it, and no code.",
                                  A.Span(file, 0, 0, 0, 0)))
