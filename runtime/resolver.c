@@ -97,7 +97,6 @@ static void *resolver_main(void *arg) {
             struct addrinfo hints = {0};
             hints.ai_family = q->family;
             hints.ai_socktype = q->socktype;
-            hints.ai_flags = AI_ADDRCONFIG;
             q->status = getaddrinfo(q->host, q->service, &hints, &q->result);
             atomic_store_explicit(&q->done, 1, memory_order_release);
             lprt__wake(q->a, LPRT_WAKE_RESOLVED, q->seq);
