@@ -82,6 +82,13 @@ def lprt_py_step(actor, ud):
         r = st.fn(st.ctx)
         return DONE if r is None else int(r)
     except BaseException as e:  # noqa: BLE001 — any escape ends the actor, never the thread
+        # The traceback's frames reference the actor (a cycle through C that
+        # the GC cannot see): keep its text, drop the frames.
+        try:
+            e.lp_traceback = traceback.format_exc()
+        except AttributeError:
+            pass
+        e.__traceback__ = None
         st.ctx.set_exit_reason(ERROR, e)
         return DONE
 
@@ -96,7 +103,10 @@ def lprt_py_on_exit(actor, kind, value, actor_ud, ud):
     except BaseException:  # noqa: BLE001
         traceback.print_exc()
     finally:
+        # the runtime never calls back into this actor again: break the
+        # handle <-> state cycle so its values go without waiting for the GC
         rt._states.pop(st.id, None)
+        st.fn = st.ctx = st.on_exit = st.handle = None
 
 
 @ffi.def_extern()
