@@ -1,0 +1,404 @@
+"""Typed actors: spawn, send, receive (plain, table, timeout), ask/reply, and the protocol checks.
+
+An actor reference is `Actor[p]` where p is a protocol (terms.TProto). A
+receive on p records what p accepts; a send to p records what it must accept.
+Protocols merge when actor types unify. Once the whole program is inferred,
+`finish` checks every send against the accepts of its (merged) protocol, and
+every receive against the actor whose code performs it.
+"""
+from __future__ import annotations
+
+from lp.diagnostics import Note
+from lp.syntax import ast as A
+from lp.types import constraints as C
+from lp.types.errors import did_you_mean
+from lp.types.infer import Checker, Cx, Scope
+from lp.types.library import PARAMS
+from lp.types.terms import (DYN, ERR, GENERIC, Require, TCon, TProto, TSpecial, TVar, accepted_names,
+                            literal_text, prune, show)
+
+LITERAL_KINDS = {A.SymLit: "Symbol", A.IntLit: "Integer", A.StrLit: "String", A.CharLit: "Character"}
+
+
+def literal_of(node):
+    kind = LITERAL_KINDS.get(type(node))
+    if kind is None:
+        return None
+    return kind, node.name if kind == "Symbol" else node.value
+
+
+def actor_proto(ck: Checker, t, node, what):
+    """The protocol of actor type t (making t an actor if it is still unknown); None for poison/Dynamic."""
+    r = prune(t)
+    if type(r) is TSpecial:
+        return None
+    want = TCon("Actor", (ck.new_proto(),))
+    clash = ck.unify(want, r)
+    if clash:
+        ck.clash_error(clash, node.span, f"The receiver of `{what}`", f"`{what}` needs", want, r)
+        return None
+    return prune(prune(r).args[0])
+
+
+# ---- spawn and self ----------------------------------------------------------------------------
+
+def form_spawn(ck: Checker, n, scope, cx, discard):
+    recv = n.receiver
+    if not (type(recv) is A.Name and recv.name == "Actor" and scope.lookup("Actor") is None):
+        return None
+    ck.record(recv, TCon("Actor class"))
+    body = n.args[0]
+    p = ck.new_proto(why=n.span, origin=n.span)
+    me = TCon("Actor", (p,), n.span)
+    if type(body) is A.Block:
+        if len(body.params) != 1:
+            ck.error("wrong number of arguments", f"The body of `Actor spawn:` is a block of one argument, the new "
+                     f"actor's own reference, but this block takes {len(body.params)}.", body.span,
+                     hint="write `Actor spawn: [:me | ...]`")
+            return TCon("Actor", (p,), n.span)
+        inner = Cx(cx.cls, cx.class_side, cx.self_t, None, p, in_spawn=True)
+        t = ck.i_Block(body, scope, inner, True, param_types=[me])
+        ck.record(body, t)
+    else:
+        t = ck.infer(body, scope, cx)
+        want = TCon("Block", (me, ck.fresh()))
+        clash = ck.unify(want, t)
+        if clash:
+            ck.clash_error(clash, body.span, "The argument of `spawn:`", "`spawn:` needs", want, t)
+    return TCon("Actor", (p,), n.span)
+
+
+def class_spawn(ck, cname, ats, node, actor, arg_nodes, discard):
+    p = ck.new_proto(why=node.span, origin=node.span)
+    me = TCon("Actor", (p,), node.span)
+    want = TCon("Block", (me, ck.fresh()))
+    clash = ck.unify(want, ats[0])
+    if clash:
+        ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, "The argument of `spawn:`",
+                       "`spawn:` needs", want, ats[0])
+    return TCon("Actor", (p,), node.span)
+
+
+def class_self(ck, cname, ats, node, actor, arg_nodes, discard):
+    return TCon("Actor", (actor,), node.span)
+
+
+# ---- send ------------------------------------------------------------------------------------
+
+def bang(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
+    p = prune(recv.args[0])
+    msg = ats[0]
+    lit = literal_of(arg_nodes[0]) if arg_nodes else None
+    add_require(ck, p, msg, node.span, lit)
+    return msg
+
+
+def add_require(ck, p, msg, span, lit=None):
+    p = prune(p)
+    ck.adjust(msg, p.level)
+    p.requires.append(Require(msg, span, lit))
+
+
+# ---- receive ---------------------------------------------------------------------------------
+
+def own_check(ck, p, actor, span):
+    p = prune(p)
+    if p is prune(actor):
+        return
+    p.owner_checks.append((actor, span))
+    ck.adjust(actor, p.level)
+
+
+def plain_receive(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
+    p = prune(recv.args[0])
+    own_check(ck, p, actor, node.span)
+    if p.plain is None:
+        p.plain = (TVar(p.level), node.span)
+    return p.plain[0]
+
+
+def table_receive_nonliteral(ck, recv, ats, node, actor, arg_nodes, discard):
+    ck.error("receive needs a table", f"`{node.selector}` takes a literal dispatch table, "
+             "`{ Class -> [:msg | ...]. #symbol -> [:m | ...] }`, so that each handler can be typed.",
+             arg_nodes[0].span if arg_nodes else node.span)
+    return ERR
+
+
+def form_receive(ck: Checker, n, scope, cx, discard):
+    table = n.args[0]
+    if type(table) is not A.DispatchTable:
+        return None
+    rt = ck.infer(n.receiver, scope, cx)
+    p = actor_proto(ck, rt, n.receiver, n.selector)
+    if p is not None:
+        own_check(ck, p, cx.actor, n.span)
+    result = ck.fresh()
+    first = None
+    entries = []
+    for e in table.entries:
+        payload, tag, lit = entry_key(ck, e.key, scope)
+        h = e.handler
+        if type(h) is A.Block:
+            if len(h.params) > 1:
+                ck.error("wrong number of arguments", f"A receive handler takes the message as its one argument "
+                         f"(or none), but this block takes {len(h.params)}.", h.span)
+                ht = ck.i_Block(h, scope, cx, discard)
+                ck.record(h, ht)
+                continue
+            ht = ck.i_Block(h, scope, cx, discard, param_types=[payload])
+            ck.record(h, ht)
+            r = ht.args[-1]
+            rspan = h.body[-1].span if h.body else h.span
+        else:
+            ht = ck.infer(h, scope, cx)
+            r = ck.fresh()
+            want = TCon("Block", (payload, r))
+            clash = ck.unify(want, ht)
+            if clash:
+                ck.clash_error(clash, h.span, "This handler", "a receive entry needs", want, ht)
+            rspan = h.span
+        if not discard:
+            clash = ck.unify(result, r)
+            if clash:
+                ck.clash_error(clash, rspan, "This handler answers a different type from the first one: it",
+                               "the first handler answers", result, r,
+                               notes=[] if ck._why_in(clash) else [Note("The first handler is here:", first)],
+                               hint="the value of a receive is its handler's value, so when it is used "
+                                    "all handlers (and the timeout block) must answer the same type")
+            first = first or rspan
+        entries.append((tag, lit, payload, e.span))
+    if n.selector == "receive:after:do:":
+        ms = ck.infer(n.args[1], scope, cx)
+        clash = ck.unify(TCon("Integer"), ms)
+        if clash:
+            ck.clash_error(clash, n.args[1].span, "The timeout", "`after:` needs milliseconds, an", TCon("Integer"),
+                           ms)
+        blk = n.args[2]
+        bt = ck.block_arg(blk, scope, cx, discard)
+        want = TCon("Block", (ck.fresh() if discard else result,))
+        clash = ck.unify(want, bt)
+        if clash:
+            if type(blk) is A.Block and clash.kind == "mismatch" and blk.body:
+                ck.clash_error(clash, blk.body[-1].span, "The timeout block answers a different type from the "
+                               "handlers: it", "the handlers answer", result, prune(bt).args[-1],
+                               hint="the timeout block and every handler must answer the same type")
+            else:
+                ck.clash_error(clash, blk.span, "The timeout block", "`do:` needs", want, bt)
+    if p is not None:
+        for tag, lit, payload, span in entries:
+            if tag is not None:
+                mine = p.accepts.get(tag)
+                ck.adjust(payload, p.level)
+                if mine is None:
+                    p.accepts[tag] = (payload, span)
+                else:
+                    ck.unify(mine[0], payload)
+            elif lit is not None:
+                p.lits.setdefault(lit[0], {}).setdefault(lit[1], span)
+    return TCon("UndefinedObject", (), n.span) if discard else result
+
+
+def entry_key(ck: Checker, key, scope):
+    """(payload type, class tag, literal) for a receive entry's key."""
+    lit = literal_of(key)
+    if lit is not None:
+        t = TCon(lit[0], (), key.span)
+        ck.record(key, t)
+        return t, None, lit
+    if type(key) is A.Name and key.name[:1].isupper() and scope.lookup(key.name) is None:
+        info = ck.table.get(key.name)
+        if info is not None:
+            ck.record(key, TCon(key.name + " class"))
+            return ck.table.instance_type(key.name, why=key.span, level=ck.level), key.name, None
+        near = did_you_mean(key.name, ck.table.classes)
+        ck.error("unknown class", f"This receive entry matches instances of `{key.name}`, but there is no "
+                 "such class.", key.span, hint=f"did you mean `{near}`?" if near else None)
+        return ERR, None, None
+    ck.error("bad receive key", "A receive entry's key is a class name (matching its instances) or a literal "
+             "symbol, integer, string or character (matching equal values).", key.span)
+    return ERR, None, None
+
+
+# ---- ask ---------------------------------------------------------------------------------------
+
+def ask_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
+    p = prune(recv.args[0])
+    result = ck.fresh()
+    m = prune(ats[0])
+    if type(m) is TVar:
+        ck.watch(m, C.Ask(m, p, result, node))
+    else:
+        ck.ask(m, p, result, node)
+    return result
+
+
+def ask(ck: Checker, m, p, result, node):
+    if type(m) is TSpecial:
+        ck.unify(result, m)
+        return
+    arg = node.args[0] if getattr(node, "args", None) else node
+    if type(m) is not TCon or m.name.endswith(" class") or ck.table.field_owner(m.name, "reply") is None:
+        info = ck.table.get(m.name) if type(m) is TCon else None
+        ck.error("ask needs a reply field", f"`ask:` sends a message with a `reply` field, which it fills with "
+                 f"the address the answer goes to, but `{show(m)}` has no `reply` field.", arg.span,
+                 [Note(f"`{m.name}` is declared here:", info.decl.span)] if info is not None and info.decl else (),
+                 hint=f"declare it with one: `Object subclass: #{m.name} fields: (reply)`" if info is not None
+                 and not info.builtin else "to send without waiting for an answer, use `!`")
+        ck.unify(result, ERR)
+        return
+    owner = ck.table.field_owner(m.name, "reply")
+    rt = ck.field_type(owner, "reply", arg)
+    rp = actor_proto(ck, rt, arg, "reply")
+    add_require(ck, p, m, node.span, None)
+    if rp is None:
+        ck.unify(result, ERR)
+        return
+    if rp.plain is None:
+        rp.plain = (TVar(rp.level), node.span)
+    ck.unify(result, TCon("Future", (rp.plain[0],), node.span))
+
+
+Checker.ask = ask
+
+
+# ---- the protocol checks, once everything is inferred ----------------------------------------------
+
+def finish(ck: Checker):
+    for _ in range(20):
+        progress = False
+        for p in list(ck.protocols):
+            r = prune(p)
+            if r.level == GENERIC:
+                continue
+            for req in list(r.requires):
+                if req.done:
+                    continue
+                if check_require(ck, r, req, final=False):
+                    req.done = True
+                    progress = True
+            ck.drain()
+        if not progress:
+            break
+    seen = set()
+    for p in ck.protocols:
+        r = prune(p)
+        if r.level == GENERIC or r.id in seen:
+            continue
+        seen.add(r.id)
+        for req in r.requires:
+            if not req.done:
+                req.done = True
+                check_require(ck, r, req, final=True)
+        for actor, span in r.owner_checks:
+            check_owner(ck, r, prune(actor), span)
+
+
+def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
+    m = prune(req.msg)
+    if type(m) is TSpecial:
+        return True
+    if type(m) is TVar:
+        if r.plain is not None:
+            return unify_plain(ck, r, m, req)
+        return final
+    if type(m) is TCon:
+        if accepts(ck, r, m, req):
+            return True
+        if r.plain is not None:
+            return unify_plain(ck, r, m, req)
+        if r.opaque is not None:
+            ck.error("unknown protocol", f"This sends `{show(m)}` to an actor whose protocol is not known: it came "
+                     "from the `actor` field of a `Down` or `Exit`, which can be any actor.", req.span,
+                     [Note("The actor reference comes from here:", r.opaque)] if r.opaque.line > 0 else (),
+                     hint="send to the reference you spawned or monitored instead; compare it with "
+                          "`d actor = child` to find it")
+            return True
+        if not r.origins:
+            return final
+        reject(ck, r, m, req)
+        return True
+    return True
+
+
+def unify_plain(ck, r, m, req):
+    clash = ck.unify(r.plain[0], m)
+    if clash:
+        ck.clash_error(clash, req.span, "This message", "the actor takes its messages with a plain `receive`, "
+                       "and the other messages sent to it are", r.plain[0], m,
+                       notes=[Note("The plain receive is here:", r.plain[1])],
+                       hint="a plain `receive` answers any message, so everything sent to that actor must "
+                            "have one type; use `receive: { ... }` to take several classes of message")
+    return True
+
+
+def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
+    for tag, (pay, _) in r.accepts.items():
+        if ck.table.is_ancestor(tag, m.name):
+            if m.name in PARAMS or tag == m.name:
+                ck.unify(pay, m) if tag == m.name else None
+            return True
+    vals = r.lits.get(m.name)
+    if vals:
+        if req.literal is None or req.literal[0] != m.name or req.literal[1] in vals:
+            return True
+    return False
+
+
+def reject(ck: Checker, r: TProto, m: TCon, req: Require):
+    names = accepted_names(r)
+    lit = req.literal
+    what = literal_text(*lit) if lit is not None else show(m)
+    if names:
+        listing = ", ".join(f"`{x}`" for x in names)
+        msg = f"This sends `{what}` to an actor that never receives it. That actor's receives accept: {listing}."
+        spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()]
+        notes = [Note("Its receive is here:", min(spans, key=lambda s: (s.file, s.line, s.col)))] if spans else []
+        hint = None
+        if lit is not None and lit[0] in r.lits:
+            near = did_you_mean(str(lit[1]), [str(v) for v in r.lits[lit[0]]])
+            if near is not None:
+                hint = f"did you mean `{literal_text(lit[0], near)}`?"
+        if hint is None:
+            near = did_you_mean(m.name, list(r.accepts))
+            hint = f"did you mean `{near}`?" if near else f"add an entry `{m.name} -> [:msg | ...]` to a receive " \
+                                                          "of that actor"
+    else:
+        msg = f"This sends `{what}` to an actor that never receives any message, so it would stay in the " \
+              "mailbox forever."
+        notes = [Note("The actor is spawned here:", r.origins[0])] if r.origins and r.origins[0].line > 0 else []
+        hint = "give the actor a `receive` for it"
+    ck.error("message not understood by actor", msg, req.span, notes, hint)
+
+
+def check_owner(ck, r, c, span):
+    if r is c:
+        return
+    if type(c) is not TProto or c.level == GENERIC:
+        return
+    if not r.origins or not c.origins:
+        return
+    if set(r.origins) <= set(c.origins):
+        return
+    other = r.origins[0]
+    notes = [Note("That actor is spawned here:", other)] if other.line > 0 else \
+        [Note("That actor is the main program's.")]
+    ck.error("receive on another actor", "This receives from the mailbox of an actor that is not the one running "
+             "this code. Only an actor can take messages out of its own mailbox.", span, notes,
+             hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")
+
+
+def register():
+    ck = Checker
+    ck.SPECIAL_FORMS["spawn:"] = form_spawn
+    ck.SPECIAL_FORMS["receive:"] = form_receive
+    ck.SPECIAL_FORMS["receive:after:do:"] = form_receive
+    ck.SPECIAL_SENDS[("Actor", "!")] = bang
+    ck.SPECIAL_SENDS[("Actor", "receive")] = plain_receive
+    ck.SPECIAL_SENDS[("Actor", "receive:")] = table_receive_nonliteral
+    ck.SPECIAL_SENDS[("Actor", "receive:after:do:")] = table_receive_nonliteral
+    ck.SPECIAL_SENDS[("Actor", "ask:")] = ask_send
+    ck.SPECIAL_CLASS_SENDS["spawn:"] = class_spawn
+    ck.SPECIAL_CLASS_SENDS["self"] = class_self
+
+
+register()

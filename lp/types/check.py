@@ -1,0 +1,68 @@
+"""The entry point: declarations, method groups, the main program's statements, then protocol checks."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from lp.diagnostics import Diagnostic
+from lp.syntax import ast as A
+from lp.types import actors, special  # noqa: F401 - registers the special sends
+from lp.types.infer import Checker, Cx, Scope
+from lp.types.terms import TCon, prune
+
+
+@dataclass
+class CheckResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    types: dict = field(default_factory=dict)    # id(node) -> (node, type)
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+    def type_of(self, node):
+        entry = self.types.get(id(node))
+        return prune(entry[1]) if entry is not None else None
+
+
+def _order(d: Diagnostic):
+    s = d.span
+    if s is None:
+        return ("", 0, 0)
+    return (s.file, s.line, s.col)
+
+
+def check_program(program: A.Program, imports=()) -> CheckResult:
+    ck = Checker()
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20000))
+    try:
+        try:
+            _check(ck, program, list(imports or ()))
+        except Exception as e:  # noqa: BLE001 - never a traceback
+            ck.error("internal checker error", f"The type checker failed ({type(e).__name__}: {e}). "
+                     "This is a bug in LP.", getattr(program, "span", None))
+    finally:
+        sys.setrecursionlimit(old_limit)
+    files = [getattr(p, "file", "") for p in list(imports or ()) + [program]]
+    rank = {f: i for i, f in enumerate(files)}
+    diags = sorted(ck.diagnostics, key=lambda d: (rank.get(d.span.file if d.span else "", len(rank)),) + _order(d))
+    return CheckResult(diags, ck.types)
+
+
+def _check(ck: Checker, program, imports):
+    modules = [m for m in imports if isinstance(m, A.Program)] + [program]
+    items = [i for m in modules for i in m.items]
+    ck.guard(program, ck.declare, items)
+    ck.guard(program, ck.infer_methods)
+    main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))
+    main.why = None
+    ck.level = 1
+    for m in modules:
+        scope = Scope()
+        cx = Cx(None, False, None, None, main)
+        for item in m.items:
+            if isinstance(item, (A.ClassDecl, A.MethodDecl, A.Import)):
+                continue
+            ck.guard(item, ck.infer_stmt, item, scope, cx, True)
+    ck.guard(program, actors.finish, ck)

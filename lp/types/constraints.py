@@ -1,0 +1,101 @@
+"""Deferred constraints: typing work that waits until a variable's class is known.
+
+Each constraint watches one variable. When that variable is bound to a
+constructor (or to poison / Dynamic) the constraint fires and does the typing
+it postponed. A generalised variable keeps its constraints, and instantiation
+copies them, so a generic method `double: x = x + x` carries "x understands +"
+to every call site (the row-polymorphic part of the design).
+"""
+from __future__ import annotations
+
+from lp.types.terms import prune
+
+
+class Send:
+    """`recv sel args` where recv's class was unknown when the send was checked."""
+    __slots__ = ("recv", "selector", "args", "result", "actor", "node", "arg_nodes", "discard")
+
+    def __init__(self, recv, selector, args, result, actor, node, arg_nodes, discard):
+        self.recv, self.selector, self.args, self.result = recv, selector, args, result
+        self.actor, self.node, self.arg_nodes, self.discard = actor, node, arg_nodes, discard
+
+    def types(self):
+        return [self.recv, self.result, self.actor, *self.args]
+
+    def copy(self, f):
+        return Send(f(self.recv), self.selector, [f(a) for a in self.args], f(self.result), f(self.actor),
+                    self.node, self.arg_nodes, self.discard)
+
+    def fire(self, ck):
+        t = ck.send(prune(self.recv), self.selector, self.args, self.node, self.actor, self.discard,
+                    arg_nodes=self.arg_nodes, deferred=True)
+        ck.unify_result(self.result, t, self.node)
+
+
+class Numeric:
+    """The argument of an arithmetic operator on a known number: its class picks the result."""
+    __slots__ = ("arg", "result", "op", "recv_name", "node", "arg_node")
+
+    def __init__(self, arg, result, op, recv_name, node, arg_node):
+        self.arg, self.result, self.op, self.recv_name, self.node, self.arg_node = \
+            arg, result, op, recv_name, node, arg_node
+
+    def types(self):
+        return [self.arg, self.result]
+
+    def copy(self, f):
+        return Numeric(f(self.arg), f(self.result), self.op, self.recv_name, self.node, self.arg_node)
+
+    def fire(self, ck):
+        ck.numeric(self.recv_name, self.op, prune(self.arg), self.result, self.node, self.arg_node)
+
+
+class Ask:
+    """`target ask: msg` where msg's class decides the reply type."""
+    __slots__ = ("msg", "proto", "result", "node")
+
+    def __init__(self, msg, proto, result, node):
+        self.msg, self.proto, self.result, self.node = msg, proto, result, node
+
+    def types(self):
+        return [self.msg, self.proto, self.result]
+
+    def copy(self, f):
+        return Ask(f(self.msg), f(self.proto), f(self.result), self.node)
+
+    def fire(self, ck):
+        ck.ask(prune(self.msg), self.proto, self.result, self.node)
+
+
+class With:
+    """`obj with: { field: value }` where obj's class was not known yet."""
+    __slots__ = ("recv", "fields", "node")
+
+    def __init__(self, recv, fields, node):
+        self.recv, self.fields, self.node = recv, fields, node
+
+    def types(self):
+        return [self.recv, *(t for _, t, _ in self.fields)]
+
+    def copy(self, f):
+        return With(f(self.recv), [(n, f(t), s) for n, t, s in self.fields], self.node)
+
+    def fire(self, ck):
+        ck.with_fields(prune(self.recv), self.fields, self.node)
+
+
+class Reason:
+    """The argument of `exit:` must be #normal, #killed, a Reason or an Error."""
+    __slots__ = ("arg", "node")
+
+    def __init__(self, arg, node):
+        self.arg, self.node = arg, node
+
+    def types(self):
+        return [self.arg]
+
+    def copy(self, f):
+        return Reason(f(self.arg), self.node)
+
+    def fire(self, ck):
+        ck.check_reason(prune(self.arg), self.node)

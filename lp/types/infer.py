@@ -1,0 +1,779 @@
+"""The inference engine: declarations, method groups, statements and expressions.
+
+Algorithm W with level-based generalisation. Methods are inferred in groups
+(strongly connected components of "sends a selector that method defines"),
+each group monomorphically, then generalised; top-level and block bindings
+`x := v` are generalised when v is a syntactic value (block, literal, name).
+Sends to receivers whose class is not known yet are deferred (constraints.py).
+"""
+from __future__ import annotations
+
+from lp.diagnostics import Note
+from lp.syntax import ast as A
+from lp.types import constraints as C
+from lp.types.classes import ClassInfo, ClassTable, MethodInfo
+from lp.types.errors import Reporter, did_you_mean, ordinal
+from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, NUMERIC_OPS, PARAMS, SUBCLASSABLE,
+                              UNIVERSAL_SIGS, builtin_owners)
+from lp.types.terms import DYN, ERR, GENERIC, TCon, TProto, TSpecial, TVar, con, prune, show
+from lp.types.unify import Clash, Instantiator, Unifier, generalize
+
+VALUE_NODES = (A.Block, A.IntLit, A.FloatLit, A.StrLit, A.CharLit, A.SymLit, A.LitArray, A.Name)
+# Selectors whose block arguments' values are thrown away.
+DISCARDING = {"do:", "timesRepeat:", "to:do:", "keysDo:", "valuesDo:", "keysAndValuesDo:", "doWithIndex:",
+              "reverseDo:", "do:separatedBy:", "associationsDo:", "ensure:", "ifCurtailed:", "whileTrue:",
+              "whileFalse:", "ifTrue:", "ifFalse:", "ifPresent:", "ifNotNil:", "spawn:"}
+
+
+class Var:
+    __slots__ = ("type", "generic", "span")
+
+    def __init__(self, t, generic, span):
+        self.type, self.generic, self.span = t, generic, span
+
+
+class Scope:
+    __slots__ = ("vars", "parent")
+
+    def __init__(self, parent=None):
+        self.vars = {}
+        self.parent = parent
+
+    def lookup(self, name):
+        s = self
+        while s is not None:
+            v = s.vars.get(name)
+            if v is not None:
+                return v
+            s = s.parent
+        return None
+
+    def names(self):
+        out = set()
+        s = self
+        while s is not None:
+            out.update(s.vars)
+            s = s.parent
+        return out
+
+
+class Cx:
+    """Where an expression is: the method's class and side, its result, and the current actor."""
+    __slots__ = ("cls", "class_side", "self_t", "result", "actor", "in_spawn")
+
+    def __init__(self, cls, class_side, self_t, result, actor, in_spawn=False):
+        self.cls, self.class_side, self.self_t = cls, class_side, self_t
+        self.result, self.actor, self.in_spawn = result, actor, in_spawn
+
+
+class Checker(Unifier, Reporter):
+    def __init__(self):
+        Unifier.__init__(self)
+        Reporter.__init__(self)
+        self.table = ClassTable()
+        self.level = 1
+        self.types: dict[int, tuple] = {}
+        self.protocols: list[TProto] = []
+        self.owners: dict[str, set[str]] = {}
+        self.method_list: list[MethodInfo] = []
+
+    # ---- small helpers ------------------------------------------------------------
+    def record(self, node, t):
+        self.types[id(node)] = (node, t)
+        return t
+
+    def fresh(self):
+        return TVar(self.level)
+
+    def new_proto(self, why=None, origin=None):
+        p = TProto(self.level)
+        p.why = why
+        if origin is not None:
+            p.origins = (origin,)
+        self.protocols.append(p)
+        return p
+
+    def instantiate(self, t):
+        return Instantiator(self, self.level)(t)
+
+    def copy_require(self, r, inst):
+        from lp.types.terms import Require
+        return Require(inst(r.msg), r.span, r.literal)
+
+    def watch(self, var, constraint):
+        self.adjust_many(constraint.types(), var.level)
+        Unifier.watch(self, var, constraint)
+
+    def unify_result(self, expected, actual, node):
+        clash = self.unify(expected, actual)
+        if clash:
+            self.clash_error(clash, node.span, "This expression", "the way its value is used needs",
+                             expected, actual)
+
+    # ---- declarations ---------------------------------------------------------------
+    def declare(self, items):
+        classes = [i for i in items if isinstance(i, A.ClassDecl)]
+        for d in classes:
+            if d.name in self.table.classes:
+                old = self.table.classes[d.name]
+                if old.builtin:
+                    self.error("duplicate class", f"`{d.name}` is a builtin class; it cannot be declared again.",
+                               d.span, hint=f"choose another name, like `My{d.name}`")
+                else:
+                    self.error("duplicate class", f"The class `{d.name}` is declared twice.", d.span,
+                               [Note("It was first declared here:", old.decl.span)])
+                continue
+            self.table.classes[d.name] = ClassInfo(d.name, d.superclass, d)
+        for d in classes:
+            info = self.table.classes.get(d.name)
+            if info is None or info.decl is not d:
+                continue
+            sup = self.table.get(d.superclass)
+            if sup is None:
+                near = did_you_mean(d.superclass, self.table.classes)
+                self.error("unknown class", f"`{d.name}` inherits from `{d.superclass}`, but there is no such class.",
+                           d.span, hint=f"did you mean `{near}`?" if near else None)
+                info.superclass = "Object"
+            elif sup.builtin and sup.name not in SUBCLASSABLE:
+                self.error("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
+                           "only `Object` and `Error` can.", d.span)
+                info.superclass = "Object"
+        # cycles
+        for d in classes:
+            info = self.table.classes.get(d.name)
+            if info is None or info.decl is not d:
+                continue
+            seen = {d.name}
+            c = self.table.get(info.superclass)
+            while c is not None and not c.builtin:
+                if c.name in seen:
+                    self.error("inheritance cycle", f"`{d.name}` inherits from itself through `{c.name}`.", d.span)
+                    info.superclass = "Object"
+                    break
+                seen.add(c.name)
+                c = self.table.get(c.superclass)
+        for d in classes:
+            info = self.table.classes.get(d.name)
+            if info is None or info.decl is not d:
+                continue
+            self.table.classes[info.superclass].subclasses.append(d.name)
+        for d in classes:
+            info = self.table.classes.get(d.name)
+            if info is None or info.decl is not d:
+                continue
+            inherited = self.table.all_fields(info.superclass)
+            for f in d.fields:
+                if f in inherited:
+                    owner = self.table.field_owner(info.superclass, f)
+                    self.error("duplicate field", f"`{d.name}` declares the field `{f}`, but it already inherits "
+                               f"one with that name from `{owner.name}`.", d.span)
+                    continue
+                info.fields.append(f)
+                info.field_types[f] = TVar(0)
+        for m in (i for i in items if isinstance(i, A.MethodDecl)):
+            info = self.table.get(m.class_name)
+            if info is None:
+                near = did_you_mean(m.class_name, self.table.classes)
+                self.error("unknown class", f"This method is defined on `{m.class_name}`, but there is no such class.",
+                           m.span, hint=f"did you mean `{near}`?" if near else None)
+                continue
+            table = info.cmethods if m.class_side else info.methods
+            if m.selector in table:
+                side = " class" if m.class_side else ""
+                self.error("duplicate method", f"`{m.class_name}{side} >> {m.selector}` is defined twice.", m.span,
+                           [Note("The first definition is here:", table[m.selector].decl.span)])
+                continue
+            mi = MethodInfo(m, info, m.class_side)
+            table[m.selector] = mi
+            self.method_list.append(mi)
+        self.owners = builtin_owners()
+        for info in self.table.classes.values():
+            if info.builtin:
+                continue
+            for f in info.fields:
+                self.owners.setdefault(f, set()).add(info.name)
+        for mi in self.method_list:
+            if not mi.class_side:
+                self.owners.setdefault(mi.decl.selector, set()).add(mi.cls.name)
+
+    # ---- method groups -------------------------------------------------------------------
+    def method_groups(self):
+        """Strongly connected components of the method graph, dependencies first (Tarjan, iterative)."""
+        by_sel: dict[str, list[int]] = {}
+        for i, mi in enumerate(self.method_list):
+            by_sel.setdefault(mi.decl.selector, []).append(i)
+        edges = []
+        for mi in self.method_list:
+            out = set()
+            for n in A.walk(mi.decl.body):
+                sel = getattr(n, "selector", None)
+                if sel is not None and type(n) in (A.Send, A.Message):
+                    out.update(by_sel.get(sel, ()))
+            edges.append(sorted(out))
+        index = {}
+        low = {}
+        on = set()
+        stack = []
+        groups = []
+        counter = 0
+        for root in range(len(self.method_list)):
+            if root in index:
+                continue
+            work = [(root, 0)]
+            while work:
+                v, i = work.pop()
+                if i == 0:
+                    index[v] = low[v] = counter
+                    counter += 1
+                    stack.append(v)
+                    on.add(v)
+                recurse = False
+                es = edges[v]
+                while i < len(es):
+                    w = es[i]
+                    i += 1
+                    if w not in index:
+                        work.append((v, i))
+                        work.append((w, 0))
+                        recurse = True
+                        break
+                    if w in on:
+                        low[v] = min(low[v], index[w])
+                if recurse:
+                    continue
+                if low[v] == index[v]:
+                    g = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        g.append(self.method_list[w])
+                        if w == v:
+                            break
+                    groups.append(g)
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+        return groups
+
+    def self_type(self, info: ClassInfo, class_side: bool):
+        if class_side:
+            return TCon(info.name + " class")
+        if info.name == "Object":
+            return self.fresh()
+        return self.table.instance_type(info.name, level=self.level)
+
+    def infer_methods(self):
+        for group in self.method_groups():
+            self.level = 1
+            for mi in group:
+                d = mi.decl
+                ctx = self.new_proto()
+                args = [self.fresh() for _ in d.params]
+                mi.mono = TCon("Method", (TCon("Actor", (ctx,)), self.self_type(mi.cls, mi.class_side),
+                                          *args, self.fresh()))
+            for mi in group:
+                self.guard(mi.decl, self.infer_method, mi)
+            self.level = 0
+            for mi in group:
+                generalize(mi.mono, 0)
+                mi.scheme = mi.mono
+            self.level = 1
+        for mi in self.method_list:
+            self.guard(mi.decl, self.check_override, mi)
+
+    def infer_method(self, mi: MethodInfo):
+        d = mi.decl
+        ctx_t, self_t, *args, result = mi.mono.args
+        scope = Scope()
+        for p, t in zip(d.params, args):
+            scope.vars[p.name] = Var(t, False, p.span)
+            self.record(p, t)
+        cx = Cx(mi.cls, mi.class_side, self_t, result, prune(ctx_t.args[0]))
+        t = self.infer(d.body, scope, cx)
+        clash = self.unify(result, t)
+        if clash:
+            self.clash_error(clash, d.body.span, "This method's body", "its `^` returns need",
+                             result, t)
+        self.record(d, mi.mono)
+
+    def check_override(self, mi: MethodInfo):
+        sel = mi.decl.selector
+        info = mi.cls
+        sig = None
+        for anc in self.table.chain(info.name):
+            if anc.builtin:
+                if mi.class_side:
+                    sig = CLASS_SIGS.get(anc.name, {}).get(sel)
+                else:
+                    sig = (INSTANCE_SIGS.get(anc.name, {}).get(sel) if anc.name != "Object"
+                           else UNIVERSAL_SIGS.get(sel))
+                if sig is not None:
+                    break
+        if sig is not None and not sig.special and len(sig.args) == len(mi.decl.params):
+            mine = self.instantiate(mi.scheme)
+            self_t = mine.args[1]
+            env = self.sig_env(prune(self_t)) if not mi.class_side else {}
+            expected = [self.build(a, env, self_t) for a in sig.args] + [self.build(sig.result, env, self_t)]
+            for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
+                clash = self.unify(x, y)
+                if clash:
+                    last = i == len(expected) - 1
+                    what = "answer" if last else f"{ordinal(i + 1)} argument"
+                    side = " class" if mi.class_side else ""
+                    self.clash_error(clash, mi.decl.span,
+                                     f"`{info.name}{side} >> {sel}` redefines a library method, and its {what}",
+                                     f"the library's `{sel}` has", x, y, title="incompatible override")
+                    return
+            return
+        for anc in self.table.chain(info.superclass) if info.superclass else []:
+            table = anc.cmethods if mi.class_side else anc.methods
+            parent = table.get(sel)
+            if parent is not None and parent.scheme is not None:
+                mine = self.instantiate(mi.scheme)
+                theirs = self.instantiate(parent.scheme)
+                for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
+                    clash = self.unify(x, y)
+                    if clash:
+                        last = i == len(mine.args) - 3
+                        what = "answers" if last else f"takes as its {ordinal(i + 1)} argument"
+                        pd = parent.decl
+                        side = " class" if mi.class_side else ""
+                        self.clash_error(
+                            clash, mi.decl.span,
+                            f"`{info.name}{side} >> {sel}` overrides `{anc.name}{side} >> {sel}`, so what it {what}",
+                            f"the overridden method {what}", x, y, title="incompatible override",
+                            notes=[Note("The overridden method is here:", pd.span)])
+                        return
+                return
+
+    def guard(self, node, fn, *args):
+        """Run one unit of checking; an internal failure becomes a diagnostic, never a traceback."""
+        try:
+            return fn(*args)
+        except RecursionError:
+            self.error("internal checker error", "This expression is nested too deeply for the checker.",
+                       getattr(node, "span", None))
+        except Exception as e:  # noqa: BLE001 - the checker must never raise
+            self.error("internal checker error",
+                       f"The type checker failed on this code ({type(e).__name__}: {e}). This is a bug in LP.",
+                       getattr(node, "span", None))
+        self.queue.clear()
+        return ERR
+
+    # ---- statements ------------------------------------------------------------------------
+    def infer_body(self, stmts, scope, cx, discard_last):
+        t = TCon("UndefinedObject")
+        n = len(stmts)
+        for i, s in enumerate(stmts):
+            t = self.infer_stmt(s, scope, cx, discard_last or i < n - 1)
+        return t
+
+    def infer_stmt(self, s, scope, cx, discard):
+        if type(s) is A.Assign:
+            self.level += 1
+            t = self.infer(s.value, scope, cx)
+            self.level -= 1
+            generic = isinstance(s.value, VALUE_NODES)
+            if generic:
+                generalize(t, self.level)
+            else:
+                self.adjust(t, self.level)
+            scope.vars[s.name] = Var(t, generic, s.name_span)
+            self.record(s, t)
+            return self.instantiate(t) if generic else t
+        if type(s) is A.Return:
+            t = self.infer(s.value, scope, cx)
+            if cx.result is None:
+                if cx.in_spawn:
+                    self.error("return outside a method", "`^` returns from a method, but this one is inside "
+                               "an actor's body, which runs on its own: there is no method to return from.",
+                               s.span, hint="let the actor's body end instead, or use `Actor exit: #normal`")
+                else:
+                    self.error("return outside a method", "`^` returns from a method, but this statement is "
+                               "not inside one.", s.span, hint="at the top level, just write the expression")
+            else:
+                clash = self.unify(cx.result, t)
+                if clash:
+                    self.clash_error(clash, s.value.span, "This returned value", "the method's other answers need",
+                                     cx.result, t)
+            self.record(s, t)
+            return self.fresh()
+        return self.infer(s, scope, cx, discard)
+
+    # ---- expressions ------------------------------------------------------------------------
+    def infer(self, node, scope, cx, discard=False):
+        m = getattr(self, "i_" + type(node).__name__, None)
+        if m is None:
+            self.error("internal checker error", f"The checker does not know `{type(node).__name__}` nodes.",
+                       getattr(node, "span", None))
+            return ERR
+        t = m(node, scope, cx, discard)
+        self.types[id(node)] = (node, t)
+        return t
+
+    def i_IntLit(self, n, scope, cx, discard):
+        return TCon("Integer", (), n.span)
+
+    def i_FloatLit(self, n, scope, cx, discard):
+        return TCon("Float", (), n.span)
+
+    def i_StrLit(self, n, scope, cx, discard):
+        return TCon("String", (), n.span)
+
+    def i_CharLit(self, n, scope, cx, discard):
+        return TCon("Character", (), n.span)
+
+    def i_SymLit(self, n, scope, cx, discard):
+        return TCon("Symbol", (), n.span)
+
+    def i_LitArray(self, n, scope, cx, discard):
+        elem = self.fresh()
+        first = None
+        for item in n.items:
+            t = self.infer(item, scope, cx)
+            clash = self.unify(elem, t)
+            if clash:
+                self.clash_error(clash, item.span, "This element", "arrays hold one type of element, and the "
+                                 "first one is", elem, t,
+                                 notes=[Note("The first element is here:", first.span)]
+                                 if first and not self._why_in(clash) else (),
+                                 hint="an Array is homogeneous; to mix kinds of value, make them instances "
+                                      "of one class")
+            first = first or item
+        return TCon("Array", (elem,), n.span)
+
+    def i_BraceArray(self, n, scope, cx, discard):
+        return self.i_LitArray(n, scope, cx, discard)
+
+    def i_Record(self, n, scope, cx, discard):
+        for f in n.fields:
+            self.infer(f.value, scope, cx)
+        self.error("record out of place", "A record literal `{ name: value }` only builds instances: it is the "
+                   "argument of `fields:` or `with:`.", n.span,
+                   hint="write `Point fields: { x: 1. y: 2 }` or `p with: { x: 3 }`")
+        return ERR
+
+    def i_DispatchTable(self, n, scope, cx, discard):
+        for e in n.entries:
+            self.infer(e.handler, scope, cx)
+        self.error("dispatch table out of place", "A dispatch table `{ Key -> [:m | ...] }` is the argument of "
+                   "`receive:` or `receive:after:do:`, and nothing else.", n.span)
+        return ERR
+
+    def i_Sequence(self, n, scope, cx, discard):
+        return self.infer_body(n.body, Scope(scope), cx, discard)
+
+    def i_Assign(self, n, scope, cx, discard):
+        return self.infer_stmt(n, scope, cx, discard)
+
+    def i_Return(self, n, scope, cx, discard):
+        return self.infer_stmt(n, scope, cx, discard)
+
+    def i_Block(self, n, scope, cx, discard, param_types=None):
+        inner = Scope(scope)
+        ps = []
+        for i, p in enumerate(n.params):
+            t = param_types[i] if param_types is not None and i < len(param_types) else self.fresh()
+            inner.vars[p.name] = Var(t, False, p.span)
+            self.record(p, t)
+            ps.append(t)
+        if n.body and type(n.body[-1]) is A.Return:
+            self.infer_body(n.body, inner, cx, True)
+            r = self.fresh()
+        else:
+            r = self.infer_body(n.body, inner, cx, discard) if n.body else TCon("UndefinedObject", (), n.span)
+            if discard:
+                r = self.fresh()
+        return TCon("Block", (*ps, r), n.span)
+
+    def block_arg(self, node, scope, cx, discard):
+        if type(node) is A.Block:
+            t = self.i_Block(node, scope, cx, discard)
+            self.types[id(node)] = (node, t)
+            return t
+        return self.infer(node, scope, cx)
+
+    def i_Param(self, n, scope, cx, discard):
+        return self.fresh()
+
+    def i_Name(self, n, scope, cx, discard):
+        name = n.name
+        if name == "nil":
+            return TCon("UndefinedObject", (), n.span)
+        if name in ("true", "false"):
+            return TCon("Boolean", (), n.span)
+        if name in ("self", "super"):
+            if cx.cls is None:
+                self.error("self outside a method", f"`{name}` only means something inside a method, "
+                           "where it is the receiver.", n.span)
+                return ERR
+            if name == "super" and cx.cls.superclass is None:
+                self.error("no superclass", f"`{cx.cls.name}` has no superclass for `super` to refer to.", n.span)
+                return ERR
+            return cx.self_t
+        v = scope.lookup(name)
+        if v is not None:
+            return self.instantiate(v.type) if v.generic else v.type
+        if name[:1].isupper():
+            if name in self.table.classes:
+                return TCon(name + " class", (), n.span)
+            near = did_you_mean(name, list(self.table.classes) + list(scope.names()))
+            self.error("unknown class", f"There is no class or variable named `{name}`.", n.span,
+                       hint=f"did you mean `{near}`?" if near else None)
+            return ERR
+        near = did_you_mean(name, scope.names())
+        hint = f"did you mean `{near}`?" if near else \
+            "variables are introduced with `name := value` before they are used"
+        if cx.cls is not None and not cx.class_side and self.table.field_owner(cx.cls.name, name) is not None:
+            hint = f"`{name}` is a field of `{cx.cls.name}`: read it with `self {name}`"
+        self.error("unknown variable", f"There is no variable named `{name}` here.", n.span, hint=hint)
+        return ERR
+
+    def i_Cascade(self, n, scope, cx, discard):
+        rt = self.infer(n.receiver, scope, cx)
+        t = rt
+        for part in n.parts:
+            t = rt
+            for msg in part:
+                args = [self.infer(a, scope, cx) for a in msg.args]
+                t = self.send(t, msg.selector, args, msg, cx.actor, False, arg_nodes=msg.args)
+                self.types[id(msg)] = (msg, t)
+        return t
+
+    # ---- sends ------------------------------------------------------------------------------
+    def i_Send(self, n, scope, cx, discard):
+        sel = n.selector
+        recv = n.receiver
+        args = n.args
+        special = self.SPECIAL_FORMS.get(sel)
+        if special is not None:
+            r = special(self, n, scope, cx, discard)
+            if r is not None:
+                return r
+        super_send = type(recv) is A.Name and recv.name == "super" and cx.cls is not None
+        rt = self.infer(recv, scope, cx)
+        arg_discard = sel in DISCARDING or (discard and sel in BRANCHING_SIGS)
+        ats = [self.block_arg(a, scope, cx, arg_discard) for a in args]
+        start = cx.cls.superclass if super_send else None
+        return self.send(rt, sel, ats, n, cx.actor, discard, arg_nodes=args, start=start)
+
+    def send(self, rt, sel, ats, node, actor, discard, arg_nodes=(), start=None, deferred=False):
+        r = prune(rt)
+        tr = type(r)
+        if tr is TSpecial:
+            return r
+        if tr is TVar:
+            usig = UNIVERSAL_SIGS.get(sel)
+            if usig is not None:
+                return self.apply_sig(usig, r, ats, node, arg_nodes, discard)
+            om = self.table.classes["Object"].methods.get(sel)
+            if om is not None:
+                return self.call_method(om, r, ats, node, actor, arg_nodes)
+            owners = self.owners.get(sel)
+            if not owners:
+                self.unknown_anywhere(sel, node)
+                return ERR
+            if len(owners) == 1:
+                (owner,) = owners
+                if owner == "Block" and sel.startswith("value"):
+                    return self.SPECIAL_SENDS[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
+                if not self.table.has_subclasses(owner):
+                    self.unify(r, self.table.instance_type(owner, why=None, level=r.level))
+                    return self.send(r, sel, ats, node, actor, discard, arg_nodes, start, deferred)
+            result = self.fresh()
+            self.watch(r, C.Send(r, sel, list(ats), result, actor, node, arg_nodes, discard))
+            return result
+        if tr is TProto:
+            return self.unknown_selector(r, sel, node)
+        name = r.name
+        if name.endswith(" class"):
+            return self.class_send(r, name[:-6], sel, ats, node, actor, discard, arg_nodes)
+        if name == "Remote":
+            return self.remote_send(r, sel, ats, node, actor)
+        if name == "Method":
+            return self.unknown_selector(r, sel, node)
+        for info in self.table.chain(start or name):
+            if info.builtin:
+                sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)
+                if sig is not None:
+                    if sig.special:
+                        return self.SPECIAL_SENDS[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
+                    if discard and sel in BRANCHING_SIGS:
+                        sig = BRANCHING_SIGS[sel]
+                    return self.apply_sig(sig, r, ats, node, arg_nodes, discard)
+            mi = info.methods.get(sel)
+            if mi is not None:
+                return self.call_method(mi, r, ats, node, actor, arg_nodes)
+            if info.field_types and sel in info.field_types:
+                return self.field_type(info, sel, node)
+        return self.unknown_selector(r, sel, node)
+
+    def class_send(self, r, cname, sel, ats, node, actor, discard, arg_nodes):
+        for info in self.table.chain(cname):
+            sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
+            if sig is not None:
+                if sig.special:
+                    return self.SPECIAL_CLASS_SENDS[sel](self, cname, ats, node, actor, arg_nodes, discard)
+                if discard and sel in BRANCHING_SIGS:
+                    sig = BRANCHING_SIGS[sel]
+                inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
+                return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True)
+            mi = info.cmethods.get(sel)
+            if mi is not None:
+                return self.call_method(mi, r, ats, node, actor, arg_nodes)
+        return self.unknown_selector(r, sel, node)
+
+    def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):
+        t = mi.scheme if mi.scheme is not None else mi.mono
+        if mi.scheme is not None:
+            t = self.instantiate(t)
+        ctx_t, self_t, *params, result = t.args
+        self.unify(ctx_t, TCon("Actor", (actor,)))
+        if mi.cls.builtin and not mi.class_side:
+            self.unify(self_t, recv)
+        side = " class" if mi.class_side else ""
+        for i, (p, a) in enumerate(zip(params, ats)):
+            clash = self.unify(p, a)
+            if clash:
+                where = arg_nodes[i].span if i < len(arg_nodes) else node.span
+                self.clash_error(clash, where, f"The {ordinal(i + 1)} argument of `{mi.decl.selector}`",
+                                 f"`{mi.cls.name}{side} >> {mi.decl.selector}` needs", p, a,
+                                 notes=[Note(f"`{mi.cls.name}{side} >> {mi.decl.selector}` is defined here:",
+                                             mi.decl.span)] if not self._why_in(clash) else ())
+        return result
+
+    @staticmethod
+    def _why_in(clash):
+        e = prune(clash.expected)
+        return isinstance(e, TCon) and e.why is not None and e.why.line > 0
+
+    def field_type(self, info: ClassInfo, f, node):
+        t = info.field_types[f]
+        if isinstance(t, tuple):
+            return self.build(t, {}, None, why=node.span)
+        return t
+
+    def remote_send(self, r, sel, ats, node, actor):
+        target = prune(r.args[0])
+        if type(target) is not TCon:
+            return DYN
+        info = self.table.get(target.name)
+        for c in self.table.chain(target.name):
+            mi = c.methods.get(sel)
+            if mi is not None:
+                return self.call_method(mi, target, ats, node, actor, ())
+        return self.unknown_selector(target, sel, node, remote=True)
+
+    # ---- signatures ---------------------------------------------------------------------
+    def build(self, sig, env, self_t, why=None):
+        k = sig[0]
+        if k == "var":
+            t = env.get(sig[1])
+            if t is None:
+                t = env[sig[1]] = self.fresh()
+            return t
+        if k == "self":
+            return self_t if self_t is not None else self.fresh()
+        if k == "proto":
+            p = self.new_proto()
+            if sig[1] == "!":
+                p.opaque = why
+            return p
+        name = sig[1]
+        if name == "Dynamic":
+            return DYN
+        return TCon(name, tuple(self.build(a, env, self_t) for a in sig[2]), why)
+
+    def sig_env(self, recv):
+        env = {}
+        if recv is not None and type(recv) is TCon:
+            for pname, a in zip(PARAMS.get(recv.name, ()), recv.args):
+                env[pname] = a
+        return env
+
+    def apply_sig(self, sig, recv, ats, node, arg_nodes, discard, class_side=False):
+        env = self.sig_env(recv) if not class_side else {}
+        sel = sig.selector
+        for i, (s, a) in enumerate(zip(sig.args, ats)):
+            expected = self.build(s, env, recv)
+            clash = self.unify(expected, a)
+            if clash:
+                self.arg_clash(sel, i, clash, expected, a, node, arg_nodes, recv, class_side)
+        return self.build(sig.result, env, recv, why=node.span)
+
+    def arg_clash(self, sel, i, clash, expected, actual, node, arg_nodes, recv, class_side=False):
+        an = arg_nodes[i] if i < len(arg_nodes) else None
+        span = an.span if an is not None else node.span
+        rname = show(recv) if recv is not None else "the receiver"
+        if sel in BRANCHING_SIGS and i > 0 and type(an) is A.Block and clash.kind == "mismatch" \
+                and prune(expected).name == "Block" and an.body:
+            last = an.body[-1]
+            e_r = prune(prune(expected).args[-1])
+            a_r = prune(prune(actual).args[-1]) if type(prune(actual)) is TCon else actual
+            first = arg_nodes[0]
+            self.clash_error(Clash(e_r, a_r), last.span,
+                             f"The branches of this `{sel}` answer different types: this one",
+                             "the first branch answers", e_r, a_r,
+                             notes=[] if self._why_in(Clash(e_r, a_r)) else
+                             [Note("The first branch is here:", first.span)],
+                             hint="when the value is used, every branch must answer the same type")
+            return
+        self.clash_error(clash, span, f"The {ordinal(i + 1)} argument of `{sel}`" if len(arg_nodes) != 1
+                         else f"The argument of `{sel}`",
+                         f"`{sel}` on `{rname}` needs", expected, actual)
+
+    # ---- errors about selectors ---------------------------------------------------------------
+    def understood(self, t) -> set[str]:
+        out = set()
+        name = t.name
+        if name.endswith(" class"):
+            for info in self.table.chain(name[:-6]):
+                out.update(info.cmethods)
+                if info.builtin:
+                    out.update(s for s in CLASS_SIGS.get(info.name, {}))
+            return out
+        for info in self.table.chain(name):
+            out.update(info.methods)
+            out.update(info.field_types)
+            if info.builtin:
+                out.update(INSTANCE_SIGS.get(info.name, {}))
+        out.update(UNIVERSAL_SIGS)
+        return out
+
+    def unknown_selector(self, t, sel, node, remote=False):
+        t = prune(t)
+        span = getattr(node, "selector_span", None) or node.span
+        if type(t) is TProto or t.name == "Method":
+            self.error("unknown selector", f"This value does not understand `{sel}`.", span)
+            return ERR
+        cands = self.understood(t)
+        near = did_you_mean(sel, cands)
+        name = t.name
+        what = f"The class `{name[:-6]}` (the class itself, not an instance)" if name.endswith(" class") \
+            else f"`{show(t)}`"
+        notes = []
+        if t.why is not None and t.why.line > 0 and t.why != node.span and not name.endswith(" class"):
+            notes.append(Note(f"It is `{show(t)}` because of this:", t.why))
+        hint = f"did you mean `{near}`?" if near else None
+        if not near and name.endswith(" class") and sel in self.understood(
+                self.table.instance_type(name[:-6], level=self.level)):
+            hint = f"`{sel}` is understood by instances of `{name[:-6]}`, not by the class itself"
+        elif not near and not name.endswith(" class") and name in self.table.classes and \
+                sel in self.understood(TCon(name + " class")):
+            hint = f"`{sel}` is a class-side method: send it to `{name}` itself"
+        self.error("unknown selector", f"{what} does not understand `{sel}`.", span, notes, hint)
+        return ERR
+
+    def unknown_anywhere(self, sel, node):
+        span = getattr(node, "selector_span", None) or node.span
+        every = set(self.owners) | set(UNIVERSAL_SIGS)
+        for info in self.table.classes.values():
+            every.update(info.cmethods)
+        near = did_you_mean(sel, every)
+        self.error("unknown selector", f"No class understands `{sel}`.", span,
+                   hint=f"did you mean `{near}`?" if near else None)
+
+    # ---- special forms (need the syntax, not just the types) are in special.py ----------------
+    SPECIAL_FORMS: dict = {}
+    SPECIAL_SENDS: dict = {}
+    SPECIAL_CLASS_SENDS: dict = {}

@@ -1,0 +1,511 @@
+"""Signatures of the core library (LANGUAGE.md §2, §3 and the typed part of §5).
+
+Each line is `selector-with-argument-types -> result`. In a signature,
+`Self` is the receiver's type (on the class side: an instance of the receiving
+class), lowercase names are the receiver's type parameters or fresh variables,
+`Block[a, b, r]` is a block taking a and b and answering r, and `Actor[?]` is an
+actor whose protocol is not constrained here.
+
+Selectors whose typing needs more than a signature (numeric operators, sends
+and receives, `fields:`, `ask:`, ...) are marked `special` and typed in
+`lp/types/special.py`.
+"""
+from __future__ import annotations
+
+# type name -> its type parameters
+PARAMS = {
+    "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
+    "Future": ("t",), "Promise": ("t",), "ArrayBuilder": ("t",), "Actor": ("p",), "Remote": ("c",),
+}
+
+# The builtin class tree: name -> superclass. Every builtin can be a receive key.
+BUILTIN_CLASSES = {
+    "Object": None, "Integer": "Object", "Float": "Object", "Boolean": "Object",
+    "UndefinedObject": "Object", "Character": "Object", "String": "Object", "Symbol": "Object",
+    "Array": "Object", "Dictionary": "Object", "Maybe": "Object", "Block": "Object",
+    "Association": "Object", "Actor": "Object", "Future": "Object", "Promise": "Object",
+    "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
+    "Log": "Object", "JSON": "Object", "ArrayBuilder": "Object", "Transcript": "Object", "Remote": "Object",
+}
+SUBCLASSABLE = {"Object", "Error"}
+# Fields of builtin classes that have them (types in signature notation).
+BUILTIN_FIELDS = {
+    "Error": {"message": "String"},
+    "Down": {"actor": "Actor[!]", "reason": "Reason"},
+    "Exit": {"actor": "Actor[!]", "reason": "Reason"},
+}
+
+NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
+
+UNIVERSAL = """
+printNl -> Self
+displayNl -> Self
+printString -> String
+displayString -> String
+= a -> Boolean
+== a -> Boolean
+~= a -> Boolean
+~~ a -> Boolean
+isNil -> Boolean
+notNil -> Boolean
+ifNil: Block[Self] -> Self
+ifNotNil: Block[Self,a] -> UndefinedObject
+ifNil: Block[a] ifNotNil: Block[Self,a] -> a
+ifNotNil: Block[Self,a] ifNil: Block[a] -> a
+-> a -> Association[Self,a]
+yourself -> Self
+copy -> Self
+hash -> Integer
+isString -> Boolean
+isNumber -> Boolean
+isSymbol -> Boolean
+"""
+
+INSTANCE = {
+    "Integer": """
++ special
+- special
+* special
+/ special
+// special
+\\\\ special
+< special
+> special
+<= special
+>= special
+max: special
+min: special
+abs -> Integer
+negated -> Integer
+squared -> Integer
+sqrt -> Float
+isZero -> Boolean
+even -> Boolean
+odd -> Boolean
+sign -> Integer
+factorial -> Integer
+gcd: Integer -> Integer
+between: Integer and: Integer -> Boolean
+to: Integer do: Block[Integer,a] -> Integer
+to: Integer collect: Block[Integer,a] -> Array[a]
+timesRepeat: Block[a] -> Integer
+asFloat -> Float
+asInteger -> Integer
+asString -> String
+asCharacter -> Character
+printString: Integer -> String
+bitAnd: Integer -> Integer
+bitOr: Integer -> Integer
+bitXor: Integer -> Integer
+bitShift: Integer -> Integer
+""",
+    "Float": """
++ special
+- special
+* special
+/ special
+// special
+\\\\ special
+< special
+> special
+<= special
+>= special
+max: special
+min: special
+abs -> Float
+negated -> Float
+squared -> Float
+sqrt -> Float
+isZero -> Boolean
+sign -> Integer
+rounded -> Integer
+truncated -> Integer
+floor -> Integer
+ceiling -> Integer
+asFloat -> Float
+asInteger -> Integer
+asString -> String
+roundTo: Float -> Float
+between: Float and: Float -> Boolean
+""",
+    "Boolean": """
+ifTrue: Block[a] ifFalse: Block[a] -> a
+ifFalse: Block[a] ifTrue: Block[a] -> a
+ifTrue: Block[a] -> UndefinedObject
+ifFalse: Block[a] -> UndefinedObject
+and: Block[Boolean] -> Boolean
+or: Block[Boolean] -> Boolean
+& Boolean -> Boolean
+| Boolean -> Boolean
+not -> Boolean
+xor: Boolean -> Boolean
+asString -> String
+""",
+    "UndefinedObject": """
+asString -> String
+""",
+    "Character": """
+asInteger -> Integer
+value -> Integer
+asString -> String
+asSymbol -> Symbol
+asUppercase -> Character
+asLowercase -> Character
+isVowel -> Boolean
+isLetter -> Boolean
+isDigit -> Boolean
+isUppercase -> Boolean
+isLowercase -> Boolean
+isSeparator -> Boolean
+digitValue -> Integer
+< Character -> Boolean
+> Character -> Boolean
+<= Character -> Boolean
+>= Character -> Boolean
+""",
+    "String": """
+, String -> String
+size -> Integer
+at: Integer -> Character
+includesSubstring: String -> Boolean
+startsWith: String -> Boolean
+endsWith: String -> Boolean
+asSymbol -> Symbol
+asString -> String
+asInteger -> Integer
+asNumber -> Float
+asUppercase -> String
+asLowercase -> String
+lines -> Array[String]
+splitOn: String -> Array[String]
+substrings -> Array[String]
+trim -> String
+reversed -> String
+reverse -> String
+isEmpty -> Boolean
+notEmpty -> Boolean
+indexOf: Character -> Integer
+copyFrom: Integer to: Integer -> String
+copyReplaceAll: String with: String -> String
+do: Block[Character,a] -> String
+collect: Block[Character,Character] -> String
+select: Block[Character,Boolean] -> String
+includes: Character -> Boolean
+first -> Character
+last -> Character
+asArray -> Array[Character]
+< String -> Boolean
+> String -> Boolean
+<= String -> Boolean
+>= String -> Boolean
+""",
+    "Symbol": """
+asString -> String
+asSymbol -> Symbol
+size -> Integer
+numArgs -> Integer
+, String -> String
+< Symbol -> Boolean
+> Symbol -> Boolean
+""",
+    "Array": """
+at: Integer -> t
+size -> Integer
+do: Block[t,a] -> Array[t]
+doWithIndex: Block[t,Integer,a] -> Array[t]
+keysAndValuesDo: Block[Integer,t,a] -> Array[t]
+reverseDo: Block[t,a] -> Array[t]
+do: Block[t,a] separatedBy: Block[b] -> Array[t]
+collect: Block[t,a] -> Array[a]
+select: Block[t,Boolean] -> Array[t]
+reject: Block[t,Boolean] -> Array[t]
+inject: a into: Block[a,t,a] -> a
+detect: Block[t,Boolean] ifNone: Block[t] -> t
+detect: Block[t,Boolean] -> t
+anySatisfy: Block[t,Boolean] -> Boolean
+allSatisfy: Block[t,Boolean] -> Boolean
+count: Block[t,Boolean] -> Integer
+with: t -> Array[t]
+copyWith: t -> Array[t]
+, Array[t] -> Array[t]
+includes: t -> Boolean
+indexOf: t -> Integer
+isEmpty -> Boolean
+notEmpty -> Boolean
+first -> t
+last -> t
+allButFirst -> Array[t]
+allButLast -> Array[t]
+reversed -> Array[t]
+reverse -> Array[t]
+copyFrom: Integer to: Integer -> Array[t]
+at: Integer put: t -> Array[t]
+asSortedCollection: Block[t,t,Boolean] -> Array[t]
+sort: Block[t,t,Boolean] -> Array[t]
+with: Array[a] collect: Block[t,a,b] -> Array[b]
+max -> t
+min -> t
+sum -> t
+""",
+    "Dictionary": """
+at: k -> v
+at: k ifAbsent: Block[v] -> v
+at: k put: v -> Dictionary[k,v]
+removeKey: k -> Dictionary[k,v]
+includesKey: k -> Boolean
+keysDo: Block[k,a] -> Dictionary[k,v]
+valuesDo: Block[v,a] -> Dictionary[k,v]
+do: Block[v,a] -> Dictionary[k,v]
+keysAndValuesDo: Block[k,v,a] -> Dictionary[k,v]
+associationsDo: Block[Association[k,v],a] -> Dictionary[k,v]
+associations -> Array[Association[k,v]]
+keys -> Array[k]
+values -> Array[v]
+size -> Integer
+isEmpty -> Boolean
+notEmpty -> Boolean
+collect: Block[v,a] -> Dictionary[k,a]
+select: Block[v,Boolean] -> Dictionary[k,v]
+""",
+    "Maybe": """
+ifPresent: Block[t,a] -> UndefinedObject
+ifPresent: Block[t,a] ifAbsent: Block[a] -> a
+ifAbsent: Block[a] ifPresent: Block[t,a] -> a
+ifAbsent: Block[t] -> t
+valueOr: special
+isSome -> Boolean
+isNone -> Boolean
+isPresent -> Boolean
+collect: Block[t,a] -> Maybe[a]
+""",
+    "Block": """
+value special
+value: special
+value:value: special
+value:value:value: special
+value:value:value:value: special
+numArgs special
+ensure: special
+ifCurtailed: special
+whileTrue: special
+whileFalse: special
+whileTrue special
+whileFalse special
+on:do: special
+""",
+    "Association": """
+key -> k
+value -> v
+""",
+    "Actor": """
+! special
+receive special
+receive: special
+receive:after:do: special
+ask: special
+linkTo: Actor[?] -> UndefinedObject
+unlinkFrom: Actor[?] -> UndefinedObject
+monitor: Actor[?] -> UndefinedObject
+demonitor: Actor[?] -> UndefinedObject
+exit: special
+isAlive -> Boolean
+""",
+    "Future": """
+await -> t
+await: Integer -> t
+isResolved -> Boolean
+""",
+    "Promise": """
+resolve: t -> UndefinedObject
+future -> Future[t]
+""",
+    "Error": """
+signal -> a
+raise -> a
+messageText -> String
+signal: String -> a
+""",
+    "ArrayBuilder": """
+add: t -> ArrayBuilder[t]
+asArray -> Array[t]
+size -> Integer
+""",
+    "Reason": """
+isNormal -> Boolean
+isKilled -> Boolean
+isError -> Boolean
+error -> Maybe[Error]
+""",
+}
+
+CLASS_SIDE = {
+    "Object": """
+name -> String
+printString -> String
+printNl -> String
+displayNl -> String
+displayString -> String
+= a -> Boolean
+== a -> Boolean
+~= a -> Boolean
+~~ a -> Boolean
+new special
+fields: special
+""",
+    "Maybe": """
+none -> Maybe[a]
+some: a -> Maybe[a]
+""",
+    "Array": """
+new -> Array[a]
+with: a -> Array[a]
+with: a with: a -> Array[a]
+with: a with: a with: a -> Array[a]
+new: Integer withAll: a -> Array[a]
+""",
+    "Dictionary": """
+new -> Dictionary[a,b]
+""",
+    "Promise": """
+new -> Promise[a]
+""",
+    "Error": """
+raise: String -> a
+signal: String -> a
+try: Block[a] onError: Block[Self,a] -> a
+""",
+    "Actor": """
+self special
+spawn: special
+trapExits: Boolean -> UndefinedObject
+exit: special
+sleep: Integer -> UndefinedObject
+""",
+    "Log": """
+info: String -> UndefinedObject
+warn: String -> UndefinedObject
+error: String -> UndefinedObject
+debug: String -> UndefinedObject
+""",
+    "JSON": """
+encode: a -> String
+decode: String -> Dynamic
+""",
+    "Transcript": """
+show: String -> UndefinedObject
+showCr: String -> UndefinedObject
+showLine: String -> UndefinedObject
+display: a -> UndefinedObject
+print: a -> UndefinedObject
+cr -> UndefinedObject
+tab -> UndefinedObject
+space -> UndefinedObject
+""",
+    "Remote": """
+at:for:id: special
+""",
+    "ArrayBuilder": """
+new -> ArrayBuilder[a]
+""",
+}
+
+# Selectors whose result does not matter when the send is a discarded statement:
+# their branches need not agree there.
+BRANCHING = {
+    "ifTrue:ifFalse:": "ifTrue: Block[a] ifFalse: Block[b] -> UndefinedObject",
+    "ifFalse:ifTrue:": "ifFalse: Block[a] ifTrue: Block[b] -> UndefinedObject",
+    "ifPresent:ifAbsent:": "ifPresent: Block[t,a] ifAbsent: Block[b] -> UndefinedObject",
+    "ifAbsent:ifPresent:": "ifAbsent: Block[a] ifPresent: Block[t,b] -> UndefinedObject",
+    "ifNil:ifNotNil:": "ifNil: Block[a] ifNotNil: Block[Self,b] -> UndefinedObject",
+    "ifNotNil:ifNil:": "ifNotNil: Block[Self,a] ifNil: Block[b] -> UndefinedObject",
+    "try:onError:": "try: Block[a] onError: Block[Self,b] -> UndefinedObject",
+    "ifNil:": "ifNil: Block[a] -> UndefinedObject",
+    "ifAbsent:": "ifAbsent: Block[a] -> UndefinedObject",
+}
+
+
+# ---- the signature notation ---------------------------------------------------------
+
+class Sig:
+    __slots__ = ("selector", "args", "result", "special")
+
+    def __init__(self, selector, args, result, special=False):
+        self.selector = selector
+        self.args = args
+        self.result = result
+        self.special = special
+
+
+def parse_type(text: str):
+    """`Array[Association[k,v]]` -> ('con', 'Array', [('con', 'Association', [...])])."""
+    pos = 0
+
+    def item():
+        nonlocal pos
+        start = pos
+        while pos < len(text) and (text[pos].isalnum() or text[pos] in "?!_"):
+            pos += 1
+        name = text[start:pos]
+        args = []
+        if pos < len(text) and text[pos] == "[":
+            pos += 1
+            while True:
+                args.append(item())
+                if text[pos] == ",":
+                    pos += 1
+                    continue
+                assert text[pos] == "]", text
+                pos += 1
+                break
+        if name == "Self":
+            return ("self",)
+        if name in ("?", "!"):
+            return ("proto", name)
+        if name[0].islower():
+            return ("var", name)
+        return ("con", name, args)
+
+    out = item()
+    assert pos == len(text), text
+    return out
+
+
+def parse_sig(line: str) -> Sig:
+    line = line.strip()
+    if line.endswith(" special"):
+        sel = line[:-len(" special")]
+        return Sig(sel, None, None, True)
+    lhs, res = line.rsplit(" -> ", 1)
+    toks = lhs.split()
+    if len(toks) == 1:
+        return Sig(toks[0], [], parse_type(res))
+    sel = "".join(toks[0::2])
+    return Sig(sel, [parse_type(t) for t in toks[1::2]], parse_type(res))
+
+
+def _table(text: str) -> dict[str, Sig]:
+    out = {}
+    for line in text.strip().split("\n"):
+        if line.strip():
+            s = parse_sig(line)
+            out[s.selector] = s
+    return out
+
+
+UNIVERSAL_SIGS = _table(UNIVERSAL)
+INSTANCE_SIGS = {k: _table(v) for k, v in INSTANCE.items()}
+CLASS_SIGS = {k: _table(v) for k, v in CLASS_SIDE.items()}
+BRANCHING_SIGS = {k: parse_sig(v) for k, v in BRANCHING.items()}
+FIELD_SIGS = {c: {f: parse_type(t) for f, t in fs.items()} for c, fs in BUILTIN_FIELDS.items()}
+
+
+def builtin_owners() -> dict[str, set[str]]:
+    """selector -> the builtin types whose instances understand it (universal selectors excluded)."""
+    owners: dict[str, set[str]] = {}
+    for cls, table in INSTANCE_SIGS.items():
+        for sel in table:
+            owners.setdefault(sel, set()).add(cls)
+    for cls, fs in BUILTIN_FIELDS.items():
+        for f in fs:
+            owners.setdefault(f, set()).add(cls)
+    return owners

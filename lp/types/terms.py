@@ -1,0 +1,169 @@
+"""Type terms: variables (union-find, with levels), constructors, actor protocols, poison and Dynamic.
+
+A `TVar` is bound by setting `ref`; `prune` follows the chain. `level` drives
+let-generalisation (Kiselyov / OCaml): a variable whose level is above the
+current one when a binding is generalised becomes generic (`GENERIC`).
+A `TVar` may carry pending constraints (sends to a receiver whose class is not
+known yet); they fire when the variable is bound to a constructor.
+
+A `TProto` is an actor's message protocol: what its receives accept (class
+tags, literal values, a plain `receive`), what sends to it require, and where
+the actor came from. Protocols are union-find nodes too: unifying two
+`Actor[...]` types merges their protocols.
+"""
+from __future__ import annotations
+
+from itertools import count
+
+GENERIC = 1 << 30
+_ids = count()
+
+
+class Type:
+    __slots__ = ()
+
+
+class TVar(Type):
+    __slots__ = ("ref", "level", "pending", "id")
+
+    def __init__(self, level: int):
+        self.ref = None
+        self.level = level
+        self.pending = None      # list of constraints, or None
+        self.id = next(_ids)
+
+
+class TCon(Type):
+    """A constructor: `Integer`, `Array[a]`, `Block[a, b, r]`, `Actor[p]`, `Point`, `Point class`.
+    `why` is the span of the expression that made this type, used for notes."""
+    __slots__ = ("name", "args", "why")
+
+    def __init__(self, name: str, args: tuple = (), why=None):
+        self.name = name
+        self.args = args
+        self.why = why
+
+
+class TProto(Type):
+    __slots__ = ("ref", "level", "accepts", "lits", "plain", "requires", "origins", "opaque",
+                 "owner_checks", "id", "why")
+
+    def __init__(self, level: int):
+        self.ref = None
+        self.level = level
+        self.accepts = {}        # class name -> (payload type, span of the entry)
+        self.lits = {}           # kind ('Symbol', 'Integer', ...) -> {value: span}
+        self.plain = None        # (answer type, span of the plain receive)
+        self.requires = []       # [Require]
+        self.origins = ()        # spans of the spawns / main that this protocol belongs to
+        self.opaque = None       # span where an actor of unknown protocol came from
+        self.owner_checks = []   # [(ctx protocol, span of the receive)]
+        self.id = next(_ids)
+        self.why = None
+
+
+class Require:
+    """A send `target ! msg`: the message type, where it was sent, and its literal value if any."""
+    __slots__ = ("msg", "span", "literal", "done")
+
+    def __init__(self, msg, span, literal=None):
+        self.msg = msg
+        self.span = span
+        self.literal = literal
+        self.done = False
+
+
+class TSpecial(Type):
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+
+ERR = TSpecial("?error")      # poison: unifies with anything silently, after an error was reported
+DYN = TSpecial("Dynamic")     # the explicit dynamic escape
+
+
+def prune(t):
+    if type(t) is TVar or type(t) is TProto:
+        r = t.ref
+        if r is None:
+            return t
+        root = r
+        while (type(root) is TVar or type(root) is TProto) and root.ref is not None:
+            root = root.ref
+        while t.ref is not None and t.ref is not root:
+            t.ref, t = root, t.ref
+        return root
+    return t
+
+
+def con(name, *args, why=None):
+    return TCon(name, tuple(args), why)
+
+
+# ---- printing -----------------------------------------------------------------
+
+class Namer:
+    """Gives type variables stable short names (a, b, c, ...) within one message."""
+
+    def __init__(self):
+        self.names = {}
+
+    def var(self, v):
+        n = self.names.get(v.id)
+        if n is None:
+            i = len(self.names)
+            n = self.names[v.id] = chr(ord("a") + i % 26) + (str(i // 26) if i >= 26 else "")
+        return n
+
+
+def show(t, namer: Namer | None = None, depth: int = 0) -> str:
+    namer = namer or Namer()
+    t = prune(t)
+    if depth > 6:
+        return "..."
+    if type(t) is TVar:
+        return namer.var(t)
+    if type(t) is TSpecial:
+        return "Dynamic" if t is DYN else "?"
+    if type(t) is TProto:
+        return show_protocol(t, namer, depth + 1)
+    if t.name == "Block":
+        if len(t.args) == 1:
+            return f"Block[{show(t.args[0], namer, depth + 1)}]"
+        ps = ", ".join(show(a, namer, depth + 1) for a in t.args[:-1])
+        return f"Block[{ps} -> {show(t.args[-1], namer, depth + 1)}]"
+    if t.name == "Method":
+        return "method"
+    if not t.args:
+        return t.name
+    return f"{t.name}[{', '.join(show(a, namer, depth + 1) for a in t.args)}]"
+
+
+def show_protocol(p, namer: Namer | None = None, depth: int = 0) -> str:
+    p = prune(p)
+    parts = accepted_names(p)
+    if p.plain is not None:
+        parts.append(f"any {show(p.plain[0], namer, depth + 1)}")
+    if p.opaque is not None and not parts:
+        return "?"
+    return " | ".join(parts) if parts else "nothing yet"
+
+
+def accepted_names(p) -> list[str]:
+    out = list(p.accepts)
+    for kind, vals in p.lits.items():
+        for v in vals:
+            out.append(literal_text(kind, v))
+    return out
+
+
+def literal_text(kind, v) -> str:
+    if kind == "Symbol":
+        return "#" + v
+    if kind == "String":
+        return "'" + v.replace("'", "''") + "'"
+    if kind == "Character":
+        return "$" + v
+    return str(v)

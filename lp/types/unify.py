@@ -1,0 +1,286 @@
+"""Unification with occurs check and level adjustment, protocol merging, and the constraint queue.
+
+`unify(expected, actual)` never raises: it answers the first clash it met (or
+None) and keeps unifying the other components, so one wrong argument does not
+leave the rest of a type unconstrained (no cascades). ERR and DYN unify with
+anything; a variable unified with them is bound to them.
+"""
+from __future__ import annotations
+
+from lp.types.terms import DYN, ERR, GENERIC, TCon, TProto, TSpecial, TVar, prune
+
+
+class Clash:
+    __slots__ = ("expected", "actual", "kind")
+
+    def __init__(self, expected, actual, kind="mismatch"):
+        self.expected = expected
+        self.actual = actual
+        self.kind = kind      # "mismatch", "arity", "occurs"
+
+
+class Unifier:
+    def __init__(self):
+        self.queue = []       # constraints whose watched variable got bound
+        self._draining = False
+
+    # ---- levels -----------------------------------------------------------------
+    def adjust(self, t, level, seen=None):
+        """Lower every level inside `t` to at most `level` (the type escaped to an outer scope)."""
+        stack = [t]
+        while stack:
+            t = prune(stack.pop())
+            tt = type(t)
+            if tt is TVar:
+                if t.level > level:
+                    t.level = level
+                    if t.pending:
+                        for c in t.pending:
+                            stack.extend(c.types())
+            elif tt is TCon:
+                stack.extend(t.args)
+            elif tt is TProto:
+                if t.level > level:
+                    t.level = level
+                    stack.extend(proto_types(t))
+
+    def _occurs_adjust(self, v, t) -> bool:
+        """Adjust levels in `t` to v's level; answer True if v occurs in t (outside protocols)."""
+        level = v.level
+        stack = [t]
+        found = False
+        while stack:
+            t = prune(stack.pop())
+            tt = type(t)
+            if tt is TVar:
+                if t is v:
+                    found = True
+                elif t.level > level:
+                    t.level = level
+                    if t.pending:
+                        for c in t.pending:
+                            stack.extend(c.types())
+            elif tt is TCon:
+                stack.extend(t.args)
+            elif tt is TProto:
+                if t.level > level:
+                    t.level = level
+                    self.adjust_many(proto_types(t), level)
+        return found
+
+    def adjust_many(self, types, level):
+        for x in types:
+            self.adjust(x, level)
+
+    # ---- unification -----------------------------------------------------------------
+    def unify(self, expected, actual):
+        clashes = []
+        self._u(expected, actual, clashes)
+        self.drain()
+        return clashes[0] if clashes else None
+
+    def _u(self, a, b, out):
+        a = prune(a)
+        b = prune(b)
+        if a is b:
+            return
+        ta, tb = type(a), type(b)
+        if ta is TVar:
+            if tb is TVar:
+                if a.level < b.level:
+                    self._bind_var(b, a)
+                else:
+                    self._bind_var(a, b)
+            else:
+                self._bind(a, b, out, True)
+            return
+        if tb is TVar:
+            self._bind(b, a, out, False)
+            return
+        if ta is TSpecial or tb is TSpecial:
+            return
+        if ta is TCon and tb is TCon:
+            if a.name != b.name:
+                out.append(Clash(a, b))
+                return
+            if len(a.args) != len(b.args):
+                out.append(Clash(a, b, "arity"))
+                return
+            for x, y in zip(a.args, b.args):
+                self._u(x, y, out)
+            return
+        if ta is TProto and tb is TProto:
+            self.merge(a, b, out)
+            return
+        out.append(Clash(a, b))
+
+    def _bind_var(self, v, w):
+        """Bind variable v to variable w (w.level <= v.level)."""
+        if v.level < w.level:
+            w.level = v.level
+        v.ref = w
+        if v.pending:
+            for c in v.pending:
+                self.adjust_many(c.types(), w.level)
+            if w.pending is None:
+                w.pending = []
+            w.pending.extend(v.pending)
+            v.pending = None
+
+    def _bind(self, v, t, out, v_is_expected):
+        if type(t) is not TSpecial and self._occurs_adjust(v, t):
+            out.append(Clash(v, t, "occurs") if v_is_expected else Clash(t, v, "occurs"))
+            v.ref = ERR
+        else:
+            v.ref = t
+        if v.pending:
+            self.queue.extend(v.pending)
+            v.pending = None
+
+    def merge(self, p, q, out):
+        """Merge protocol q into p: the union of what both accept and require."""
+        if p.level > q.level:
+            p, q = q, p
+        q.ref = p
+        level = p.level
+        if q.level > level:
+            q.level = level
+            self.adjust_many(proto_types(q), level)
+        for tag, (pay, span) in q.accepts.items():
+            mine = p.accepts.get(tag)
+            if mine is None:
+                p.accepts[tag] = (pay, span)
+            else:
+                self._u(mine[0], pay, out)
+        for kind, vals in q.lits.items():
+            d = p.lits.setdefault(kind, {})
+            for v, s in vals.items():
+                d.setdefault(v, s)
+        if q.plain is not None:
+            if p.plain is None:
+                p.plain = q.plain
+            else:
+                self._u(p.plain[0], q.plain[0], out)
+        if q.requires:
+            p.requires = p.requires + q.requires
+        if q.origins:
+            p.origins = p.origins + tuple(o for o in q.origins if o not in p.origins)
+        if p.opaque is None:
+            p.opaque = q.opaque
+        if q.owner_checks:
+            p.owner_checks = p.owner_checks + q.owner_checks
+        if p.why is None:
+            p.why = q.why
+
+    # ---- pending constraints ---------------------------------------------------------
+    def watch(self, var, constraint):
+        if var.pending is None:
+            var.pending = []
+        var.pending.append(constraint)
+
+    def drain(self):
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while self.queue:
+                c = self.queue.pop()
+                c.fire(self)
+        finally:
+            self._draining = False
+
+
+def proto_types(p):
+    out = [pay for pay, _ in p.accepts.values()]
+    if p.plain is not None:
+        out.append(p.plain[0])
+    out.extend(r.msg for r in p.requires)
+    out.extend(c for c, _ in p.owner_checks)
+    return out
+
+
+# ---- generalisation and instantiation ------------------------------------------------
+
+def generalize(t, level):
+    """Mark every variable and protocol in t above `level` as generic."""
+    stack = [t]
+    seen = set()
+    while stack:
+        t = prune(stack.pop())
+        tt = type(t)
+        if tt is TVar:
+            if t.level > level and t.level != GENERIC:
+                t.level = GENERIC
+                if t.pending:
+                    for c in t.pending:
+                        stack.extend(c.types())
+        elif tt is TCon:
+            stack.extend(t.args)
+        elif tt is TProto:
+            if t.id in seen:
+                continue
+            seen.add(t.id)
+            if t.level > level and t.level != GENERIC:
+                t.level = GENERIC
+                stack.extend(proto_types(t))
+
+
+def is_generic(t) -> bool:
+    stack = [t]
+    seen = set()
+    while stack:
+        t = prune(stack.pop())
+        tt = type(t)
+        if tt is TVar:
+            if t.level == GENERIC:
+                return True
+        elif tt is TCon:
+            stack.extend(t.args)
+        elif tt is TProto:
+            if t.level == GENERIC:
+                return True
+    return False
+
+
+class Instantiator:
+    """Copies the generic parts of a scheme, sharing everything else."""
+
+    def __init__(self, checker, level):
+        self.checker = checker
+        self.level = level
+        self.map = {}
+
+    def __call__(self, t):
+        t = prune(t)
+        tt = type(t)
+        if tt is TVar:
+            if t.level != GENERIC:
+                return t
+            n = self.map.get(t.id)
+            if n is None:
+                n = self.map[t.id] = TVar(self.level)
+                if t.pending:
+                    n.pending = [c.copy(self) for c in t.pending]
+            return n
+        if tt is TCon:
+            if not t.args:
+                return t
+            args = tuple(self(a) for a in t.args)
+            return TCon(t.name, args, t.why)
+        if tt is TProto:
+            if t.level != GENERIC:
+                return t
+            n = self.map.get(t.id)
+            if n is None:
+                n = self.map[t.id] = TProto(self.level)
+                n.accepts = {k: (self(pay), s) for k, (pay, s) in t.accepts.items()}
+                n.lits = {k: dict(v) for k, v in t.lits.items()}
+                n.plain = (self(t.plain[0]), t.plain[1]) if t.plain is not None else None
+                n.requires = [self.checker.copy_require(r, self) for r in t.requires]
+                n.origins = t.origins
+                n.opaque = t.opaque
+                n.owner_checks = [(self(c), s) for c, s in t.owner_checks]
+                n.why = t.why
+                self.checker.protocols.append(n)
+            return n
+        return t
