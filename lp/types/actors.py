@@ -307,7 +307,8 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
         if r.plain is not None:
             return unify_plain(ck, r, m, req)
         if r.opaque is not None:
-            ck.error("unknown protocol", f"This sends `{show(m)}` to an actor whose protocol is not known: it came "
+            what = literal_text(*req.literal) if req.literal is not None else show(m)
+            ck.error("unknown protocol", f"This sends `{what}` to an actor whose protocol is not known: it came "
                      "from the `actor` field of a `Down` or `Exit`, which can be any actor.", req.span,
                      [Note("The actor reference comes from here:", r.opaque)] if r.opaque.line > 0 else (),
                      hint="send to the reference you spawned or monitored instead; compare it with "

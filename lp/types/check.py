@@ -51,7 +51,18 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
 
 
 def _check(ck: Checker, program, imports):
-    modules = [m for m in imports if isinstance(m, A.Program)] + [program]
+    modules = []
+    seen = set()
+    for m in [*imports, program]:
+        if not isinstance(m, A.Program):
+            continue
+        key = m.file if m.file != "<input>" else id(m)
+        if key in seen or any(m is x for x in modules):
+            continue
+        seen.add(key)
+        modules.append(m)
+    if modules[-1] is not program:
+        modules = [m for m in modules if m.file != program.file] + [program]
     items = [i for m in modules for i in m.items]
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)

@@ -8,8 +8,15 @@ from lp.types.terms import Namer, TCon, prune, show
 
 
 def did_you_mean(word: str, candidates) -> str | None:
-    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.7)
     return close[0] if close else None
+
+
+def encloses(outer, inner) -> bool:
+    if inner is None or outer.file != inner.file:
+        return False
+    return (outer.line, outer.col) <= (inner.line, inner.col) and \
+        (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 
 
 def ordinal(i: int) -> str:
@@ -26,7 +33,8 @@ class Reporter:
         self._reported: set = set()
 
     def error(self, title, message, span, notes=(), hint=None, label=""):
-        key = (span.file, span.line, span.col, span.end_line, span.end_col) if span is not None else None
+        key = (span.file, span.line, span.col, span.end_line, span.end_col) \
+            if span is not None and span.line > 0 else None
         if key is not None and key in self._reported:
             return
         if key is not None:
@@ -61,6 +69,6 @@ class Reporter:
                        f"is not one taking {len(e.args) - 1}."
         notes = list(notes)
         why = e.why if isinstance(e, TCon) else None
-        if why is not None and why != span and why.line > 0:
+        if why is not None and why.line > 0 and not encloses(why, span):
             notes.append(Note(f"`{le}` is expected because of this:", why))
         self.error(title, msg, span, notes, hint)

@@ -342,7 +342,7 @@ class Checker(Unifier, Reporter):
                             clash, mi.decl.span,
                             f"`{info.name}{side} >> {sel}` overrides `{anc.name}{side} >> {sel}`, so what it {what}",
                             f"the overridden method {what}", x, y, title="incompatible override",
-                            notes=[Note("The overridden method is here:", pd.span)])
+                            notes=[] if self._why_in(clash) else [Note("The overridden method is here:", pd.span)])
                         return
                 return
 
@@ -527,6 +527,7 @@ class Checker(Unifier, Reporter):
         if cx.cls is not None and not cx.class_side and self.table.field_owner(cx.cls.name, name) is not None:
             hint = f"`{name}` is a field of `{cx.cls.name}`: read it with `self {name}`"
         self.error("unknown variable", f"There is no variable named `{name}` here.", n.span, hint=hint)
+        scope.vars[name] = Var(ERR, False, n.span)
         return ERR
 
     def i_Cascade(self, n, scope, cx, discard):
@@ -682,7 +683,7 @@ class Checker(Unifier, Reporter):
         name = sig[1]
         if name == "Dynamic":
             return DYN
-        return TCon(name, tuple(self.build(a, env, self_t) for a in sig[2]), why)
+        return TCon(name, tuple(self.build(a, env, self_t, why if a[0] == "proto" else None) for a in sig[2]), why)
 
     def sig_env(self, recv):
         env = {}
@@ -695,7 +696,7 @@ class Checker(Unifier, Reporter):
         env = self.sig_env(recv) if not class_side else {}
         sel = sig.selector
         for i, (s, a) in enumerate(zip(sig.args, ats)):
-            expected = self.build(s, env, recv)
+            expected = self.build(s, env, recv, why=node.span)
             clash = self.unify(expected, a)
             if clash:
                 self.arg_clash(sel, i, clash, expected, a, node, arg_nodes, recv, class_side)

@@ -158,7 +158,7 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
                  hint={"Error": "raise an error with `Error raise: 'text'`, or build one with "
                                 "`Error fields: { message: 'text' }`"}.get(cname))
         return ERR
-    if fields:
+    if [f for f in fields if f != "reply"]:
         listing = " ".join(fields)
         example = ". ".join(f"{f}: {chr(ord('a') + i)}" for i, f in enumerate(f for f in fields if f != "reply"))
         ck.error("missing fields", f"`{cname}` has fields ({listing}), so `new` cannot build one: every field "

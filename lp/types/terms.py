@@ -136,6 +136,10 @@ def show(t, namer: Namer | None = None, depth: int = 0) -> str:
         return f"Block[{ps} -> {show(t.args[-1], namer, depth + 1)}]"
     if t.name == "Method":
         return "method"
+    if t.name == "Actor" and t.args:
+        p = prune(t.args[0])
+        if type(p) is TProto and not p.accepts and not p.lits and p.plain is None:
+            return "Actor"
     if not t.args:
         return t.name
     return f"{t.name}[{', '.join(show(a, namer, depth + 1) for a in t.args)}]"

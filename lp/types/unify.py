@@ -130,9 +130,8 @@ class Unifier:
     def _bind(self, v, t, out, v_is_expected):
         if type(t) is not TSpecial and self._occurs_adjust(v, t):
             out.append(Clash(v, t, "occurs") if v_is_expected else Clash(t, v, "occurs"))
-            v.ref = ERR
-        else:
-            v.ref = t
+            return
+        v.ref = t
         if v.pending:
             self.queue.extend(v.pending)
             v.pending = None

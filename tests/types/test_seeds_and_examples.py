@@ -13,12 +13,34 @@ EXAMPLE_FILES = sorted(EXAMPLES.glob("*.lp"))
 STDLIB_FILES = sorted((ROOT / "stdlib").glob("*.lp"))
 
 
+# The `primitives` listing's prelude binds `actor` to a spawned actor, which makes the line
+# `actor receive` a receive on another actor's mailbox: a type error by design (LANGUAGE.md §3).
+# With `actor` the main actor (which then also receives, so that `actor ! message` is accepted)
+# every line checks. tests/seeds/snippets.py is not ours to edit; see the report to the lead.
+PRIMITIVES_PRELUDE = "Object subclass: #Msg.\nactor := Actor self.\nmessage := Msg new.\nbody := nil.\n"
+PRIMITIVES_POSTLUDE = "\nactor receive."
+
+
+def _sources(snippet):
+    if snippet.name == "primitives" and "Actor spawn: [:me | me receive]" in snippet.prelude:
+        from dataclasses import replace
+        snippet = replace(snippet, prelude=PRIMITIVES_PRELUDE, postlude=PRIMITIVES_POSTLUDE)
+    return snippet.sources()
+
+
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not beside the repository")
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
 def test_seed_snippet_checks(snippet):
-    for i, src in enumerate(snippet.sources()):
+    for i, src in enumerate(_sources(snippet)):
         result, text = check_source(src, f"{snippet.name}-{i}.lp")
         assert result.diagnostics == [], text
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not beside the repository")
+def test_receiving_on_a_spawned_actor_from_main_is_rejected():
+    src = "actor := Actor spawn: [:me | me receive].\nactor receive.\n"
+    result, text = check_source(src, "other.lp")
+    assert [d.title for d in result.diagnostics] == ["receive on another actor"], text
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
@@ -29,5 +51,5 @@ def test_example_checks(path):
 
 @pytest.mark.parametrize("path", STDLIB_FILES, ids=lambda p: p.name)
 def test_stdlib_module_checks(path):
-    result, text = check_source(path.read_text(), str(path.name))
+    result, text = check_source(path.read_text(), f"stdlib/{path.name}")
     assert result.diagnostics == [], text
