@@ -36,24 +36,36 @@ static size_t page_size(void) {
     return ps;
 }
 
+/* Guard pages split the mapping, and the kernel allows ~65k mappings per
+   process (vm.max_map_count): past LPRT_GUARDED_MAX live guarded stacks, new
+   stacks are mapped without a guard page, so the kernel merges neighbours and
+   hundreds of thousands of blocked fibers fit. The low bit of a stack pointer
+   as stored in actors and caches records whether it has a guard. */
+#define LPRT_GUARDED_MAX 16384
+static _Atomic long guarded_live;
+#define STACK_GUARDED(p) ((uintptr_t)(p) & 1)
+#define STACK_BASE(p) ((char *)((uintptr_t)(p) & ~(uintptr_t)1))
+
 static void *stack_alloc(lprt__domain *d, size_t size) {
     if (d && d->stack_cache_n > 0 && d->stack_cache_size == size) return d->stack_cache[--d->stack_cache_n];
     size_t ps = page_size();
     void *p = mmap(NULL, size + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (p == MAP_FAILED) return NULL;
-    if (mprotect(p, ps, PROT_NONE) != 0) {
-        munmap(p, size + ps);
-        return NULL;
-    }
+    if (atomic_fetch_add(&guarded_live, 1) < LPRT_GUARDED_MAX && mprotect(p, ps, PROT_NONE) == 0)
+        return (void *)((uintptr_t)p | 1);
+    atomic_fetch_sub(&guarded_live, 1);
     return p;
 }
 
-static void stack_unmap(void *base, size_t size) { munmap(base, size + page_size()); }
+static void stack_unmap(void *tagged, size_t size) {
+    if (STACK_GUARDED(tagged)) atomic_fetch_sub(&guarded_live, 1);
+    munmap(STACK_BASE(tagged), size + page_size());
+}
 
 /* A fiber killed while suspended leaves ASan redzones on its stack. */
 static void stack_unpoison(void *base, size_t size) {
 #ifdef LPRT_ASAN
-    __asan_unpoison_memory_region((char *)base + page_size(), size);
+    __asan_unpoison_memory_region(STACK_BASE(base) + page_size(), size);
 #else
     (void)base;
     (void)size;
@@ -70,12 +82,16 @@ int lprt__fiber_init(lprt_actor *a, size_t stack_size) {
     size_t ps = page_size();
     stack_size = (stack_size + ps - 1) & ~(ps - 1);
     if (stack_size < 4 * ps) stack_size = 4 * ps;
-    lprt__domain *d = lprt__cur_domain && lprt__cur_domain->rt == a->rt ? lprt__cur_domain : NULL;
-    void *base = stack_alloc(d, stack_size);
+    a->stack_size = stack_size;
+    a->stack_base = NULL; /* allocated when it first runs: queued fibers cost no stack */
+    return 0;
+}
+
+static int stack_setup(lprt__domain *d, lprt_actor *a) {
+    void *base = stack_alloc(d, a->stack_size);
     if (!base) return -1;
     a->stack_base = base;
-    a->stack_size = stack_size;
-    uintptr_t top = ((uintptr_t)base + ps + stack_size) & ~(uintptr_t)15;
+    uintptr_t top = ((uintptr_t)STACK_BASE(base) + page_size() + a->stack_size) & ~(uintptr_t)15;
     void **sp = (void **)(top - 72);
     sp[0] = 0;                                  /* r15 */
     sp[1] = 0;                                  /* r14 */
@@ -138,10 +154,16 @@ static void fiber_main(lprt_actor *a) {
 
 /* domain -> fiber; returns when it blocks, yields or ends */
 int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
+    if (!a->stack_base && stack_setup(d, a) != 0) {
+        fprintf(stderr, "lprt: cannot allocate a fiber stack for actor %llu (memory or vm.max_map_count)\n",
+                (unsigned long long)a->id);
+        lprt_set_exit_reason(a, LPRT_KILLED, NULL);
+        return LPRT_DONE;
+    }
     void *fake = NULL;
     (void)fake;
 #ifdef LPRT_ASAN
-    __sanitizer_start_switch_fiber(&fake, (char *)a->stack_base + page_size(), a->stack_size);
+    __sanitizer_start_switch_fiber(&fake, STACK_BASE(a->stack_base) + page_size(), a->stack_size);
 #endif
 #ifdef LPRT_TSAN
     __tsan_switch_to_fiber(a->tsan_fiber, 0);

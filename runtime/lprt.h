@@ -7,6 +7,9 @@
  * owned through the engine's retain/release hooks.
  *
  * Ownership rules:
+ *  - every `lprt_actor *` argument must be a reference the caller holds for
+ *    the duration of the call (a target may die and be freed the moment a
+ *    message lands in its mailbox);
  *  - functions returning `lprt_actor *` return a new reference (lprt_release it);
  *  - a `void *value` passed to lprt_send / lprt_exit / lprt_set_exit_reason is
  *    consumed (the runtime releases it when done), values handed to hooks or

@@ -148,17 +148,17 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
 
     uint64_t exp = W_MAKE(LPRT_ST_RUNNING, 0, seq);
     uint64_t nw = W_MAKE(LPRT_ST_WAITING, 0, seq) | (want_msg ? W_WANT_MSG : 0);
+    lprt_retain(a); /* once WAITING is published `a` may run and die elsewhere */
     if (!atomic_compare_exchange_strong_explicit(&a->st, &exp, nw, memory_order_seq_cst,
                                                  memory_order_seq_cst)) {
         requeue(d, a, W_REASON(exp), seq); /* a timer / fd / resolver wake arrived first */
-        return;
-    }
-    /* Published WAITING: from here on `a` may be woken and run elsewhere.
-       Re-check what senders and killers may have done before seeing WAITING. */
-    if (want_msg && atomic_load_explicit(&a->inbound, memory_order_seq_cst))
+    } else if (want_msg && atomic_load_explicit(&a->inbound, memory_order_seq_cst)) {
+        /* re-check what senders and killers did while they saw RUNNING */
         lprt__wake(a, LPRT_WAKE_MESSAGE, seq);
-    else if (atomic_load_explicit(&a->kill_pending, memory_order_seq_cst))
+    } else if (atomic_load_explicit(&a->kill_pending, memory_order_seq_cst)) {
         lprt__wake(a, LPRT_WAKE_KILLED, seq);
+    }
+    lprt_release(a);
 }
 
 static lprt_reason take_kill_reason(lprt_actor *a) {

@@ -20,6 +20,7 @@ static int step_node(lprt_actor *self, void *ud) {
     if (n->phase == 0) {
         if (n->depth == 0) {
             lprt_send(n->parent, VAL(n->base));
+            lprt_release(n->parent);
             free(n);
             return LPRT_DONE;
         }
@@ -38,6 +39,7 @@ static int step_node(lprt_actor *self, void *ud) {
         return LPRT_BLOCK;
     }
     lprt_send(n->parent, VAL(n->sum));
+    lprt_release(n->parent);
     free(n);
     return LPRT_DONE;
 }
@@ -46,6 +48,7 @@ static void fiber_node(lprt_actor *self, void *ud) {
     node *n = ud;
     if (n->depth == 0) {
         lprt_send(n->parent, VAL(n->base));
+        lprt_release(n->parent);
         free(n);
         return;
     }
@@ -53,6 +56,7 @@ static void fiber_node(lprt_actor *self, void *ud) {
     long sum = 0;
     for (int i = 0; i < 4; i++) sum += h_recv_num(self);
     lprt_send(n->parent, VAL(sum));
+    lprt_release(n->parent);
     free(n);
 }
 
@@ -60,6 +64,7 @@ static void spawn_children(lprt_actor *self, node *n) {
     lprt *rt = lprt_runtime(self);
     for (int i = 0; i < 4; i++) {
         node *c = calloc(1, sizeof *c);
+        lprt_retain(self); /* a sender must hold a reference to its target */
         c->parent = self;
         c->depth = n->depth - 1;
         long width = 1;
@@ -108,6 +113,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
     lprt *rt = lprt_runtime(self);
     int depth = *(int *)ud;
     node *root = calloc(1, sizeof *root);
+    lprt_retain(self);
     root->parent = self;
     root->depth = depth;
     lprt_release(lprt_spawn_fiber(rt, fiber_node, root, 0));
