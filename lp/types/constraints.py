@@ -8,7 +8,7 @@ to every call site (the row-polymorphic part of the design).
 """
 from __future__ import annotations
 
-from lp.types.terms import prune
+from lp.types.terms import GENERIC, prune
 
 
 class Send:
@@ -20,14 +20,19 @@ class Send:
         self.actor, self.node, self.arg_nodes, self.discard = actor, node, arg_nodes, discard
 
     def types(self):
-        return [self.recv, self.result, self.actor, *self.args]
+        # The current actor is left out on purpose: a deferred send must not pin the
+        # method's actor protocol to the level of the variable it waits on.
+        return [self.recv, self.result, *self.args]
 
     def copy(self, f):
         return Send(f(self.recv), self.selector, [f(a) for a in self.args], f(self.result), f(self.actor),
                     self.node, self.arg_nodes, self.discard)
 
     def fire(self, ck):
-        t = ck.send(prune(self.recv), self.selector, self.args, self.node, self.actor, self.discard,
+        actor = prune(self.actor)
+        if actor.level == GENERIC:
+            actor = ck.new_proto()
+        t = ck.send(prune(self.recv), self.selector, self.args, self.node, actor, self.discard,
                     arg_nodes=self.arg_nodes, deferred=True)
         ck.unify_result(self.result, t, self.node)
 

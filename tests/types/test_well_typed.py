@@ -1,0 +1,81 @@
+"""Well-typed programs check without a diagnostic, and some inferred types are as expected."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lp.syntax import ast as A
+from lp.types.terms import show
+from tests.types.helpers import check_source
+
+CASES = Path(__file__).with_name("well_typed")
+NAMES = sorted(p.stem for p in CASES.glob("*.lp"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_well_typed_program_checks(name):
+    result, text = check_source((CASES / f"{name}.lp").read_text(), f"{name}.lp")
+    assert result.diagnostics == [], text
+
+
+def types_of_bindings(src):
+    """name -> shown type of each top-level `name := expr`."""
+    result, text = check_source(src)
+    assert result.diagnostics == [], text
+    program_items = [n for (n, _) in result.types.values() if isinstance(n, A.Assign)]
+    out = {}
+    for n in program_items:
+        if n.span.file == "test.lp":
+            out[n.name] = show(result.type_of(n))
+    return out
+
+
+def test_generalised_methods_and_blocks():
+    t = types_of_bindings(
+        "Object subclass: #Util.\nUtil class >> id: x = x.\n"
+        "a := Util id: 3.\nb := Util id: 'three'.\nid := [:x | x].\nc := id value: #s.\n")
+    assert t["a"] == "Integer" and t["b"] == "String" and t["c"] == "Symbol"
+    assert t["id"] == "Block[a -> a]"
+
+
+def test_numeric_results():
+    t = types_of_bindings("a := 1 + 2.\nb := 1 + 2.0.\nc := 7 / 2.\nd := 7 // 2.\ne := 2.5 * 2.\n"
+                          "f := 3 < 4.\ng := 3 max: 4.5.\n")
+    assert t == {"a": "Integer", "b": "Float", "c": "Float", "d": "Integer", "e": "Float",
+                 "f": "Boolean", "g": "Float"}
+
+
+def test_deferred_sends_resolve_at_the_call():
+    t = types_of_bindings("Object subclass: #M.\nM class >> double: x = x + x.\n"
+                          "a := M double: 2.\nb := M double: 1.5.\n")
+    assert t == {"a": "Integer", "b": "Float"}
+
+
+def test_actor_types_carry_their_protocol():
+    t = types_of_bindings(
+        "Object subclass: #Inc.\nObject subclass: #Get fields: (reply).\n"
+        "c := Actor spawn: [:me | me receive: { Inc -> [:m | 0]. Get -> [:g | g reply ! 42. 0] }].\n"
+        "f := c ask: Get new.\nv := f await.\n"
+        "e := Actor spawn: [:me | me receive: { #ping -> [:m | m] }].\n")
+    assert t["c"] == "Actor[Inc | Get]"
+    assert t["f"] == "Future[Integer]"
+    assert t["v"] == "Integer"
+    assert t["e"] == "Actor[#ping]"
+
+
+def test_records_and_fields():
+    t = types_of_bindings("Object subclass: #P fields: (x y).\np := P fields: { x: 1. y: 'a' }.\n"
+                          "q := p with: { x: 2 }.\nx := q x.\ny := q y.\n")
+    assert t == {"p": "P", "q": "P", "x": "Integer", "y": "String"}
+
+
+def test_dynamic_is_explicit():
+    t = types_of_bindings("v := JSON decode: '1'.\nw := v foo: 3.\n")
+    assert t == {"v": "Dynamic", "w": "Dynamic"}
+
+
+def test_types_map_covers_expressions():
+    result, _ = check_source("x := 3 + 4.\ny := x printString.\n")
+    kinds = {type(n).__name__ for (n, _) in result.types.values() if n is not None}
+    assert {"IntLit", "Send", "Name", "Assign"} <= kinds
