@@ -399,6 +399,8 @@ def register():
     ck.SPECIAL_SENDS[("Actor", "receive:after:do:")] = table_receive_nonliteral
     ck.SPECIAL_SENDS[("Actor", "ask:")] = ask_send
     ck.SPECIAL_CLASS_SENDS["spawn:"] = class_spawn
+    ck.SPECIAL_CLASS_SENDS["spawnLink:"] = class_spawn
+    ck.SPECIAL_FORMS["spawnLink:"] = form_spawn
     ck.SPECIAL_CLASS_SENDS["self"] = class_self
 
 

@@ -56,6 +56,8 @@ ifNotNil: Block[Self,a] ifNil: Block[a] -> a
 yourself -> Self
 copy -> Self
 hash -> Integer
+isKindOf: a -> Boolean
+respondsTo: Symbol -> Boolean
 isString -> Boolean
 isNumber -> Boolean
 isSymbol -> Boolean
@@ -75,6 +77,7 @@ INSTANCE = {
 >= special
 max: special
 min: special
+rem: special
 abs -> Integer
 negated -> Integer
 squared -> Integer
@@ -112,7 +115,9 @@ bitShift: Integer -> Integer
 >= special
 max: special
 min: special
+rem: special
 abs -> Float
+isNaN -> Boolean
 negated -> Float
 squared -> Float
 sqrt -> Float
@@ -246,6 +251,8 @@ with: Array[a] collect: Block[t,a,b] -> Array[b]
 max -> t
 min -> t
 sum -> t
+asSortedArray -> Array[t]
+asArray -> Array[t]
 """,
     "Dictionary": """
 at: k -> v
@@ -272,7 +279,8 @@ ifPresent: Block[t,a] -> UndefinedObject
 ifPresent: Block[t,a] ifAbsent: Block[a] -> a
 ifAbsent: Block[a] ifPresent: Block[t,a] -> a
 ifAbsent: Block[t] -> t
-valueOr: special
+valueOr: t -> t
+value -> t
 isSome -> Boolean
 isNone -> Boolean
 isPresent -> Boolean
@@ -309,6 +317,7 @@ monitor: Actor[?] -> UndefinedObject
 demonitor: Actor[?] -> UndefinedObject
 exit: special
 isAlive -> Boolean
+id -> Integer
 """,
     "Future": """
 await -> t
@@ -323,6 +332,7 @@ future -> Future[t]
 signal -> a
 raise -> a
 messageText -> String
+description -> String
 signal: String -> a
 """,
     "ArrayBuilder": """
@@ -366,17 +376,22 @@ new: Integer withAll: a -> Array[a]
     "Dictionary": """
 new -> Dictionary[a,b]
 """,
+    "Association": """
+key: a value: b -> Association[a,b]
+""",
     "Promise": """
 new -> Promise[a]
 """,
     "Error": """
 raise: String -> a
 signal: String -> a
+new: String -> Self
 try: Block[a] onError: Block[Self,a] -> a
 """,
     "Actor": """
 self special
 spawn: special
+spawnLink: special
 trapExits: Boolean -> UndefinedObject
 exit: special
 sleep: Integer -> UndefinedObject

@@ -134,25 +134,13 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     return r
 
 
-def maybe_value_or(ck, recv, ats, node, actor, arg_nodes, discard):
-    t = recv.args[0]
-    a = prune(ats[0])
-    if arg_nodes and type(arg_nodes[0]) is A.Block or (type(a) is TCon and a.name == "Block"):
-        want = TCon("Block", (t,))
-    else:
-        want = t
-    clash = ck.unify(want, ats[0])
-    if clash:
-        ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, "The argument of `valueOr:`",
-                       f"`valueOr:` on `{show(recv)}` needs", want, ats[0])
-    return t
-
-
 # ---- instances ----------------------------------------------------------------------------
 
 def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
     info = ck.table.get(cname)
     fields = ck.table.all_fields(cname)
+    if ck.table.is_ancestor("Error", cname):
+        return ck.table.instance_type(cname, why=node.span, level=ck.level)
     if info.builtin and cname not in ("Object",):
         ck.error("cannot instantiate", f"`{cname}` instances are not made with `new`.", node.span,
                  hint={"Error": "raise an error with `Error raise: 'text'`, or build one with "
@@ -344,7 +332,7 @@ def form_remote(ck: Checker, n, scope, cx, discard):
 def register():
     ck = Checker
     for cls in ("Integer", "Float"):
-        for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"):
+        for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:"):
             ck.SPECIAL_SENDS[(cls, op)] = numeric_send
     for sel in ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"):
         ck.SPECIAL_SENDS[("Block", sel)] = block_value
@@ -354,7 +342,6 @@ def register():
     for sel in ("whileTrue:", "whileFalse:", "whileTrue", "whileFalse"):
         ck.SPECIAL_SENDS[("Block", sel)] = block_while
     ck.SPECIAL_SENDS[("Block", "on:do:")] = block_on_do
-    ck.SPECIAL_SENDS[("Maybe", "valueOr:")] = maybe_value_or
     ck.SPECIAL_SENDS[("Actor", "exit:")] = exit_send
     ck.SPECIAL_CLASS_SENDS["new"] = class_new
     ck.SPECIAL_CLASS_SENDS["fields:"] = class_fields_nonrecord
