@@ -113,7 +113,9 @@ def plain_receive(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     p = prune(recv.args[0])
     own_check(ck, p, actor, node.span)
     if p.plain is None:
-        p.plain = (TVar(p.level), node.span)
+        p.plain = (TVar(p.level), node.span, True)
+    elif not p.plain[2]:
+        p.plain = (p.plain[0], node.span, True)
     return p.plain[0]
 
 
@@ -254,7 +256,7 @@ def ask(ck: Checker, m, p, result, node):
         ck.unify(result, ERR)
         return
     if rp.plain is None:
-        rp.plain = (TVar(rp.level), node.span)
+        rp.plain = (TVar(rp.level), node.span, False)
     ck.unify(result, TCon("Future", (rp.plain[0],), node.span))
 
 
@@ -302,6 +304,9 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
             return unify_plain(ck, r, m, req)
         return final
     if type(m) is TCon:
+        if r.plain is not None and r.plain[2]:
+            # a plain `receive` can take any message out of the mailbox, so every message is its type
+            return unify_plain(ck, r, m, req)
         if accepts(ck, r, m, req):
             return True
         if r.plain is not None:
@@ -326,7 +331,8 @@ def unify_plain(ck, r, m, req):
     if clash:
         ck.clash_error(clash, req.span, "This message", "the actor takes its messages with a plain `receive`, "
                        "and the other messages sent to it are", r.plain[0], m,
-                       notes=[Note("The plain receive is here:", r.plain[1])],
+                       notes=[Note("The plain receive is here:" if r.plain[2] else
+                                   "The answers to this `ask:` arrive at that address:", r.plain[1])],
                        hint="a plain `receive` answers any message, so everything sent to that actor must "
                             "have one type; use `receive: { ... }` to take several classes of message")
     return True

@@ -53,7 +53,7 @@ class TProto(Type):
         self.level = level
         self.accepts = {}        # class name -> (payload type, span of the entry)
         self.lits = {}           # kind ('Symbol', 'Integer', ...) -> {value: span}
-        self.plain = None        # (answer type, span of the plain receive)
+        self.plain = None        # (answer type, span, True for a real `receive` / False for an ask: reply address)
         self.requires = []       # [Require]
         self.origins = ()        # spans of the spawns / main that this protocol belongs to
         self.opaque = None       # span where an actor of unknown protocol came from

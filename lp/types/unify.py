@@ -160,6 +160,8 @@ class Unifier:
                 p.plain = q.plain
             else:
                 self._u(p.plain[0], q.plain[0], out)
+                if q.plain[2] and not p.plain[2]:
+                    p.plain = (p.plain[0], q.plain[1], True)
         if q.requires:
             p.requires = p.requires + q.requires
         if q.origins:
@@ -274,7 +276,7 @@ class Instantiator:
                 n = self.map[t.id] = TProto(self.level)
                 n.accepts = {k: (self(pay), s) for k, (pay, s) in t.accepts.items()}
                 n.lits = {k: dict(v) for k, v in t.lits.items()}
-                n.plain = (self(t.plain[0]), t.plain[1]) if t.plain is not None else None
+                n.plain = (self(t.plain[0]), t.plain[1], t.plain[2]) if t.plain is not None else None
                 n.requires = [self.checker.copy_require(r, self) for r in t.requires]
                 n.origins = t.origins
                 n.opaque = t.opaque

@@ -37,7 +37,7 @@ def test_mutated_corpus_programs_never_raise():
     words = sorted({w for t in texts for w in t.replace(".", " . ").split()})
     rng = random.Random(5)
     checked = 0
-    for i in range(400):
+    for i in range(1000):
         toks = rng.choice(texts).split(" ")
         for _ in range(rng.randint(1, 3)):
             toks[rng.randrange(len(toks))] = rng.choice(words)
