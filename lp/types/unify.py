@@ -84,6 +84,8 @@ class Unifier:
         b = prune(b)
         if a is b:
             return
+        if a is DYN or b is DYN:
+            return      # Dynamic fits anything and binds nothing: it does not spread into variables
         ta, tb = type(a), type(b)
         if ta is TVar:
             if tb is TVar:
