@@ -32,6 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--domains", type=int, default=None, metavar="N", help="scheduler domains (default: cores)")
     run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
     run.add_argument("--no-check", action="store_true", help="skip the type check")
+    run.add_argument("--stack-limit", type=int, default=200_000, metavar="N",
+                     help="nested calls allowed before a stack overflow error (default 200000)")
 
     check = sub.add_parser("check", help="type-check a program", description="Parse and type-check FILE.")
     check.add_argument("file", metavar="FILE")
@@ -57,17 +59,40 @@ def _load(path: str, sources: SourceMap):
     return parse_text(text, path)
 
 
+def _load_program(path: str, sources: SourceMap):
+    """The main module and its imports (the core library first), parsed once each."""
+    from lp.modules import Loader
+    return Loader(sources).load_main(path)
+
+
+def _type_check(main, imports, sources: SourceMap) -> None:
+    try:
+        from lp.types import check_program
+    except ImportError:
+        return
+    result = check_program(main, imports)
+    if result.diagnostics:
+        raise LPError(*result.diagnostics)
+
+
 def cmd_check(args, sources: SourceMap) -> int:
-    program = _load(args.file, sources)
-    n = len(program.items)
-    print(f"{args.file}: parsed {n} top-level item{'s' if n != 1 else ''}; no errors found")
+    main, imports = _load_program(args.file, sources)
+    _type_check(main, imports, sources)
+    print(f"{args.file}: no errors found")
     return EXIT_OK
 
 
 def cmd_run(args, sources: SourceMap) -> int:
-    _load(args.file, sources)
-    sys.stderr.write("lp run: the program parses; the interpreter is not built yet, so nothing ran\n")
-    return EXIT_OK
+    from lp.interp.interp import Interpreter
+    main, imports = _load_program(args.file, sources)
+    if not args.no_check:
+        _type_check(main, imports, sources)
+    if args.domains is not None and args.domains < 1:
+        sys.stderr.write("lp: --domains must be at least 1\n")
+        return EXIT_USAGE
+    interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
+    interp.load(imports + [main])
+    return interp.run_main(main, args.domains)
 
 
 def cmd_fmt(args, sources: SourceMap) -> int:

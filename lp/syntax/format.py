@@ -13,13 +13,16 @@ import math
 import re
 
 from lp.syntax import ast as A
-from lp.syntax.doc import HARD, LINE, SOFT, cat, group, join, layout, nest, text
+from lp.syntax.doc import HARD, LINE, SOFT, _flat_width, cat, group, join, layout, nest, text
 
 INDENT = 4
 WIDTH = 80
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KEYWORDS = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*:)+\Z")
 _BINARY = re.compile(r"[+*/\\<>=~@%|&?,!-]+\Z")
+
+HEAD_WIDTH = 50  # a keyword send whose last argument is a block keeps its other parts on one line up to this
+_TRAILING_BODY = (A.Block, A.DispatchTable, A.Record, A.BraceArray)
 
 # Precedence levels: what may appear unparenthesised where.
 PRIMARY, UNARY, BINARY, KEYWORD, CASCADE = range(5)
@@ -208,6 +211,10 @@ class Formatter:
         parts, _ = self.message(s.selector, s.args)
         if len(parts) == 1:
             return cat(recv, text(" "), parts[0])
+        if isinstance(s.args[-1], _TRAILING_BODY):
+            head = cat(recv, text(" "), join(text(" "), parts[:-1]))
+            if _flat_width(head, HEAD_WIDTH) is not None:
+                return cat(head, text(" "), parts[-1])
         return group(cat(recv, nest(INDENT, cat(LINE, join(LINE, parts)))))
 
     def cascade(self, c: A.Cascade):

@@ -1,0 +1,47 @@
+"""The built-in class hierarchy and the installation of every primitive into it."""
+from __future__ import annotations
+
+import types
+
+from lp.interp import values as V
+from lp.interp.code import Primitive
+from lp.interp.registry import BLOCK_VALUE, PRIMITIVES
+
+# name, superclass, fields
+HIERARCHY = [
+    ("Object", None, ()),
+    ("Boolean", "Object", ()), ("UndefinedObject", "Object", ()),
+    ("Number", "Object", ()), ("Integer", "Number", ()), ("Float", "Number", ()),
+    ("Character", "Object", ()), ("String", "Object", ()), ("Symbol", "Object", ()),
+    ("Array", "Object", ()), ("Dictionary", "Object", ()), ("Maybe", "Object", ()),
+    ("Association", "Object", ()), ("Record", "Object", ()), ("Block", "Object", ()),
+    ("Actor", "Object", ()), ("Future", "Object", ()), ("Promise", "Object", ()),
+    ("Error", "Object", ("message",)),
+    ("Down", "Object", ("actor", "reason")), ("Exit", "Object", ("actor", "reason")),
+    ("Log", "Object", ()), ("JSON", "Object", ()), ("Transcript", "Object", ()),
+    ("ArrayBuilder", "Object", ()),
+]
+
+TYPES = {
+    int: "Integer", float: "Float", bool: "Boolean", types.NoneType: "UndefinedObject", str: "String",
+    V.Symbol: "Symbol", V.Char: "Character", tuple: "Array", V.LPDict: "Dictionary", V.Maybe: "Maybe",
+    V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
+    V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise", list: "ArrayBuilder",
+}
+
+BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
+
+
+def install(interp) -> None:
+    # the primitive modules register themselves on import
+    from lp.interp import actors, prims_collections, prims_numbers, prims_objects, prims_text  # noqa: F401
+    for name, sup, fields in HIERARCHY:
+        interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
+    V.LPClass.root = interp.classes["Object"]
+    for t, name in TYPES.items():
+        interp.type_classes[t] = interp.classes[name]
+    for cls_name, sel, class_side, fn in PRIMITIVES:
+        cls = interp.classes[cls_name]
+        (cls.class_methods if class_side else cls.methods)[sel] = Primitive(fn, sel)
+    for sel in BLOCK_SELECTORS:
+        interp.classes["Block"].methods[sel] = BLOCK_VALUE

@@ -1,0 +1,446 @@
+"""Lowers AST bodies to register code (see code.py).
+
+Control messages with literal block arguments (`ifTrue:ifFalse:` and friends,
+`and:`/`or:`, `to:do:`, `timesRepeat:`) and `receive:` with a literal dispatch
+table are compiled inline, as Smalltalk compilers do; every other send is a
+real send. Calls in tail position become TSEND, so loops written as recursion
+run in constant space.
+"""
+from __future__ import annotations
+
+from lp.diagnostics import Diagnostic, LPError
+from lp.interp import code as C
+from lp.interp.values import Char, Symbol
+from lp.syntax import ast as A
+
+_IF_SELECTORS = {"ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:"}
+
+
+class _Ctx:
+    """One Code being compiled, with its register allocation and captured names."""
+
+    def __init__(self, code: C.Code, parent_scope: "_Scope | None"):
+        self.code = code
+        self.parent_scope = parent_scope
+        self.consts: dict = {}
+        self.captures: list[int] = []      # outer registers, in capture order
+        self.capture_regs: dict = {}       # outer (ctx id, reg) -> local reg
+
+    def new_reg(self, value=None) -> int:
+        self.code.template.append(value)
+        return len(self.code.template) - 1
+
+    def const(self, value) -> int:
+        key = (type(value), value if not isinstance(value, (list, tuple)) else id(value))
+        r = self.consts.get(key)
+        if r is None:
+            r = self.consts[key] = self.new_reg(value)
+        return r
+
+    def emit(self, *ins) -> int:
+        self.code.instrs.append(ins)
+        return len(self.code.instrs) - 1
+
+    def here(self) -> int:
+        return len(self.code.instrs)
+
+
+class _Scope:
+    def __init__(self, ctx: _Ctx, parent: "_Scope | None"):
+        self.ctx = ctx
+        self.parent = parent
+        self.names: dict[str, int] = {}
+
+
+class Compiler:
+    def __init__(self, classes: dict):
+        self.classes = classes
+
+    # ---- entry points
+    def method(self, m: A.MethodDecl, cls) -> C.Code:
+        code = C.Code(f"{m.class_name}{' class' if m.class_side else ''} >> {m.selector}", m.span, False)
+        code.owner = cls
+        code.selector = m.selector
+        ctx = _Ctx(code, None)
+        scope = _Scope(ctx, None)
+        scope.names["self"] = ctx.new_reg()
+        for p in m.params:
+            scope.names[p.name] = ctx.new_reg()
+        code.nparams = len(m.params)
+        self.expr(m.body, scope, tail=True)
+        return code
+
+    def main(self, statements, span, name="main") -> C.Code:
+        code = C.Code(name, span, False)
+        ctx = _Ctx(code, None)
+        scope = _Scope(ctx, None)
+        scope.names["self"] = ctx.new_reg()
+        if statements:
+            self.body(statements, scope, tail=True)
+        else:
+            ctx.emit(C.RET, ctx.const(None), None)
+        return code
+
+    # ---- statements
+    def body(self, stmts, scope: _Scope, tail: bool):
+        """Compile statements; answers the register of the last value (None when tail)."""
+        if not stmts:
+            r = scope.ctx.const(None)
+            if tail:
+                scope.ctx.emit(C.RET, r, None)
+                return None
+            return r
+        for s in stmts[:-1]:
+            self.statement(s, scope, tail=False)
+        return self.statement(stmts[-1], scope, tail)
+
+    def statement(self, s, scope: _Scope, tail: bool):
+        ctx = scope.ctx
+        if isinstance(s, A.Assign):
+            r = self.expr(s.value, scope, tail=False)
+            scope.names[s.name] = r
+            if tail:
+                ctx.emit(C.RET, r, s)
+                return None
+            return r
+        if isinstance(s, A.Return):
+            r = self.expr(s.value, scope, tail=not ctx.code.is_block)
+            if ctx.code.is_block:
+                ctx.emit(C.NLRET, r, s)
+            return None if tail else ctx.const(None)
+        return self.expr(s, scope, tail)
+
+    # ---- expressions
+    def expr(self, e, scope: _Scope, tail: bool):
+        ctx = scope.ctx
+        r = self._value(e, scope)
+        if r is not None:
+            if tail:
+                ctx.emit(C.RET, r, e)
+                return None
+            return r
+        if isinstance(e, A.Send):
+            return self.send(e, scope, tail)
+        if isinstance(e, A.Cascade):
+            recv = self.expr(e.receiver, scope, False)
+            last = None
+            for i, chain in enumerate(e.parts):
+                cur = recv
+                for j, m in enumerate(chain):
+                    args = tuple(self.expr(a, scope, False) for a in m.args)
+                    is_tail = tail and i == len(e.parts) - 1 and j == len(chain) - 1
+                    cur = self._emit_send(scope, cur, m.selector, args, m, is_tail)
+                last = cur
+            return last
+        if isinstance(e, A.Sequence):
+            return self.body(list(e.body), _Scope(ctx, scope), tail)
+        if isinstance(e, A.Block):
+            out = self.closure(e, scope)
+            if tail:
+                ctx.emit(C.RET, out, e)
+                return None
+            return out
+        if isinstance(e, (A.BraceArray, A.DispatchTable, A.Record)):
+            out = ctx.new_reg()
+            if isinstance(e, A.BraceArray):
+                ctx.emit(C.ARRAY, out, tuple(self.expr(x, scope, False) for x in e.items), e)
+            elif isinstance(e, A.DispatchTable):
+                items = []
+                for t in e.entries:
+                    k, v = self.expr(t.key, scope, False), self.expr(t.handler, scope, False)
+                    items.append(self._emit_send(scope, k, "->", (v,), t, False))
+                ctx.emit(C.ARRAY, out, tuple(items), e)
+            else:
+                ctx.emit(C.RECORD, out, tuple(f.name for f in e.fields),
+                         tuple(self.expr(f.value, scope, False) for f in e.fields), e)
+            if tail:
+                ctx.emit(C.RET, out, e)
+                return None
+            return out
+        if isinstance(e, (A.Assign, A.Return)):
+            return self.statement(e, scope, tail)
+        raise LPError(Diagnostic("internal error", f"cannot compile {type(e).__name__}", e.span))
+
+    def _value(self, e, scope: _Scope):
+        """Register of a literal or name, emitting nothing; None for other nodes."""
+        ctx = scope.ctx
+        if isinstance(e, A.IntLit | A.FloatLit | A.StrLit):
+            return ctx.const(e.value)
+        if isinstance(e, A.SymLit):
+            return ctx.const(Symbol(e.name))
+        if isinstance(e, A.CharLit):
+            return ctx.const(Char(e.value))
+        if isinstance(e, A.LitArray):
+            return ctx.const(literal_array(e))
+        if isinstance(e, A.Name):
+            return self.name(e, scope)
+        return None
+
+    def name(self, e: A.Name, scope: _Scope) -> int:
+        ctx = scope.ctx
+        n = e.name
+        if n == "nil":
+            return ctx.const(None)
+        if n == "true":
+            return ctx.const(True)
+        if n == "false":
+            return ctx.const(False)
+        if n == "super":
+            n = "self"
+        r = self.resolve(n, scope)
+        if r is not None:
+            return r
+        cls = self.classes.get(n)
+        if cls is not None:
+            return ctx.const(cls)
+        if n[:1].isupper():
+            raise LPError(Diagnostic("unknown class", f"There is no class named `{n}`.", e.span))
+        raise LPError(Diagnostic("unknown name", f"`{n}` is not bound here.", e.span,
+                                 hint="bind it first with `:=`, or pass it in as a parameter"))
+
+    def resolve(self, name: str, scope: _Scope):
+        s = scope
+        while s is not None and s.ctx is scope.ctx:
+            r = s.names.get(name)
+            if r is not None:
+                return r
+            s = s.parent
+        ctx = scope.ctx
+        outer = ctx.parent_scope
+        if outer is None:
+            return None
+        outer_reg = self.resolve(name, outer)
+        if outer_reg is None:
+            return None
+        key = (id(outer.ctx), outer_reg)
+        local = ctx.capture_regs.get(key)
+        if local is None:
+            raise AssertionError("capture registers are allocated when the block is compiled")
+        return local
+
+    def closure(self, b: A.Block, scope: _Scope) -> int:
+        ctx = scope.ctx
+        code = C.Code(f"[] in {ctx.code.name}", b.span, True)
+        inner = _Ctx(code, scope)
+        bscope = _Scope(inner, None)
+        for p in b.params:
+            bscope.names[p.name] = inner.new_reg()
+        code.nparams = len(b.params)
+        # Captures: every free name of the block that the enclosing scopes bind.
+        for n in sorted(_free_names(b)):
+            if n in bscope.names:
+                continue
+            outer_reg = self.resolve(n if n != "super" else "self", scope)
+            if outer_reg is None:
+                continue
+            key = (id(ctx), outer_reg)
+            if key not in inner.capture_regs:
+                inner.capture_regs[key] = inner.new_reg()
+                inner.captures.append(outer_reg)
+        code.ncaptured = len(inner.captures)
+        self.body(list(b.body), bscope, tail=True)
+        out = ctx.new_reg()
+        ctx.emit(C.CLOSURE, out, code, tuple(inner.captures), b)
+        return out
+
+    # ---- sends
+    def send(self, e: A.Send, scope: _Scope, tail: bool):
+        ctx = scope.ctx
+        sel = e.selector
+        if sel in _IF_SELECTORS and all(_inline_block(a, 0) for a in e.args):
+            return self._if(e, scope, tail)
+        if sel in ("and:", "or:") and _inline_block(e.args[0], 0):
+            return self._and_or(e, scope, tail)
+        if sel == "to:do:" and _inline_block(e.args[1], 1):
+            return self._to_do(e, scope, tail)
+        if sel == "timesRepeat:" and _inline_block(e.args[0], 0):
+            return self._times_repeat(e, scope, tail)
+        if sel in ("receive:", "receive:after:do:") and _inline_table(e.args[0]) and \
+                (sel == "receive:" or _inline_block(e.args[2], 0)):
+            return self._receive(e, scope, tail)
+        if sel == "receive":
+            return self._receive(e, scope, tail)
+        if isinstance(e.receiver, A.Name) and e.receiver.name == "super":
+            recv = self.name(e.receiver, scope)
+            args = tuple(self.expr(a, scope, False) for a in e.args)
+            if tail:
+                ctx.emit(C.TSUPER, recv, sel, args, e)
+                return None
+            out = ctx.new_reg()
+            ctx.emit(C.SUPER, out, recv, sel, args, e)
+            return out
+        recv = self.expr(e.receiver, scope, False)
+        args = tuple(self.expr(a, scope, False) for a in e.args)
+        return self._emit_send(scope, recv, sel, args, e, tail)
+
+    def _emit_send(self, scope, recv, sel, args, node, tail):
+        ctx = scope.ctx
+        if tail:
+            ctx.emit(C.TSEND, recv, sel, args, node)
+            return None
+        out = ctx.new_reg()
+        ctx.emit(C.SEND, out, recv, sel, args, node)
+        return out
+
+    def _branch(self, block: A.Block, scope: _Scope, out, tail):
+        r = self.body(list(block.body), _Scope(scope.ctx, scope), tail)
+        if not tail:
+            scope.ctx.emit(C.MOVE, out, r, block)
+
+    def _if(self, e: A.Send, scope: _Scope, tail: bool):
+        ctx = scope.ctx
+        cond = self.expr(e.receiver, scope, False)
+        sel = e.selector
+        branches = dict(zip(A.keyword_parts(sel), e.args))
+        then_b, else_b = branches.get("ifTrue:"), branches.get("ifFalse:")
+        out = None if tail else ctx.new_reg()
+        jf = ctx.emit(C.JF, cond, None, e)
+        if then_b is not None:
+            self._branch(then_b, scope, out, tail)
+        else:
+            self._const_result(scope, None, out, tail, e)
+        jend = None if tail else ctx.emit(C.JMP, None, e)
+        ctx.code.instrs[jf] = (C.JF, cond, ctx.here(), e)
+        if else_b is not None:
+            self._branch(else_b, scope, out, tail)
+        else:
+            self._const_result(scope, None, out, tail, e)
+        if jend is not None:
+            ctx.code.instrs[jend] = (C.JMP, ctx.here(), e)
+        return out
+
+    def _const_result(self, scope, value, out, tail, node):
+        ctx = scope.ctx
+        r = ctx.const(value)
+        if tail:
+            ctx.emit(C.RET, r, node)
+        else:
+            ctx.emit(C.MOVE, out, r, node)
+
+    def _and_or(self, e: A.Send, scope: _Scope, tail: bool):
+        ctx = scope.ctx
+        cond = self.expr(e.receiver, scope, False)
+        out = None if tail else ctx.new_reg()
+        op = C.JF if e.selector == "and:" else C.JT
+        j = ctx.emit(op, cond, None, e)
+        self._branch(e.args[0], scope, out, tail)
+        jend = None if tail else ctx.emit(C.JMP, None, e)
+        ctx.code.instrs[j] = (op, cond, ctx.here(), e)
+        self._const_result(scope, e.selector == "or:", out, tail, e)
+        if jend is not None:
+            ctx.code.instrs[jend] = (C.JMP, ctx.here(), e)
+        return out
+
+    def _to_do(self, e: A.Send, scope: _Scope, tail: bool):
+        ctx = scope.ctx
+        start = self.expr(e.receiver, scope, False)
+        stop = self.expr(e.args[0], scope, False)
+        blk: A.Block = e.args[1]
+        i = ctx.new_reg()
+        ctx.emit(C.INTCHECK, start, stop, i, e)          # i := start (both must be Integers)
+        top = ctx.here()
+        loop = ctx.emit(C.FORLOOP, i, stop, None, e)    # exit when i > stop
+        inner = _Scope(ctx, scope)
+        inner.names[blk.params[0].name] = i
+        self.body(list(blk.body), inner, tail=False)
+        ctx.emit(C.SEND, i, i, "+", (ctx.const(1),), e)
+        ctx.emit(C.JMP, top, e)
+        ctx.code.instrs[loop] = (C.FORLOOP, i, stop, ctx.here(), e)
+        return self._result(scope, start, tail, e)
+
+    def _times_repeat(self, e: A.Send, scope: _Scope, tail: bool):
+        ctx = scope.ctx
+        n = self.expr(e.receiver, scope, False)
+        i = ctx.new_reg()
+        one = ctx.const(1)
+        ctx.emit(C.INTCHECK, one, n, i, e)
+        top = ctx.here()
+        loop = ctx.emit(C.FORLOOP, i, n, None, e)
+        self.body(list(e.args[0].body), _Scope(ctx, scope), tail=False)
+        ctx.emit(C.SEND, i, i, "+", (one,), e)
+        ctx.emit(C.JMP, top, e)
+        ctx.code.instrs[loop] = (C.FORLOOP, i, n, ctx.here(), e)
+        return self._result(scope, n, tail, e)
+
+    def _result(self, scope, reg, tail, node):
+        if tail:
+            scope.ctx.emit(C.RET, reg, node)
+            return None
+        return reg
+
+    def _receive(self, e: A.Send, scope: _Scope, tail: bool):
+        """RECV dst me entries timeout_reg timeout_pc node; each entry is (kind, key_reg, param_reg, pc)."""
+        ctx = scope.ctx
+        me = self.expr(e.receiver, scope, False)
+        out = None if tail else ctx.new_reg()
+        if e.selector == "receive":
+            param = out if out is not None else ctx.new_reg()
+            ctx.emit(C.RECV, param, me, ((C.MATCH_ANY, None, param, ctx.here() + 1),), None, None, e)
+            return self._result(scope, param, tail, e)
+        table: A.DispatchTable = e.args[0]
+        tmo = self.expr(e.args[1], scope, False) if e.selector == "receive:after:do:" else None
+        entries = []
+        keys = []
+        for t in table.entries:
+            if isinstance(t.key, A.Name) and t.key.name[:1].isupper():
+                keys.append((C.MATCH_CLASS, self.name(t.key, scope)))
+            else:
+                keys.append((C.MATCH_VALUE, self.expr(t.key, scope, False)))
+        recv_at = ctx.emit(C.RECV, out, me, None, tmo, None, e)
+        jumps = []
+        for (kind, key), t in zip(keys, table.entries):
+            blk: A.Block = t.handler
+            inner = _Scope(ctx, scope)
+            param = ctx.new_reg()
+            if blk.params:
+                inner.names[blk.params[0].name] = param
+            entries.append((kind, key, param, ctx.here()))
+            r = self.body(list(blk.body), inner, tail)
+            if not tail:
+                ctx.emit(C.MOVE, out, r, blk)
+                jumps.append(ctx.emit(C.JMP, None, blk))
+        tmo_pc = None
+        if tmo is not None:
+            tmo_pc = ctx.here()
+            r = self.body(list(e.args[2].body), _Scope(ctx, scope), tail)
+            if not tail:
+                ctx.emit(C.MOVE, out, r, e.args[2])
+        end = ctx.here()
+        for j in jumps:
+            ctx.code.instrs[j] = (C.JMP, end, ctx.code.instrs[j][2])
+        ctx.code.instrs[recv_at] = (C.RECV, out, me, tuple(entries), tmo, tmo_pc, e)
+        return out
+
+
+def _inline_block(node, nparams: int) -> bool:
+    return isinstance(node, A.Block) and len(node.params) == nparams
+
+
+def _inline_table(node) -> bool:
+    return isinstance(node, A.DispatchTable) and all(
+        isinstance(t.handler, A.Block) and len(t.handler.params) <= 1 for t in node.entries)
+
+
+def _free_names(block: A.Block) -> set[str]:
+    """Names used anywhere inside `block` (a superset of its free names is fine)."""
+    out = set()
+    for n in A.walk(block):
+        if isinstance(n, A.Name):
+            out.add(n.name)
+    return out
+
+
+def literal_array(e: A.LitArray) -> tuple:
+    out = []
+    for x in e.items:
+        if isinstance(x, A.LitArray):
+            out.append(literal_array(x))
+        elif isinstance(x, A.SymLit):
+            out.append(Symbol(x.name))
+        elif isinstance(x, A.CharLit):
+            out.append(Char(x.value))
+        elif isinstance(x, A.Name):
+            out.append({"true": True, "false": False, "nil": None}[x.name])
+        else:
+            out.append(x.value)
+    return tuple(out)

@@ -1,0 +1,178 @@
+"""The interpreter: builds the class table from the programs, compiles them, and runs
+the main actor on the C runtime.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+
+from lp.diagnostics import Diagnostic, LPError
+from lp.interp import builtins
+from lp.interp.code import FieldGetter, Method
+from lp.interp.compiler import Compiler
+from lp.interp.errors import make_error
+from lp.interp.printer import describe, print_string
+from lp.interp.values import LPClass
+from lp.syntax import ast as A
+
+DEFAULT_STACK_LIMIT = 200_000
+
+
+class Interpreter:
+    def __init__(self, sources=None, out=None, err=None, quiet=False, stack_limit=DEFAULT_STACK_LIMIT):
+        self.sources = sources
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.quiet = quiet
+        self.stack_limit = stack_limit
+        self.classes: dict[str, LPClass] = {}
+        self.type_classes: dict[type, LPClass] = {}
+        self.out_lock = threading.Lock()
+        self.runtime = None
+        self.main_process = None
+        self.main_done = False
+        builtins.install(self)
+
+    # ---- loading
+    def load(self, programs: list[A.Program]) -> None:
+        """Declare every class, then compile every method (declarations are hoisted)."""
+        decls = [d for p in programs for d in p.classes]
+        pending = {d.name: d for d in decls}
+        for d in decls:
+            if d.name in self.classes and self.classes[d.name].builtin:
+                raise LPError(Diagnostic("class redefined", f"`{d.name}` is a built-in class; "
+                                         "choose another name for yours.", d.span))
+        seen = set()
+        for d in decls:
+            if d.name in seen:
+                raise LPError(Diagnostic("class redefined", f"The class `{d.name}` is declared twice.", d.span))
+            seen.add(d.name)
+        while pending:
+            progressed = False
+            for name, d in list(pending.items()):
+                sup = self.classes.get(d.superclass)
+                if sup is None:
+                    if d.superclass in pending:
+                        continue
+                    raise LPError(Diagnostic("unknown class", f"The superclass `{d.superclass}` of `{d.name}` "
+                                             "is not declared.", d.span))
+                clash = set(d.fields) & set(sup.fields)
+                if clash:
+                    raise LPError(Diagnostic("field redefined", f"`{d.name}` declares the field "
+                                             f"`{sorted(clash)[0]}`, which `{sup.name}` already has.", d.span))
+                self.add_class(LPClass(name, sup, d.fields))
+                del pending[name]
+                progressed = True
+            if not progressed:
+                d = next(iter(pending.values()))
+                raise LPError(Diagnostic("inheritance cycle", f"`{d.name}` inherits from itself.", d.span))
+        comp = Compiler(self.classes)
+        for p in programs:
+            for m in p.methods:
+                cls = self.classes.get(m.class_name)
+                if cls is None:
+                    raise LPError(Diagnostic("unknown class", f"Methods can only be added to declared classes; "
+                                             f"there is no class `{m.class_name}`.", m.span))
+                code = comp.method(m, cls)
+                table = cls.class_methods if m.class_side else cls.methods
+                table[m.selector] = Method(code, cls, m.selector, m.class_side)
+        for c in self.classes.values():
+            c.invalidate()
+        self.compiler = comp
+
+    def add_class(self, cls: LPClass) -> None:
+        self.classes[cls.name] = cls
+        for i, f in enumerate(cls.fields):
+            cls.methods.setdefault(f, FieldGetter(i, f))
+
+    # ---- helpers for primitives
+    def describe(self, v) -> str:
+        return describe(self, v)
+
+    def print_string(self, v) -> str:
+        return print_string(self, v)
+
+    def class_of(self, v) -> LPClass:
+        from lp.interp.values import Instance
+        if type(v) is Instance:
+            return v.cls
+        if type(v) is LPClass:
+            return v
+        return self.type_classes[type(v)]
+
+    def not_understood(self, recv, selector: str, node, via_super=False):
+        import difflib
+        if type(recv) is LPClass:
+            names = set()
+            c = recv
+            while c is not None:
+                names |= set(c.class_methods)
+                c = c.superclass
+            what = f"The class {recv.name}"
+        else:
+            cls = self.class_of(recv)
+            names = set()
+            c = cls
+            while c is not None:
+                names |= set(c.methods)
+                c = c.superclass
+            what = describe(self, recv)
+        close = difflib.get_close_matches(selector, sorted(names), n=1)
+        hint = f" (did you mean #{close[0]}?)" if close else ""
+        return make_error(self, f"{what} does not understand #{selector}{hint}")
+
+    def equal(self, a, b) -> bool:
+        from lp.interp.prims_objects import lp_equal
+        return lp_equal(a, b)
+
+    def report(self, text: str) -> None:
+        """One line on stderr about the program's actors (silenced by --quiet)."""
+        with self.out_lock:
+            self.out.flush()
+            self.err.write(f"lp: {text}\n")
+            self.err.flush()
+
+    def where(self, err) -> str:
+        trace = getattr(err, "trace", None)
+        return f" at {trace[0][1]}" if trace else ""
+
+    def unobserved(self, actor_id, kind, value):
+        from lp.interp.actors import describe_reason
+        if self.quiet or self.main_done or (self.main_process is not None and self.main_process.ctx is not None
+                                            and self.main_process.ctx.id == actor_id):
+            return
+        self.report(f"actor {actor_id} died ({describe_reason(self, kind, value)}){self.where(value)}, "
+                    "and no link or monitor observed it")
+
+    def report_uncaught(self, err) -> None:
+        from lp.diagnostics import render
+        from lp.interp.errors import error_message
+        from lp.interp.values import Instance
+        msg = error_message(err)
+        name = err.cls.name if isinstance(err, Instance) else "Error"
+        trace = getattr(err, "trace", None) or []
+        lines = []
+        if trace:
+            span = trace[0][1]
+            lines.append(f"{span}: {name}: {msg}")
+            if self.sources is not None:
+                excerpt = render(Diagnostic("uncaught error", "", span), self.sources).split("\n")[2:-3]
+                lines += [x for x in excerpt]
+            lines.append("LP call stack (most recent call first):")
+            for fname, sp in trace:
+                lines.append(f"  {fname}  ({sp})")
+        else:
+            lines.append(f"{name}: {msg}")
+        with self.out_lock:
+            self.out.flush()
+            self.err.write("\n".join(lines) + "\n")
+            self.err.flush()
+
+    def write(self, text: str) -> None:
+        with self.out_lock:
+            self.out.write(text)
+
+    # ---- running
+    def run_main(self, main: A.Program, domains=None) -> int:
+        from lp.interp.actors import run_program
+        return run_program(self, main, domains)

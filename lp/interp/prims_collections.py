@@ -1,0 +1,329 @@
+"""Array, Dictionary, Maybe and Association primitives. Collections are immutable:
+`with:`, `at:put:` and friends answer new collections. Iteration with blocks is in stdlib/core.lp.
+"""
+from __future__ import annotations
+
+from lp.interp.errors import LPRaise, make_error
+from lp.interp.registry import prim
+from lp.interp.values import NONE, Association, Closure, LPDict, Maybe
+from lp.interp.vm import Call
+
+
+def _index(p, a, i, sel):
+    if type(i) is not int:
+        raise LPRaise(make_error(p.interp, f"#{sel} expects an Integer index, not {p.interp.describe(i)}"))
+    if not 1 <= i <= len(a):
+        raise LPRaise(make_error(p.interp, f"index {i} is out of bounds: the size is {len(a)}"))
+    return i
+
+
+def _array(p, v, sel):
+    if type(v) is tuple:
+        return v
+    raise LPRaise(make_error(p.interp, f"#{sel} expects an Array, not {p.interp.describe(v)}"))
+
+
+@prim("Array", "new", class_side=True)
+def _array_new(p, cls):
+    return ()
+
+
+@prim("Array", "new:withAll:", class_side=True)
+def _array_new_with(p, cls, n, v):
+    if type(n) is not int or n < 0:
+        raise LPRaise(make_error(p.interp, f"new:withAll: expects a size >= 0, not {p.interp.describe(n)}"))
+    return (v,) * n
+
+
+@prim("Array", "with:", class_side=True)
+def _array_with1(p, cls, a):
+    return (a,)
+
+
+@prim("Array", "with:with:", class_side=True)
+def _array_with2(p, cls, a, b):
+    return (a, b)
+
+
+@prim("Array", "with:with:with:", class_side=True)
+def _array_with3(p, cls, a, b, c):
+    return (a, b, c)
+
+
+@prim("Array", "at:")
+def _at(p, a, i):
+    return a[_index(p, a, i, "at:") - 1]
+
+
+@prim("Array", "at:put:")
+def _at_put(p, a, i, v):
+    i = _index(p, a, i, "at:put:")
+    return a[:i - 1] + (v,) + a[i:]
+
+
+@prim("Array", "size")
+def _size(p, a):
+    return len(a)
+
+
+@prim("Array", "with:", "copyWith:")
+def _with(p, a, v):
+    return a + (v,)
+
+
+@prim("Array", ",")
+def _concat(p, a, b):
+    return a + _array(p, b, ",")
+
+
+@prim("Array", "first")
+def _first(p, a):
+    if not a:
+        raise LPRaise(make_error(p.interp, "#first of an empty Array"))
+    return a[0]
+
+
+@prim("Array", "last")
+def _last(p, a):
+    if not a:
+        raise LPRaise(make_error(p.interp, "#last of an empty Array"))
+    return a[-1]
+
+
+@prim("Array", "isEmpty")
+def _is_empty(p, a):
+    return not a
+
+
+@prim("Array", "notEmpty")
+def _not_empty(p, a):
+    return bool(a)
+
+
+@prim("Array", "includes:")
+def _includes(p, a, v):
+    return any(p.interp.equal(x, v) for x in a)
+
+
+@prim("Array", "indexOf:")
+def _index_of(p, a, v):
+    for i, x in enumerate(a, 1):
+        if p.interp.equal(x, v):
+            return i
+    return 0
+
+
+@prim("Array", "reversed")
+def _reversed(p, a):
+    return a[::-1]
+
+
+@prim("Array", "asArray")
+def _as_array(p, a):
+    return a
+
+
+@prim("Array", "copyFrom:to:")
+def _copy_from(p, a, i, j):
+    if type(i) is not int or type(j) is not int or i < 1 or j > len(a) or i > j + 1:
+        raise LPRaise(make_error(p.interp, f"copyFrom: {i} to: {j} is out of bounds for size {len(a)}"))
+    return a[i - 1:j]
+
+
+@prim("Array", "allButFirst")
+def _all_but_first(p, a):
+    return a[1:]
+
+
+@prim("Array", "allButLast")
+def _all_but_last(p, a):
+    return a[:-1]
+
+
+def _sort_key(p):
+    def key(v):
+        if type(v) in (int, float):
+            return (0, v, "")
+        if type(v) is str:
+            return (1, 0, v)
+        raise LPRaise(make_error(p.interp, f"#asSortedArray can only order numbers and strings, "
+                                 f"not {p.interp.describe(v)}"))
+    return key
+
+
+@prim("Array", "asSortedArray")
+def _sorted(p, a):
+    return tuple(sorted(a, key=_sort_key(p)))
+
+
+@prim("Array", "sum")
+def _sum(p, a):
+    from lp.interp.prims_numbers import _add
+    total = 0
+    for x in a:
+        total = _add(p, total, x) if type(total) in (int, float) else total
+    return total
+
+
+# ---- ArrayBuilder: the private accumulator behind collect:, select: and friends in core.lp
+
+@prim("ArrayBuilder", "new", class_side=True)
+def _builder_new(p, cls):
+    return []
+
+
+@prim("ArrayBuilder", "add:")
+def _builder_add(p, b, v):
+    b.append(v)
+    return v
+
+
+@prim("ArrayBuilder", "asArray")
+def _builder_array(p, b):
+    return tuple(b)
+
+
+# ---- Dictionary
+
+@prim("Dictionary", "new", class_side=True)
+def _dict_new(p, cls):
+    return LPDict({})
+
+
+def _missing(p, d, k):
+    return LPRaise(make_error(p.interp, f"key not found: {p.interp.print_string(k)}"))
+
+
+@prim("Dictionary", "at:")
+def _dict_at(p, d, k):
+    try:
+        return d.items[k]
+    except KeyError:
+        raise _missing(p, d, k) from None
+    except TypeError:
+        raise _unhashable(p, k) from None
+
+
+def _unhashable(p, k):
+    return LPRaise(make_error(p.interp, f"{p.interp.describe(k)} cannot be a Dictionary key"))
+
+
+@prim("Dictionary", "at:ifAbsent:")
+def _dict_at_if_absent(p, d, k, blk):
+    try:
+        return d.items[k]
+    except KeyError:
+        return Call(blk) if type(blk) is Closure else blk
+    except TypeError:
+        raise _unhashable(p, k) from None
+
+
+@prim("Dictionary", "at:put:")
+def _dict_at_put(p, d, k, v):
+    items = dict(d.items)
+    try:
+        items[k] = v
+    except TypeError:
+        raise _unhashable(p, k) from None
+    return LPDict(items)
+
+
+@prim("Dictionary", "removeKey:")
+def _dict_remove(p, d, k):
+    items = dict(d.items)
+    items.pop(k, None)
+    return LPDict(items)
+
+
+@prim("Dictionary", "includesKey:")
+def _dict_includes(p, d, k):
+    try:
+        return k in d.items
+    except TypeError:
+        raise _unhashable(p, k) from None
+
+
+@prim("Dictionary", "keys")
+def _dict_keys(p, d):
+    return tuple(d.items)
+
+
+@prim("Dictionary", "values")
+def _dict_values(p, d):
+    return tuple(d.items.values())
+
+
+@prim("Dictionary", "associations")
+def _dict_assocs(p, d):
+    return tuple(Association(k, v) for k, v in d.items.items())
+
+
+@prim("Dictionary", "size")
+def _dict_size(p, d):
+    return len(d.items)
+
+
+@prim("Dictionary", "isEmpty")
+def _dict_empty(p, d):
+    return not d.items
+
+
+# ---- Maybe
+
+@prim("Maybe", "none", class_side=True)
+def _none(p, cls):
+    return NONE
+
+
+@prim("Maybe", "some:", class_side=True)
+def _some(p, cls, v):
+    return Maybe(True, v)
+
+
+@prim("Maybe", "ifPresent:")
+def _if_present(p, m, blk):
+    return Call(blk, (m.value,)) if m.present else None
+
+
+@prim("Maybe", "ifPresent:ifAbsent:")
+def _if_present_absent(p, m, blk, other):
+    return Call(blk, (m.value,)) if m.present else Call(other)
+
+
+@prim("Maybe", "valueOr:")
+def _value_or(p, m, default):
+    return m.value if m.present else default
+
+
+@prim("Maybe", "isSome")
+def _is_some(p, m):
+    return m.present
+
+
+@prim("Maybe", "isNone")
+def _is_none(p, m):
+    return not m.present
+
+
+@prim("Maybe", "value")
+def _maybe_value(p, m):
+    if not m.present:
+        raise LPRaise(make_error(p.interp, "#value of Maybe none"))
+    return m.value
+
+
+# ---- Association
+
+@prim("Association", "key")
+def _key(p, a):
+    return a.key
+
+
+@prim("Association", "value")
+def _value(p, a):
+    return a.value
+
+
+@prim("Association", "key:value:", class_side=True)
+def _assoc_new(p, cls, k, v):
+    return Association(k, v)

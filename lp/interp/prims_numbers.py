@@ -1,0 +1,246 @@
+"""Integer and Float primitives. Integers are signed 64-bit: overflow raises, never wraps."""
+from __future__ import annotations
+
+import math
+
+from lp.interp.errors import LPRaise, make_error
+from lp.interp.registry import prim
+from lp.interp.values import Char
+
+INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _num(p, v, sel):
+    if type(v) is int or type(v) is float:
+        return v
+    raise LPRaise(make_error(p.interp, f"#{sel} expects a number, not {p.interp.describe(v)}"))
+
+
+def _int(p, v, sel):
+    if type(v) is int:
+        return v
+    raise LPRaise(make_error(p.interp, f"#{sel} expects an Integer, not {p.interp.describe(v)}"))
+
+
+def _checked(p, r, a, op, b):
+    if type(r) is int and not INT_MIN <= r <= INT_MAX:
+        raise LPRaise(make_error(p.interp, f"integer overflow: {a} {op} {b} does not fit in 64 bits"))
+    return r
+
+
+def _float_ok(p, r, a, op, b):
+    if math.isinf(r) and not (math.isinf(a) or math.isinf(b)):
+        raise LPRaise(make_error(p.interp, f"float overflow: {a} {op} {b} is too large"))
+    return r
+
+
+@prim("Number", "+")
+def _add(p, a, b):
+    r = a + _num(p, b, "+")
+    return _checked(p, r, a, "+", b) if type(r) is int else _float_ok(p, r, a, "+", b)
+
+
+@prim("Number", "-")
+def _sub(p, a, b):
+    r = a - _num(p, b, "-")
+    return _checked(p, r, a, "-", b) if type(r) is int else _float_ok(p, r, a, "-", b)
+
+
+@prim("Number", "*")
+def _mul(p, a, b):
+    r = a * _num(p, b, "*")
+    return _checked(p, r, a, "*", b) if type(r) is int else _float_ok(p, r, a, "*", b)
+
+
+def _nonzero(p, b, sel):
+    if _num(p, b, sel) == 0:
+        raise LPRaise(make_error(p.interp, "division by zero"))
+    return b
+
+
+@prim("Number", "/")
+def _div(p, a, b):
+    return a / _nonzero(p, b, "/")
+
+
+@prim("Number", "//")
+def _floordiv(p, a, b):
+    r = a // _nonzero(p, b, "//")
+    return _checked(p, r, a, "//", b) if type(r) is int else float(r)
+
+
+@prim("Number", "\\\\")
+def _mod(p, a, b):
+    return a % _nonzero(p, b, "\\\\")
+
+
+@prim("Number", "rem:")
+def _rem(p, a, b):
+    _nonzero(p, b, "rem:")
+    return math.fmod(a, b) if type(a) is float or type(b) is float else int(math.fmod(a, b))
+
+
+@prim("Number", "<")
+def _lt(p, a, b):
+    return a < _num(p, b, "<")
+
+
+@prim("Number", ">")
+def _gt(p, a, b):
+    return a > _num(p, b, ">")
+
+
+@prim("Number", "<=")
+def _le(p, a, b):
+    return a <= _num(p, b, "<=")
+
+
+@prim("Number", ">=")
+def _ge(p, a, b):
+    return a >= _num(p, b, ">=")
+
+
+@prim("Number", "=")
+def _eq(p, a, b):
+    return (type(b) is int or type(b) is float) and a == b
+
+
+@prim("Number", "~=")
+def _ne(p, a, b):
+    return not ((type(b) is int or type(b) is float) and a == b)
+
+
+@prim("Number", "abs")
+def _abs(p, a):
+    return _checked(p, abs(a), "abs", "of", a)
+
+
+@prim("Number", "negated")
+def _neg(p, a):
+    return _checked(p, -a, 0, "-", a)
+
+
+@prim("Number", "max:")
+def _max(p, a, b):
+    return a if a >= _num(p, b, "max:") else b
+
+
+@prim("Number", "min:")
+def _min(p, a, b):
+    return a if a <= _num(p, b, "min:") else b
+
+
+@prim("Number", "between:and:")
+def _between(p, a, lo, hi):
+    return _num(p, lo, "between:and:") <= a <= _num(p, hi, "between:and:")
+
+
+@prim("Number", "asFloat")
+def _as_float(p, a):
+    return float(a)
+
+
+@prim("Number", "sqrt")
+def _sqrt(p, a):
+    if a < 0:
+        raise LPRaise(make_error(p.interp, f"the square root of {a} is not a real number"))
+    return math.sqrt(a)
+
+
+@prim("Number", "squared")
+def _squared(p, a):
+    return _checked(p, a * a, a, "*", a)
+
+
+@prim("Number", "isZero")
+def _is_zero(p, a):
+    return a == 0
+
+
+@prim("Number", "sign")
+def _sign(p, a):
+    return (a > 0) - (a < 0)
+
+
+@prim("Integer", "even")
+def _even(p, a):
+    return a % 2 == 0
+
+
+@prim("Integer", "odd")
+def _odd(p, a):
+    return a % 2 == 1
+
+
+@prim("Integer", "gcd:")
+def _gcd(p, a, b):
+    return math.gcd(a, _int(p, b, "gcd:"))
+
+
+@prim("Integer", "asCharacter")
+def _as_char(p, a):
+    if not 0 <= a <= 0x10FFFF:
+        raise LPRaise(make_error(p.interp, f"{a} is not a Unicode code point"))
+    return Char(chr(a))
+
+
+@prim("Integer", "asInteger", "truncated", "rounded", "floor", "ceiling")
+def _int_identity(p, a):
+    return a
+
+
+@prim("Integer", "bitAnd:")
+def _band(p, a, b):
+    return a & _int(p, b, "bitAnd:")
+
+
+@prim("Integer", "bitOr:")
+def _bor(p, a, b):
+    return a | _int(p, b, "bitOr:")
+
+
+@prim("Integer", "bitXor:")
+def _bxor(p, a, b):
+    return a ^ _int(p, b, "bitXor:")
+
+
+@prim("Integer", "bitShift:")
+def _bshift(p, a, b):
+    _int(p, b, "bitShift:")
+    return _checked(p, a << b if b >= 0 else a >> -b, a, "bitShift:", b)
+
+
+def _to_int(p, f, how):
+    if math.isnan(f) or math.isinf(f):
+        raise LPRaise(make_error(p.interp, f"{f} has no integer value"))
+    return _checked(p, how(f), f, "as", "Integer")
+
+
+@prim("Float", "truncated", "asInteger")
+def _trunc(p, a):
+    return _to_int(p, a, math.trunc)
+
+
+@prim("Float", "rounded")
+def _round(p, a):
+    return _to_int(p, a, lambda f: math.floor(f + 0.5))
+
+
+@prim("Float", "floor")
+def _floor(p, a):
+    return _to_int(p, a, math.floor)
+
+
+@prim("Float", "ceiling")
+def _ceil(p, a):
+    return _to_int(p, a, math.ceil)
+
+
+@prim("Float", "isNaN")
+def _isnan(p, a):
+    return math.isnan(a)
+
+
+@prim("Float", "roundTo:")
+def _round_to(p, a, q):
+    return round(a / _nonzero(p, q, "roundTo:")) * q

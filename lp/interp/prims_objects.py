@@ -1,0 +1,430 @@
+"""Primitives every value has (equality, printing, class), Boolean and nil, instance
+construction, errors and handlers, blocks, Log, JSON and Transcript.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from lp.interp.errors import LPRaise, error_message, make_error
+from lp.interp.printer import display_string, print_string
+from lp.interp.registry import prim
+from lp.interp.values import (Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
+                              Symbol)
+from lp.interp.vm import Call
+
+_SCALARS = (int, float, bool, type(None), Symbol, Char)
+
+
+def lp_equal(a, b) -> bool:
+    """Structural equality: numbers by value (1 = 1.0), never a Boolean equal to a number."""
+    ta, tb = type(a), type(b)
+    if ta is bool or tb is bool:
+        return a is b
+    if ta in (int, float) and tb in (int, float):
+        return a == b
+    if ta is not tb:
+        return False
+    if ta is tuple:
+        return len(a) == len(b) and all(lp_equal(x, y) for x, y in zip(a, b))
+    if ta is Instance:
+        return a.cls is b.cls and lp_equal(a.values, b.values)
+    return a == b
+
+
+def lp_identical(a, b) -> bool:
+    if type(a) in _SCALARS:
+        return type(a) is type(b) and a == b
+    return a is b
+
+
+@prim("Object", "=")
+def _eq(p, a, b):
+    return lp_equal(a, b)
+
+
+@prim("Object", "~=")
+def _ne(p, a, b):
+    return not lp_equal(a, b)
+
+
+@prim("Object", "==")
+def _ident(p, a, b):
+    return lp_identical(a, b)
+
+
+@prim("Object", "~~")
+def _not_ident(p, a, b):
+    return not lp_identical(a, b)
+
+
+@prim("Object", "hash")
+def _hash(p, a):
+    try:
+        return hash(a) & ((1 << 62) - 1)
+    except TypeError:
+        return id(a) & ((1 << 62) - 1)
+
+
+@prim("Object", "printString")
+def _print_string(p, v):
+    return print_string(p.interp, v)
+
+
+@prim("Object", "displayString")
+def _display_string(p, v):
+    return display_string(p.interp, v)
+
+
+@prim("Object", "class")
+def _class(p, v):
+    return p.interp.class_of(v) if type(v) is not LPClass else v
+
+
+@prim("Object", "isKindOf:")
+def _is_kind_of(p, v, cls):
+    return type(cls) is LPClass and p.interp.class_of(v).inherits(cls)
+
+
+@prim("Object", "respondsTo:")
+def _responds(p, v, sel):
+    name = sel.name if type(sel) is Symbol else str(sel)
+    if type(v) is LPClass:
+        return v.lookup_class(name) is not None
+    return p.interp.class_of(v).lookup(name) is not None
+
+
+@prim("Object", "isNil")
+def _is_nil(p, v):
+    return v is None
+
+
+@prim("Object", "notNil")
+def _not_nil(p, v):
+    return v is not None
+
+
+@prim("Object", "ifNil:")
+def _if_nil(p, v, blk):
+    return Call(blk) if v is None else v
+
+
+@prim("Object", "ifNotNil:")
+def _if_not_nil(p, v, blk):
+    return None if v is None else Call(blk, (v,) if blk.code.nparams == 1 else ())
+
+
+@prim("Object", "ifNil:ifNotNil:")
+def _if_nil_not_nil(p, v, a, b):
+    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+
+
+@prim("Object", "yourself", "copy")
+def _yourself(p, v):
+    return v
+
+
+@prim("Object", "->")
+def _assoc(p, k, v):
+    return Association(k, v)
+
+
+@prim("Object", "with:")
+def _with(p, obj, rec):
+    """`p with: { x: 3 }`: a copy of an instance with some fields replaced."""
+    if type(obj) is not Instance or type(rec) is not Record:
+        raise LPRaise(make_error(p.interp, f"#with: copies an instance with a record of new field values, "
+                                 f"not {p.interp.describe(rec)}"))
+    values = list(obj.values)
+    for n, v in zip(rec.names, rec.values):
+        i = obj.cls.field_index.get(n)
+        if i is None:
+            raise LPRaise(make_error(p.interp, f"{obj.cls.name} has no field `{n}`"))
+        values[i] = v
+    return Instance(obj.cls, tuple(values))
+
+
+# ---- Boolean and nil (ifTrue: and friends with literal blocks are compiled inline)
+
+def _branch(v):
+    return Call(v) if type(v) is Closure else v
+
+
+@prim("Boolean", "ifTrue:")
+def _if_true(p, b, t):
+    return _branch(t) if b else None
+
+
+@prim("Boolean", "ifFalse:")
+def _if_false(p, b, f):
+    return None if b else _branch(f)
+
+
+@prim("Boolean", "ifTrue:ifFalse:")
+def _if_true_false(p, b, t, f):
+    return _branch(t) if b else _branch(f)
+
+
+@prim("Boolean", "ifFalse:ifTrue:")
+def _if_false_true(p, b, f, t):
+    return _branch(t) if b else _branch(f)
+
+
+@prim("Boolean", "and:")
+def _and(p, b, blk):
+    return _branch(blk) if b else False
+
+
+@prim("Boolean", "or:")
+def _or(p, b, blk):
+    return True if b else _branch(blk)
+
+
+@prim("Boolean", "not")
+def _not(p, b):
+    return not b
+
+
+@prim("Boolean", "&")
+def _band(p, a, b):
+    return a and b is True
+
+
+@prim("Boolean", "|")
+def _bor(p, a, b):
+    return a or b is True
+
+
+@prim("Boolean", "xor:")
+def _bxor(p, a, b):
+    return a != (b is True)
+
+
+# ---- classes: instance construction
+
+@prim("Object", "new", class_side=True)
+def _new(p, cls):
+    fields = [f for f in cls.fields]
+    if fields:
+        raise LPRaise(make_error(p.interp, f"{cls.name} has fields ({' '.join(fields)}): build it with "
+                                 f"`{cls.name} fields: {{ ... }}`"))
+    return Instance(cls, ())
+
+
+@prim("Object", "fields:", class_side=True)
+def _fields(p, cls, rec):
+    return build_instance(p, cls, rec)
+
+
+def build_instance(p, cls: LPClass, rec) -> Instance:
+    if type(rec) is tuple and not rec:
+        rec = Record((), ())
+    if type(rec) is not Record:
+        raise LPRaise(make_error(p.interp, f"{cls.name} fields: expects a record like {{ x: 1 }}, "
+                                 f"not {p.interp.describe(rec)}"))
+    values = [None] * len(cls.fields)
+    given = set()
+    for n, v in zip(rec.names, rec.values):
+        i = cls.field_index.get(n)
+        if i is None:
+            raise LPRaise(make_error(p.interp, f"{cls.name} has no field `{n}`"))
+        values[i] = v
+        given.add(n)
+    missing = [f for f in cls.fields if f not in given and f != "reply"]
+    if missing:
+        raise LPRaise(make_error(p.interp, f"{cls.name} fields: is missing {', '.join(missing)}"))
+    return Instance(cls, tuple(values))
+
+
+@prim("Object", "name", class_side=True)
+def _class_name(p, cls):
+    return cls.name
+
+
+@prim("Object", "superclass", class_side=True)
+def _superclass(p, cls):
+    return cls.superclass
+
+
+@prim("Object", "inheritsFrom:", class_side=True)
+def _inherits(p, cls, other):
+    return type(other) is LPClass and cls is not other and cls.inherits(other)
+
+
+# ---- errors
+
+@prim("Error", "raise:", "signal:", class_side=True)
+def _raise_class(p, cls, message):
+    err = make_error(p.interp, message if type(message) is str else print_string(p.interp, message), cls.name)
+    raise LPRaise(err)
+
+
+@prim("Error", "new:", class_side=True)
+def _error_new(p, cls, message):
+    return make_error(p.interp, message, cls.name)
+
+
+@prim("Error", "new", class_side=True)
+def _error_new0(p, cls):
+    return make_error(p.interp, cls.name, cls.name)
+
+
+@prim("Error", "raise", "signal")
+def _raise(p, err):
+    err.trace = None
+    raise LPRaise(err)
+
+
+@prim("Error", "messageText", "description")
+def _message_text(p, err):
+    return error_message(err)
+
+
+@prim("Error", "try:onError:", class_side=True)
+def _try(p, cls, blk, handler):
+    return Call(blk, (), ("try", handler, cls))
+
+
+@prim("Block", "on:do:")
+def _on_do(p, blk, cls, handler):
+    return Call(blk, (), ("try", handler, cls))
+
+
+@prim("Block", "ensure:")
+def _ensure(p, blk, ens):
+    return Call(blk, (), ("ensure", ens))
+
+
+@prim("Block", "numArgs")
+def _num_args(p, blk):
+    return blk.code.nparams
+
+
+@prim("Block", "valueWithArguments:")
+def _value_with_args(p, blk, args):
+    return Call(blk, tuple(args))
+
+
+# ---- Log and Transcript
+
+def _log(p, level, text):
+    sys.stderr.write(f"{level}: {display_string(p.interp, text)}\n")
+    sys.stderr.flush()
+    return None
+
+
+@prim("Log", "info:", class_side=True)
+def _info(p, cls, text):
+    return _log(p, "info", text)
+
+
+@prim("Log", "warn:", class_side=True)
+def _warn(p, cls, text):
+    return _log(p, "warn", text)
+
+
+@prim("Log", "error:", class_side=True)
+def _error(p, cls, text):
+    return _log(p, "error", text)
+
+
+@prim("Transcript", "show:", "display:", class_side=True)
+def _show(p, cls, v):
+    p.interp.write(display_string(p.interp, v))
+    return cls
+
+
+@prim("Transcript", "print:", class_side=True)
+def _print(p, cls, v):
+    p.interp.write(print_string(p.interp, v))
+    return cls
+
+
+@prim("Transcript", "showLine:", class_side=True)
+def _show_line(p, cls, v):
+    p.interp.write(display_string(p.interp, v) + "\n")
+    return cls
+
+
+@prim("Transcript", "cr", class_side=True)
+def _cr(p, cls):
+    p.interp.write("\n")
+    return cls
+
+
+@prim("Transcript", "tab", class_side=True)
+def _tab(p, cls):
+    p.interp.write("\t")
+    return cls
+
+
+@prim("Transcript", "space", class_side=True)
+def _space(p, cls):
+    p.interp.write(" ")
+    return cls
+
+
+# ---- JSON
+
+def to_json(p, v):
+    t = type(v)
+    if v is None or t in (bool, int, str):
+        return v
+    if t is float:
+        if math.isnan(v) or math.isinf(v):
+            raise LPRaise(make_error(p.interp, f"JSON cannot encode the Float {print_string(p.interp, v)}"))
+        return v
+    if t is Symbol:
+        return v.name
+    if t is Char:
+        return v.ch
+    if t is tuple:
+        return [to_json(p, x) for x in v]
+    if t is LPDict:
+        out = {}
+        for k, x in v.items.items():
+            if type(k) not in (str, Symbol):
+                raise LPRaise(make_error(p.interp, f"JSON object keys must be strings, not "
+                                         f"{p.interp.describe(k)}"))
+            out[k if type(k) is str else k.name] = to_json(p, x)
+        return out
+    if t is Instance:
+        return {n: to_json(p, x) for n, x in zip(v.cls.fields, v.values)}
+    if t is Record:
+        return {n: to_json(p, x) for n, x in zip(v.names, v.values)}
+    if t is Maybe:
+        return to_json(p, v.value) if v.present else None
+    if t is Association:
+        return [to_json(p, v.key), to_json(p, v.value)]
+    raise LPRaise(make_error(p.interp, f"JSON cannot encode {p.interp.describe(v)}"))
+
+
+def from_json(v):
+    if isinstance(v, list):
+        return tuple(from_json(x) for x in v)
+    if isinstance(v, dict):
+        return LPDict({k: from_json(x) for k, x in v.items()})
+    if isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 63):
+        return float(v)
+    return v
+
+
+@prim("JSON", "encode:", class_side=True)
+def _encode(p, cls, v):
+    return json.dumps(to_json(p, v), separators=(",", ":"), ensure_ascii=False)
+
+
+@prim("JSON", "decode:", class_side=True)
+def _decode(p, cls, s):
+    if type(s) is not str:
+        raise LPRaise(make_error(p.interp, f"JSON decode: expects a String, not {p.interp.describe(s)}"))
+    try:
+        return from_json(json.loads(s))
+    except (ValueError, RecursionError) as e:
+        raise LPRaise(make_error(p.interp, f"invalid JSON: {e}")) from None
+
+
+@prim("Actor", "printString")
+def _actor_print(p, a):
+    return "a reply address" if type(a) is ReplyAddress else f"Actor<{a.id}>"

@@ -1,0 +1,438 @@
+"""The machine that runs compiled LP code for one actor, on an explicit frame stack.
+
+A Process is one actor's machine. The runtime calls `Process.step` on some
+domain thread; `run` executes instructions until the actor blocks (a receive
+with nothing to take, an await, a sleep), spends its reduction budget, or
+ends, and reports which. All state lives in the frames, so the next step can
+continue on any domain. Tail sends replace the current frame; other sends push
+one, so deep recursion uses heap memory up to `Interpreter.stack_limit`.
+"""
+from __future__ import annotations
+
+from lp.interp import code as C
+from lp.interp.code import FieldGetter, Method, Primitive
+from lp.interp.errors import LPRaise, internal_error, make_error
+from lp.interp.values import Closure, Instance, LPClass
+
+YIELD, BLOCK, DONE = 0, 1, 2
+BUDGET = 2000
+SUSPEND = object()   # a primitive's answer: "I registered a wait; run me again on wake"
+
+
+class Call:
+    """A primitive's answer asking the machine to call `closure` with `args` in its place."""
+    __slots__ = ("closure", "args", "guard")
+
+    def __init__(self, closure, args=(), guard=None):
+        self.closure = closure
+        self.args = args
+        self.guard = guard
+
+
+class Frame:
+    __slots__ = ("code", "regs", "pc", "dst", "home", "guard", "after", "wait", "alive")
+
+    def __init__(self, code, regs, dst, home=None):
+        self.code = code
+        self.regs = regs
+        self.pc = 0
+        self.dst = dst
+        self.home = home if home is not None else self
+        self.guard = None   # ("try", handler, error_class) | ("ensure", block)
+        self.after = None   # ("value", v) | ("raise", err) | ("nlr", v, home): what an ensure block's end resumes
+        self.wait = None    # resumption state of a blocking instruction
+        self.alive = True
+
+
+class Process:
+    """One actor's machine state."""
+
+    def __init__(self, interp, frame: Frame):
+        self.interp = interp
+        self.stack: list[Frame] = [frame]
+        self.ctx = None          # the runtime's view of this actor (set on first step)
+        self.me = None           # this actor as an LP value
+        self.result = None
+        self.error = None        # the LP error that ended the actor, if any
+        self.monitors: dict = {}  # monitored actor id -> runtime monitor ref
+
+    # ---- frames
+    def closure_frame(self, clo: Closure, args, dst) -> Frame:
+        code = clo.code
+        if len(args) != code.nparams:
+            raise LPRaise(make_error(self.interp, f"this block takes {code.nparams} argument"
+                                     f"{'' if code.nparams == 1 else 's'} but was given {len(args)}"))
+        regs = code.template[:]
+        n = code.nparams
+        regs[:n] = args
+        if code.ncaptured:
+            regs[n:n + code.ncaptured] = clo.captured
+        return Frame(code, regs, dst, clo.home)
+
+    def method_frame(self, m: Method, recv, args, dst) -> Frame:
+        regs = m.code.template[:]
+        regs[0] = recv
+        regs[1:1 + len(args)] = args
+        return Frame(m.code, regs, dst)
+
+    def push(self, frame: Frame):
+        self.stack.append(frame)
+        if len(self.stack) > self.interp.stack_limit:
+            self.stack.pop()
+            raise LPRaise(make_error(self.interp, f"stack overflow: more than {self.interp.stack_limit} "
+                                     "nested calls", cls_name="StackOverflow"))
+
+    def trace(self):
+        out = []
+        for i, f in enumerate(reversed(self.stack)):
+            pc = f.pc if i == 0 else f.pc - 1
+            node = f.code.instrs[pc][-1] if 0 <= pc < len(f.code.instrs) else None
+            out.append((f.code.name, node.span if node is not None else f.code.span))
+        return out
+
+    # ---- the loop
+    def run(self) -> int:
+        stack = self.stack
+        frame = stack[-1]
+        instrs = frame.code.instrs
+        regs = frame.regs
+        pc = frame.pc
+        budget = BUDGET
+        classes = self.interp.type_classes
+        while True:
+            ins = instrs[pc]
+            op = ins[0]
+            try:
+                if op == 0 or op == 1:   # SEND / TSEND
+                    if op == 0:
+                        _, dst, r, sel, args, node = ins
+                    else:
+                        _, r, sel, args, node = ins
+                        dst = None
+                    recv = regs[r]
+                    t = type(recv)
+                    if t is Instance:
+                        m = recv.cls.lookup(sel)
+                    elif t is LPClass:
+                        m = recv.lookup_class(sel)
+                    else:
+                        m = classes[t].lookup(sel)
+                    mt = type(m)
+                    if mt is Primitive:
+                        v = m.fn(self, recv, *[regs[a] for a in args])
+                        if type(v) is Call:
+                            frame.pc = pc
+                            self._call_closure(v, dst, op == 1)
+                            frame = stack[-1]
+                            instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                            continue
+                        if v is SUSPEND:
+                            frame.pc = pc
+                            return BLOCK
+                        frame.wait = None
+                        if op == 0:
+                            regs[dst] = v
+                            pc += 1
+                            continue
+                        frame.pc = pc
+                        if self._return(v):
+                            return DONE
+                        frame = stack[-1]
+                        instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                        continue
+                    if mt is Method:
+                        budget -= 1
+                        if budget <= 0:
+                            frame.pc = pc
+                            return YIELD
+                        code = m.code
+                        nregs = code.template[:]
+                        nregs[0] = recv
+                        if args:
+                            for i, a in enumerate(args, 1):
+                                nregs[i] = regs[a]
+                        if op == 1 and frame.guard is None and frame.after is None:
+                            new = Frame(code, nregs, frame.dst)
+                            frame.alive = False
+                            stack[-1] = new
+                        else:
+                            frame.pc = pc + 1
+                            new = Frame(code, nregs, dst if op == 0 else None)
+                            if op == 1:
+                                new.after = ("tail",)
+                            self.push(new)
+                        frame = new
+                        instrs, regs, pc = code.instrs, nregs, 0
+                        continue
+                    if mt is FieldGetter:
+                        v = recv.values[m.index]
+                        if op == 0:
+                            regs[dst] = v
+                            pc += 1
+                            continue
+                        frame.pc = pc
+                        if self._return(v):
+                            return DONE
+                        frame = stack[-1]
+                        instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                        continue
+                    if m is None:
+                        raise LPRaise(self.interp.not_understood(recv, sel, node))
+                    # the block evaluator (value, value:, ...)
+                    budget -= 1
+                    if budget <= 0:
+                        frame.pc = pc
+                        return YIELD
+                    frame.pc = pc
+                    self._call_closure(Call(recv, tuple(regs[a] for a in args)), dst, op == 1)
+                    frame = stack[-1]
+                    instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                    continue
+                if op == 2:   # MOVE
+                    regs[ins[1]] = regs[ins[2]]
+                    pc += 1
+                    continue
+                if op == 3:   # JF
+                    c = regs[ins[1]]
+                    if c is False:
+                        pc = ins[2]
+                    elif c is True:
+                        pc += 1
+                    else:
+                        raise LPRaise(make_error(self.interp, f"a condition must be a Boolean, not "
+                                                 f"{self.interp.describe(c)}"))
+                    continue
+                if op == 4:   # JMP
+                    if ins[1] <= pc:
+                        budget -= 1
+                        if budget <= 0:
+                            frame.pc = ins[1]
+                            return YIELD
+                    pc = ins[1]
+                    continue
+                if op == 5:   # RET
+                    frame.pc = pc
+                    if self._return(regs[ins[1]]):
+                        return DONE
+                    frame = stack[-1]
+                    instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                    continue
+                if op == 14:  # FORLOOP i stop exit
+                    if regs[ins[1]] > regs[ins[2]]:
+                        pc = ins[3]
+                    else:
+                        pc += 1
+                    continue
+                frame.pc = pc
+                r = self._slow(ins, op, frame)
+                if r is not None:
+                    return r
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+            except LPRaise as e:
+                frame.pc = pc
+                if self._raise(e.error):
+                    return DONE
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+            except RecursionError:
+                frame.pc = pc
+                if self._raise(make_error(self.interp, "a value is nested too deeply to process")):
+                    return DONE
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+            except Exception as exc:  # a fault inside a primitive becomes an LP error at the send
+                frame.pc = pc
+                if self._raise(internal_error(self.interp, exc, ins)):
+                    return DONE
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+
+    def _slow(self, ins, op, frame: Frame):
+        """The less frequent instructions. Returns a step result to stop, or None to continue at stack top."""
+        regs = frame.regs
+        if op == C.RECV:
+            from lp.interp.actors import receive
+            r = receive(self, frame, ins)
+            return BLOCK if r is SUSPEND else None
+        if op == C.CLOSURE:
+            _, dst, code, caps, _node = ins
+            regs[dst] = Closure(code, tuple(regs[c] for c in caps), frame.home)
+        elif op == C.ARRAY:
+            regs[ins[1]] = tuple(regs[r] for r in ins[2])
+        elif op == C.RECORD:
+            from lp.interp.values import Record
+            regs[ins[1]] = Record(ins[2], tuple(regs[r] for r in ins[3]))
+        elif op == C.JT:
+            c = regs[ins[1]]
+            if c is True:
+                frame.pc = ins[2]
+                return None
+            if c is not False:
+                raise LPRaise(make_error(self.interp, f"a condition must be a Boolean, not "
+                                         f"{self.interp.describe(c)}"))
+        elif op == C.INTCHECK:
+            a, b = regs[ins[1]], regs[ins[2]]
+            if type(a) is not int or type(b) is not int:
+                bad = a if type(a) is not int else b
+                raise LPRaise(make_error(self.interp, f"a loop bound must be an Integer, not "
+                                         f"{self.interp.describe(bad)}"))
+            regs[ins[3]] = a
+        elif op in (C.SUPER, C.TSUPER):
+            return self._super(ins, op, frame)
+        elif op == C.NLRET:
+            return DONE if self._nonlocal_return(regs[ins[1]], frame) else None
+        else:
+            raise AssertionError(f"bad opcode {op}")
+        frame.pc += 1
+        return None
+
+    def _super(self, ins, op, frame: Frame):
+        regs = frame.regs
+        if op == C.SUPER:
+            _, dst, r, sel, args, node = ins
+        else:
+            _, r, sel, args, node = ins
+            dst = None
+        owner = frame.code.owner if not frame.code.is_block else frame.home.code.owner
+        recv = regs[r]
+        start = owner.superclass if owner is not None else None
+        m = None
+        if type(recv) is LPClass:
+            m = start.lookup_class(sel) if start is not None else None
+        elif start is not None:
+            m = start.lookup(sel)
+        if m is None:
+            raise LPRaise(self.interp.not_understood(recv, sel, node, via_super=True))
+        argv = [regs[a] for a in args]
+        if type(m) is Primitive:
+            v = m.fn(self, recv, *argv)
+            if v is SUSPEND:
+                return BLOCK
+            if type(v) is Call:
+                self._call_closure(v, dst, op == C.TSUPER)
+                return None
+            if op == C.SUPER:
+                regs[dst] = v
+                frame.pc += 1
+                return None
+            return DONE if self._return(v) else None
+        if type(m) is FieldGetter:
+            v = recv.values[m.index]
+            if op == C.SUPER:
+                regs[dst] = v
+                frame.pc += 1
+                return None
+            return DONE if self._return(v) else None
+        frame.pc += 1
+        new = self.method_frame(m, recv, argv, dst)
+        if op == C.TSUPER:
+            new.after = ("tail",)
+        self.push(new)
+        return None
+
+    def _call_closure(self, call: Call, dst, tail: bool):
+        """Replace the current SEND (at frame.pc) by a call of call.closure."""
+        frame = self.stack[-1]
+        new = self.closure_frame(call.closure, call.args, dst)
+        new.guard = call.guard
+        frame.wait = None
+        if tail and frame.guard is None and frame.after is None and call.guard is None:
+            new.dst = frame.dst
+            frame.alive = False
+            self.stack[-1] = new
+            return
+        frame.pc += 1
+        if tail:
+            new.after = ("tail",)
+        self.push(new)
+
+    def _return(self, v) -> bool:
+        """The top frame answers v. True when the actor's outermost frame has returned."""
+        stack = self.stack
+        while True:
+            f = stack[-1]
+            g = f.guard
+            if g is not None and g[0] == "ensure":
+                f.guard = None
+                f.alive = False
+                ens = self.closure_frame(g[1], (), f.dst)
+                ens.after = ("value", v, f.after)
+                stack[-1] = ens
+                return False
+            f.alive = False
+            stack.pop()
+            after = f.after
+            if after is not None:
+                kind = after[0]
+                if kind == "value":
+                    v = after[1]
+                    if after[2] is not None and after[2][0] == "tail":
+                        if not stack:
+                            self.result = v
+                            return True
+                        continue
+                elif kind == "raise":
+                    return self._raise(after[1])
+                elif kind == "nlr":
+                    return self._nonlocal_unwind(after[1], after[2])
+                elif kind == "tail":
+                    if not stack:
+                        self.result = v
+                        return True
+                    continue
+            if not stack:
+                self.result = v
+                return True
+            caller = stack[-1]
+            if f.dst is not None:
+                caller.regs[f.dst] = v
+            return False
+
+    def _raise(self, err) -> bool:
+        """Unwind to the nearest handler for err. True when no frame handles it (the actor dies)."""
+        stack = self.stack
+        if isinstance(err, Instance) and err.trace is None:
+            err.trace = self.trace()
+        while stack:
+            f = stack[-1]
+            g = f.guard
+            f.alive = False
+            stack.pop()
+            if g is None:
+                continue
+            if g[0] == "try" and (g[2] is None or (isinstance(err, Instance) and err.cls.inherits(g[2]))):
+                handler = g[1]
+                args = (err,) if handler.code.nparams == 1 else ()
+                new = self.closure_frame(handler, args, f.dst)
+                new.after = f.after
+                self.push(new)
+                return False
+            if g[0] == "ensure":
+                new = self.closure_frame(g[1], (), f.dst)
+                new.after = ("raise", err)
+                self.push(new)
+                return False
+        self.error = err
+        return True
+
+    def _nonlocal_return(self, v, frame: Frame) -> bool:
+        home = frame.home
+        if not home.alive:
+            raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
+        return self._nonlocal_unwind(v, home)
+
+    def _nonlocal_unwind(self, v, home: Frame) -> bool:
+        stack = self.stack
+        while stack[-1] is not home:
+            f = stack.pop()
+            f.alive = False
+            g = f.guard
+            if g is not None and g[0] == "ensure":
+                new = self.closure_frame(g[1], (), None)
+                new.after = ("nlr", v, home)
+                self.push(new)
+                return False
+            if not stack:
+                raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
+        return self._return(v)

@@ -1,0 +1,71 @@
+"""Module loading: resolves `Import module: #Name` to a file and parses each module once.
+
+`#Name` names `name.lp` (CamelCase becomes snake_case: #HttpServer is
+`http_server.lp`), looked up beside the importing file first, then in the
+stdlib. The stdlib's `core.lp` (the core library written in LP) is loaded
+before every program without being imported. Modules come back in dependency
+order, each once; an import cycle is an error.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lp.diagnostics import Diagnostic, LPError, SourceMap
+from lp.syntax import ast as A
+from lp.syntax.parser import parse_text, read_source
+
+STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+CORE = "core"
+
+
+def module_file_name(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower() + ".lp"
+
+
+class Loader:
+    def __init__(self, sources: SourceMap, stdlib: Path = STDLIB):
+        self.sources = sources
+        self.stdlib = stdlib
+        self.loaded: dict[Path, A.Program] = {}
+        self.order: list[A.Program] = []
+
+    def _parse(self, path: Path, display: str) -> A.Program:
+        text = read_source(str(path))
+        self.sources.add(display, text)
+        return parse_text(text, display)
+
+    def load_main(self, path: str) -> tuple[A.Program, list[A.Program]]:
+        """Parse the main file; answers it and its imports (core first), in dependency order."""
+        core = self.stdlib / module_file_name(CORE)
+        if core.exists():
+            self._load(core, [], None)
+        main = self._parse(Path(path), path)
+        self._imports(main, Path(path).resolve().parent, [Path(path).resolve()])
+        return main, list(self.order)
+
+    def _load(self, path: Path, chain: list[Path], at: A.Import | None) -> None:
+        path = path.resolve()
+        if path in self.loaded:
+            return
+        if path in chain:
+            cycle = " -> ".join(p.name for p in chain[chain.index(path):] + [path])
+            raise LPError(Diagnostic("import cycle", f"These modules import each other in a cycle: {cycle}.",
+                                     at.span if at else None))
+        display = str(path) if not path.is_relative_to(self.stdlib.resolve()) else f"stdlib/{path.name}"
+        program = self._parse(path, display)
+        self._imports(program, path.parent, chain + [path])
+        self.loaded[path] = program
+        self.order.append(program)
+
+    def _imports(self, program: A.Program, here: Path, chain: list[Path]) -> None:
+        for imp in program.imports:
+            fname = module_file_name(imp.module)
+            for d in (here, self.stdlib):
+                cand = d / fname
+                if cand.is_file():
+                    self._load(cand, chain, imp)
+                    break
+            else:
+                raise LPError(Diagnostic("unknown module", f"There is no module `{imp.module}`: I looked for "
+                                         f"`{fname}` beside this file and in the stdlib.", imp.span))
