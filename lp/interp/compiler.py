@@ -294,16 +294,23 @@ class Compiler:
         branches = dict(zip(A.keyword_parts(sel), e.args))
         then_b, else_b = branches.get("ifTrue:"), branches.get("ifFalse:")
         out = None if tail else ctx.new_reg()
+        one_branch = then_b is None or else_b is None   # answers nil, whichever way it goes
         jf = ctx.emit(C.JF, cond, None, e)
         if then_b is not None:
-            self._branch(then_b, scope, out, tail)
-        else:
+            if one_branch:
+                self.body(list(then_b.body), _Scope(ctx, scope), False)
+            else:
+                self._branch(then_b, scope, out, tail)
+        if one_branch:
             self._const_result(scope, None, out, tail, e)
         jend = None if tail else ctx.emit(C.JMP, None, e)
         ctx.code.instrs[jf] = (C.JF, cond, ctx.here(), e)
         if else_b is not None:
-            self._branch(else_b, scope, out, tail)
-        else:
+            if one_branch:
+                self.body(list(else_b.body), _Scope(ctx, scope), False)
+            else:
+                self._branch(else_b, scope, out, tail)
+        if one_branch:
             self._const_result(scope, None, out, tail, e)
         if jend is not None:
             ctx.code.instrs[jend] = (C.JMP, ctx.here(), e)

@@ -280,11 +280,6 @@ def _some(p, cls, v):
     return Maybe(True, v)
 
 
-@prim("Maybe", "ifPresent:")
-def _if_present(p, m, blk):
-    return Call(blk, (m.value,)) if m.present else None
-
-
 @prim("Maybe", "ifPresent:ifAbsent:")
 def _if_present_absent(p, m, blk, other):
     return Call(blk, (m.value,)) if m.present else Call(other)

@@ -10,7 +10,7 @@ import sys
 from lp.interp.errors import LPRaise, error_message, make_error
 from lp.interp.printer import display_string, print_string
 from lp.interp.registry import prim
-from lp.interp.values import (Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
+from lp.interp.values import (NONE, Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
                               Symbol)
 from lp.interp.vm import Call
 
@@ -110,11 +110,6 @@ def _if_nil(p, v, blk):
     return Call(blk) if v is None else v
 
 
-@prim("Object", "ifNotNil:")
-def _if_not_nil(p, v, blk):
-    return None if v is None else Call(blk, (v,) if blk.code.nparams == 1 else ())
-
-
 @prim("Object", "ifNil:ifNotNil:")
 def _if_nil_not_nil(p, v, a, b):
     return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
@@ -149,16 +144,6 @@ def _with(p, obj, rec):
 
 def _branch(v):
     return Call(v) if type(v) is Closure else v
-
-
-@prim("Boolean", "ifTrue:")
-def _if_true(p, b, t):
-    return _branch(t) if b else None
-
-
-@prim("Boolean", "ifFalse:")
-def _if_false(p, b, f):
-    return None if b else _branch(f)
 
 
 @prim("Boolean", "ifTrue:ifFalse:")
@@ -332,37 +317,31 @@ def _error(p, cls, text):
 @prim("Transcript", "show:", "display:", class_side=True)
 def _show(p, cls, v):
     p.interp.write(display_string(p.interp, v))
-    return cls
 
 
 @prim("Transcript", "print:", class_side=True)
 def _print(p, cls, v):
     p.interp.write(print_string(p.interp, v))
-    return cls
 
 
 @prim("Transcript", "showLine:", class_side=True)
 def _show_line(p, cls, v):
     p.interp.write(display_string(p.interp, v) + "\n")
-    return cls
 
 
 @prim("Transcript", "cr", class_side=True)
 def _cr(p, cls):
     p.interp.write("\n")
-    return cls
 
 
 @prim("Transcript", "tab", class_side=True)
 def _tab(p, cls):
     p.interp.write("\t")
-    return cls
 
 
 @prim("Transcript", "space", class_side=True)
 def _space(p, cls):
     p.interp.write(" ")
-    return cls
 
 
 # ---- JSON
@@ -428,3 +407,40 @@ def _decode(p, cls, s):
 @prim("Actor", "printString")
 def _actor_print(p, a):
     return "a reply address" if type(a) is ReplyAddress else f"Actor<{a.id}>"
+
+
+# ---- exit reasons: #normal, #killed, or the Error that ended an actor
+
+@prim("Symbol", "isNormal")
+def _is_normal(p, s):
+    return s.name == "normal"
+
+
+@prim("Symbol", "isKilled")
+def _is_killed(p, s):
+    return s.name == "killed"
+
+
+@prim("Symbol", "isError")
+def _sym_is_error(p, s):
+    return False
+
+
+@prim("Symbol", "error")
+def _sym_error(p, s):
+    return NONE
+
+
+@prim("Error", "isNormal", "isKilled")
+def _err_not_normal(p, e):
+    return False
+
+
+@prim("Error", "isError")
+def _err_is_error(p, e):
+    return True
+
+
+@prim("Error", "error")
+def _err_error(p, e):
+    return Maybe(True, e)
