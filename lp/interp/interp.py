@@ -16,6 +16,22 @@ from lp.interp.values import LPClass
 from lp.syntax import ast as A
 
 DEFAULT_STACK_LIMIT = 200_000
+TRACE_HEAD, TRACE_TAIL = 12, 4
+
+
+def format_trace(trace) -> list[str]:
+    """Call stack lines, runs of the same frame collapsed, very long stacks cut in the middle."""
+    runs: list[list] = []
+    for fname, sp in trace:
+        if runs and runs[-1][0] == fname and runs[-1][1] == sp:
+            runs[-1][2] += 1
+        else:
+            runs.append([fname, sp, 1])
+    lines = [f"  {f}  ({sp})" + (f"  [{n} times]" if n > 1 else "") for f, sp, n in runs]
+    if len(lines) > TRACE_HEAD + TRACE_TAIL:
+        cut = len(lines) - TRACE_HEAD - TRACE_TAIL
+        lines = lines[:TRACE_HEAD] + [f"  ... {cut} more ..."] + lines[-TRACE_TAIL:]
+    return lines
 
 
 class Interpreter:
@@ -31,6 +47,7 @@ class Interpreter:
         self.runtime = None
         self.main_process = None
         self.main_done = False
+        self.int_ops: dict = {}
         builtins.install(self)
 
     # ---- loading
@@ -79,6 +96,8 @@ class Interpreter:
         for c in self.classes.values():
             c.invalidate()
         self.compiler = comp
+        from lp.interp.prims_numbers import int_fast_paths
+        self.int_ops = int_fast_paths(self)
 
     def add_class(self, cls: LPClass) -> None:
         self.classes[cls.name] = cls
@@ -159,8 +178,7 @@ class Interpreter:
                 excerpt = render(Diagnostic("uncaught error", "", span), self.sources).split("\n")[2:-3]
                 lines += [x for x in excerpt]
             lines.append("LP call stack (most recent call first):")
-            for fname, sp in trace:
-                lines.append(f"  {fname}  ({sp})")
+            lines += format_trace(trace)
         else:
             lines.append(f"{name}: {msg}")
         with self.out_lock:

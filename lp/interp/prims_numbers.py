@@ -244,3 +244,38 @@ def _isnan(p, a):
 @prim("Float", "roundTo:")
 def _round_to(p, a, q):
     return round(a / _nonzero(p, q, "roundTo:")) * q
+
+
+def _fast_checked(op, name):
+    def f(a, b):
+        r = op(a, b)
+        if INT_MIN <= r <= INT_MAX:
+            return r
+        raise LPRaise(_overflow_error(a, name, b))
+    return f
+
+
+_overflow_interp = []
+
+
+def _overflow_error(a, name, b):
+    return make_error(_overflow_interp[0], f"integer overflow: {a} {name} {b} does not fit in 64 bits")
+
+
+def int_fast_paths(interp) -> dict:
+    """Integer op Integer shortcuts for the machine, valid while Integer's methods are the primitives."""
+    import operator
+    _overflow_interp[:] = [interp]
+    table = {
+        "+": (_add, _fast_checked(operator.add, "+")), "-": (_sub, _fast_checked(operator.sub, "-")),
+        "*": (_mul, _fast_checked(operator.mul, "*")),
+        "<": (_lt, operator.lt), ">": (_gt, operator.gt), "<=": (_le, operator.le), ">=": (_ge, operator.ge),
+        "=": (_eq, operator.eq), "~=": (_ne, operator.ne),
+    }
+    integer = interp.classes["Integer"]
+    out = {}
+    for sel, (prim_fn, fast) in table.items():
+        m = integer.lookup(sel)
+        if m is not None and getattr(m, "fn", None) is prim_fn:
+            out[sel] = fast
+    return out

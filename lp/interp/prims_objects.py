@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 
 from lp.interp.errors import LPRaise, error_message, make_error
 from lp.interp.printer import display_string, print_string
@@ -294,8 +293,11 @@ def _value_with_args(p, blk, args):
 # ---- Log and Transcript
 
 def _log(p, level, text):
-    sys.stderr.write(f"{level}: {display_string(p.interp, text)}\n")
-    sys.stderr.flush()
+    interp = p.interp
+    with interp.out_lock:
+        interp.out.flush()
+        interp.err.write(f"{level}: {display_string(interp, text)}\n")
+        interp.err.flush()
     return None
 
 

@@ -80,7 +80,7 @@ class Process:
         if len(self.stack) > self.interp.stack_limit:
             self.stack.pop()
             raise LPRaise(make_error(self.interp, f"stack overflow: more than {self.interp.stack_limit} "
-                                     "nested calls", cls_name="StackOverflow"))
+                                     "nested calls (raise the limit with --stack-limit)"))
 
     def trace(self):
         out = []
@@ -99,6 +99,7 @@ class Process:
         pc = frame.pc
         budget = BUDGET
         classes = self.interp.type_classes
+        int_ops = self.interp.int_ops
         while True:
             ins = instrs[pc]
             op = ins[0]
@@ -111,6 +112,22 @@ class Process:
                         dst = None
                     recv = regs[r]
                     t = type(recv)
+                    if t is int and len(args) == 1:
+                        fast = int_ops.get(sel)
+                        if fast is not None:
+                            b = regs[args[0]]
+                            if type(b) is int:
+                                v = fast(recv, b)
+                                if op == 0:
+                                    regs[dst] = v
+                                    pc += 1
+                                    continue
+                                frame.pc = pc
+                                if self._return(v):
+                                    return DONE
+                                frame = stack[-1]
+                                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                                continue
                     if t is Instance:
                         m = recv.cls.lookup(sel)
                     elif t is LPClass:

@@ -1,0 +1,173 @@
+"""The core language on the interpreter: values, classes, blocks, errors, tail calls and the stack."""
+from __future__ import annotations
+
+import pytest
+
+from tests.interp.helpers import run_source
+
+
+def out_of(src, tmp_path, **kw):
+    status, out, err = run_source(src, tmp_path, **kw)
+    assert (status, err) == (0, ""), err
+    return out
+
+
+def test_arithmetic_and_overflow(tmp_path):
+    src = """
+    (7 // 2) printNl. (-7 // 2) printNl. (7 \\\\ 2) printNl. (-7 \\\\ 2) printNl. (7 / 2) printNl.
+    (1 + 2.5) printNl. (2 ** 3) printNl.
+    """
+    status, out, err = run_source(src.replace(" (2 ** 3) printNl.", ""), tmp_path)
+    assert out == "3\n-4\n1\n1\n3.5\n3.5\n"
+    status, out, err = run_source("(9223372036854775807 + 1) printNl.", tmp_path)
+    assert status == 1 and "integer overflow: 9223372036854775807 + 1 does not fit in 64 bits" in err
+    status, out, err = run_source("(-9223372036854775807 - 2) printNl.", tmp_path)
+    assert status == 1 and "integer overflow" in err
+    status, out, err = run_source("(4611686018427387904 * 2) printNl.", tmp_path)
+    assert status == 1 and "integer overflow" in err
+    assert out_of("(9223372036854775806 + 1) printNl.", tmp_path) == "9223372036854775807\n"
+
+
+def test_printing(tmp_path):
+    src = """
+    'it''s' printNl. 'it''s' displayNl. #ping printNl. #at:put: printNl. $a printNl. 3.0 printNl.
+    #(1 $a #b 'c' (1 2)) printNl. nil printNl. true printNl.
+    Object subclass: #Point fields: (x y).
+    (Point fields: { x: 1. y: 2 }) printNl.
+    (Maybe some: 3) printNl. Maybe none printNl. (1 -> 2) printNl.
+    ((Dictionary new at: #a put: 1) at: #b put: 2) printNl.
+    """
+    assert out_of(src, tmp_path) == (
+        "'it''s'\nit's\n#ping\n#at:put:\n$a\n3.0\n#(1 $a #b 'c' #(1 2))\nnil\ntrue\nPoint(x: 1, y: 2)\n"
+        "Maybe some: 3\nMaybe none\n1 -> 2\nDictionary(#a -> 1, #b -> 2)\n")
+
+
+def test_classes_inheritance_super_and_structural_equality(tmp_path):
+    src = """
+    Object subclass: #Shape fields: (name).
+    Shape subclass: #Circle fields: (r).
+    Shape >> describe = 'a shape called ' , self name.
+    Circle >> describe = super describe , ' with radius ' , self r printString.
+    Circle class >> unit = Circle fields: { name: 'unit'. r: 1 }.
+    Circle unit describe displayNl.
+    (Circle unit = Circle unit) printNl.
+    (Circle unit == Circle unit) printNl.
+    ((Circle unit with: { r: 2 }) r) printNl.
+    (Circle unit isKindOf: Shape) printNl.
+    """
+    assert out_of(src, tmp_path) == "a shape called unit with radius 1\ntrue\nfalse\n2\ntrue\n"
+
+
+def test_bindings_shadow_and_blocks_capture_values(tmp_path):
+    src = """
+    x := 1.
+    b := [x].
+    x := 2.
+    b value printNl.
+    x printNl.
+    adder := [:a | [:b | a + b]].
+    ((adder value: 10) value: 5) printNl.
+    """
+    assert out_of(src, tmp_path) == "1\n2\n15\n"
+
+
+def test_collections(tmp_path):
+    src = """
+    a := #(3 1 2).
+    (a collect: [:x | x * 10]) printNl.
+    (a select: [:x | x > 1]) printNl.
+    (a inject: 0 into: [:s :x | s + x]) printNl.
+    (a detect: [:x | x > 5] ifNone: ['none']) printNl.
+    (a with: 4) printNl. a printNl.
+    ('a,b,c' splitOn: ',') printNl. '  hi  ' trim printNl. ('abc' includesSubstring: 'bc') printNl.
+    'x' asSymbol printNl. '42' asInteger printNl. ('one
+    two' lines) size printNl.
+    d := Dictionary new at: #k put: 1.
+    (d at: #k) printNl. (d at: #z ifAbsent: [0]) printNl. (d at: #k put: 2) printNl. d printNl.
+    ((Maybe some: 3) valueOr: 0) printNl. (Maybe none valueOr: 0) printNl.
+    (JSON encode: #(1 'a' true nil)) displayNl.
+    ((JSON decode: '{"a": [1, 2.5]}') at: 'a') printNl.
+    """
+    assert out_of(src, tmp_path) == (
+        "#(30 10 20)\n#(3 2)\n6\n'none'\n#(3 1 2 4)\n#(3 1 2)\n#('a' 'b' 'c')\n'hi'\ntrue\n#x\n42\n2\n"
+        "1\n0\nDictionary(#k -> 2)\nDictionary(#k -> 1)\n3\n0\n[1,\"a\",true,null]\n#(1 2.5)\n")
+
+
+def test_errors_try_ensure_and_classes(tmp_path):
+    src = """
+    Error subclass: #Timeout.
+    (Error try: [1 / 0] onError: [:e | e message]) displayNl.
+    (Error try: [Timeout raise: 't'] onError: [:e | e class name]) displayNl.
+    (Error try: [Timeout try: [Error raise: 'plain'] onError: [:e | 'wrong']] onError: [:e | 'outer ' , e message])
+        displayNl.
+    ([ 'body' ] ensure: [ 'ensure ran' displayNl ]) displayNl.
+    (Error try: [[Error raise: 'x'] ensure: ['cleanup' displayNl]] onError: [:e | 'caught ' , e message]) displayNl.
+    """
+    assert out_of(src, tmp_path) == (
+        "division by zero\nTimeout\nouter plain\nensure ran\nbody\ncleanup\ncaught x\n")
+
+
+def test_non_local_return(tmp_path):
+    src = """
+    Object subclass: #F.
+    F class >> find: x in: a = (a do: [:e | e = x ifTrue: [^'found']]. 'missing').
+    (F find: 2 in: #(1 2 3)) displayNl.
+    (F find: 9 in: #(1 2 3)) displayNl.
+    F class >> escaper = [:v | ^v].
+    (Error try: [F escaper value: 3] onError: [:e | e message]) displayNl.
+    """
+    assert out_of(src, tmp_path) == "found\nmissing\n`^` returns from a method that has already returned\n"
+
+
+def test_tail_calls_do_not_grow_the_stack(tmp_path):
+    src = """
+    Object subclass: #L.
+    L class >> count: n to: m = n >= m ifTrue: [n] ifFalse: [L count: n + 1 to: m].
+    L class >> viaBlock: n = n = 0 ifTrue: ['block loop done'] ifFalse: [[:k | L viaBlock: k] value: n - 1].
+    L class >> viaCascade: n = n = 0 ifTrue: [0] ifFalse: [L yourself; viaCascade: n - 1].
+    (L count: 0 to: 300000) printNl.
+    (L viaBlock: 100000) displayNl.
+    (L viaCascade: 100000) printNl.
+    """
+    assert out_of(src, tmp_path, stack_limit=50) == "300000\nblock loop done\n0\n"
+
+
+def test_deep_recursion_and_stack_overflow(tmp_path):
+    src = """
+    Object subclass: #R.
+    R class >> sum: n = n = 0 ifTrue: [0] ifFalse: [n + (R sum: n - 1)].
+    (R sum: 100000) printNl.
+    (R sum: 300000) printNl.
+    """
+    status, out, err = run_source(src, tmp_path)
+    assert status == 1
+    assert out == "5000050000\n"
+    assert "prog.lp:3:58: Error: stack overflow: more than 200000 nested calls" in err
+    assert "R class >> sum:" in err and "[199999 times]" in err
+    assert len(err.splitlines()) < 15
+
+
+def test_uncaught_error_reports_location_and_stack(tmp_path):
+    src = "Object subclass: #F.\nF class >> boom: x = x frobnicate.\n'before' displayNl.\nF boom: 3.\n'after' displayNl.\n"
+    status, out, err = run_source(src, tmp_path)
+    assert status == 1 and out == "before\n"
+    lines = err.splitlines()
+    assert lines[0].endswith("prog.lp:2:22: Error: the Integer 3 does not understand #frobnicate")
+    assert "2 | F class >> boom: x = x frobnicate." in err
+    assert any("F class >> boom:" in x for x in lines) and any(x.strip().startswith("main") for x in lines)
+
+
+@pytest.mark.timeout(120)
+def test_ten_million_iteration_loop_runs_in_constant_memory(tmp_path, lp):
+    import resource
+    prog = tmp_path / "loop.lp"
+    template = ("Object subclass: #L.\nL class >> count: n to: m = n >= m ifTrue: [n] ifFalse: [L count: n + 1 to: m].\n"
+                "(L count: 0 to: {n}) printNl.\n")
+    rss = []
+    for n in (100_000, 10_000_000):
+        prog.write_text(template.format(n=n))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        r = lp("run", "--stack-limit", "50", str(prog), timeout=110)
+        assert (r.returncode, r.stdout) == (0, f"{n}\n".encode()), r.stderr
+        rss.append(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+    assert rss[1] < rss[0] * 1.5 + 20_000, rss
