@@ -136,7 +136,7 @@ class Interpreter:
                 names |= set(c.methods)
                 c = c.superclass
             what = describe(self, recv)
-        close = difflib.get_close_matches(selector, sorted(names), n=1)
+        close = difflib.get_close_matches(selector, sorted(names), n=1, cutoff=0.75)
         hint = f" (did you mean #{close[0]}?)" if close else ""
         return make_error(self, f"{what} does not understand #{selector}{hint}")
 
