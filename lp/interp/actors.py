@@ -17,7 +17,7 @@ from lp.runtime import binding as rt
 NORMAL_SYM, KILLED_SYM = Symbol("normal"), Symbol("killed")
 
 
-class ActorExit(Exception):
+class ActorExit(BaseException):
     """`Actor exit: reason` ends the current actor."""
 
     def __init__(self, kind, value):

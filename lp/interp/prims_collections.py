@@ -322,3 +322,23 @@ def _value(p, a):
 @prim("Association", "key:value:", class_side=True)
 def _assoc_new(p, cls, k, v):
     return Association(k, v)
+
+
+@prim("Array", "reverse")
+def _reverse(p, a):
+    return a[::-1]
+
+
+@prim("Dictionary", "notEmpty")
+def _dict_not_empty(p, d):
+    return bool(d.items)
+
+
+@prim("Maybe", "isPresent")
+def _is_present(p, m):
+    return m.present
+
+
+@prim("ArrayBuilder", "size")
+def _builder_size(p, b):
+    return len(b)

@@ -279,3 +279,17 @@ def int_fast_paths(interp) -> dict:
         if m is not None and getattr(m, "fn", None) is prim_fn:
             out[sel] = fast
     return out
+
+
+@prim("Integer", "printString:")
+def _print_base(p, a, base):
+    if type(base) is not int or not 2 <= base <= 36:
+        raise LPRaise(make_error(p.interp, f"printString: expects a base from 2 to 36, not {p.interp.describe(base)}"))
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    n, out = abs(a), ""
+    while True:
+        n, d = divmod(n, base)
+        out = digits[d] + out
+        if n == 0:
+            break
+    return ("-" if a < 0 else "") + out

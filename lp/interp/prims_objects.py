@@ -446,3 +446,52 @@ def _err_is_error(p, e):
 @prim("Error", "error")
 def _err_error(p, e):
     return Maybe(True, e)
+
+
+@prim("Object", "ifNotNil:ifNil:")
+def _if_not_nil_nil(p, v, b, a):
+    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+
+
+@prim("Object", "isString")
+def _is_string(p, v):
+    return type(v) is str
+
+
+@prim("Object", "isNumber")
+def _is_number(p, v):
+    return type(v) in (int, float)
+
+
+@prim("Object", "isSymbol")
+def _is_symbol(p, v):
+    return type(v) is Symbol
+
+
+@prim("Number", "asString")
+@prim("Boolean", "asString")
+@prim("UndefinedObject", "asString")
+def _as_string(p, v):
+    return display_string(p.interp, v)
+
+
+@prim("Error", "signal:")
+def _signal_with(p, err, message):
+    values = list(err.values)
+    values[err.cls.field_index["message"]] = message
+    raise LPRaise(Instance(err.cls, tuple(values)))
+
+
+@prim("Block", "ifCurtailed:")
+def _if_curtailed(p, blk, cleanup):
+    return Call(blk, (), ("curtailed", cleanup))
+
+
+@prim("Log", "debug:", class_side=True)
+def _debug(p, cls, text):
+    return _log(p, "debug", text)
+
+
+@prim("Transcript", "showCr:", class_side=True)
+def _show_cr(p, cls, v):
+    p.interp.write(display_string(p.interp, v) + "\n")

@@ -255,3 +255,77 @@ def _cgt(p, a, b):
     if type(b) is not Char:
         raise LPRaise(make_error(p.interp, f"#> expects a Character, not {p.interp.describe(b)}"))
     return a.ch > b.ch
+
+
+@prim("Character", "asSymbol")
+def _char_symbol(p, c):
+    return Symbol(c.ch)
+
+
+@prim("Character", "isUppercase")
+def _is_upper(p, c):
+    return c.ch.isupper()
+
+
+@prim("Character", "isLowercase")
+def _is_lower(p, c):
+    return c.ch.islower()
+
+
+@prim("Character", "digitValue")
+def _digit_value(p, c):
+    ch = c.ch.upper()
+    if ch.isdigit():
+        return int(ch)
+    if "A" <= ch <= "Z":
+        return ord(ch) - ord("A") + 10
+    return -1
+
+
+@prim("Character", "<=")
+def _cle(p, a, b):
+    return not _cgt(p, a, b)
+
+
+@prim("Character", ">=")
+def _cge(p, a, b):
+    return not _clt(p, a, b)
+
+
+@prim("String", "substrings")
+def _substrings(p, s):
+    return tuple(s.split())
+
+
+@prim("String", "reverse")
+def _reverse(p, s):
+    return s[::-1]
+
+
+@prim("String", "includes:")
+def _includes_char(p, s, c):
+    return type(c) is Char and c.ch in s
+
+
+@prim("String", "first")
+def _sfirst(p, s):
+    if not s:
+        raise LPRaise(make_error(p.interp, "#first of an empty String"))
+    return Char(s[0])
+
+
+@prim("String", "last")
+def _slast(p, s):
+    if not s:
+        raise LPRaise(make_error(p.interp, "#last of an empty String"))
+    return Char(s[-1])
+
+
+@prim("Symbol", "<")
+def _symlt(p, a, b):
+    return type(b) is Symbol and a.name < b.name
+
+
+@prim("Symbol", ">")
+def _symgt(p, a, b):
+    return type(b) is Symbol and a.name > b.name

@@ -425,7 +425,7 @@ class Process:
                 new.after = f.after
                 self.push(new)
                 return False
-            if g[0] == "ensure":
+            if g[0] == "ensure" or g[0] == "curtailed":
                 new = self.closure_frame(g[1], (), f.dst)
                 new.after = ("raise", err)
                 self.push(new)
@@ -445,7 +445,7 @@ class Process:
             f = stack.pop()
             f.alive = False
             g = f.guard
-            if g is not None and g[0] == "ensure":
+            if g is not None and (g[0] == "ensure" or g[0] == "curtailed"):
                 new = self.closure_frame(g[1], (), None)
                 new.after = ("nlr", v, home)
                 self.push(new)
