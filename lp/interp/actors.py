@@ -200,7 +200,13 @@ def _spawn_link(p, cls, blk):
 @prim("Actor", "trapExits:", class_side=True)
 def _trap(p, cls, on):
     p.ctx.trap_exits(on is True)
-    return on
+    return None
+
+
+@prim("Actor", "millisecondClock", class_side=True)
+def _clock(p, cls):
+    """Milliseconds on the runtime's monotonic clock."""
+    return rt.lib.lprt_now() // 1_000_000
 
 
 @prim("Actor", "exit:", class_side=True)
@@ -328,13 +334,13 @@ def _link(p, a, b):
         dead = b.ref.dead_reason()
         why = print_string(p.interp, reason_value(*dead)) if dead else "dead"
         raise LPRaise(make_error(p.interp, f"cannot link to Actor<{b.id}>: it has already ended ({why})"))
-    return b
+    return None
 
 
 @prim("Actor", "unlinkFrom:")
 def _unlink(p, a, b):
     p.ctx.unlink(b.ref)
-    return b
+    return None
 
 
 @prim("Actor", "monitor:")
@@ -342,7 +348,7 @@ def _monitor(p, a, b):
     if a.id != p.ctx.id:
         raise LPRaise(make_error(p.interp, "monitor: is sent by the watching actor: `Actor self monitor: other`"))
     p.monitors[b.id] = p.ctx.monitor(b.ref)
-    return b
+    return None
 
 
 @prim("Actor", "demonitor:")
@@ -350,7 +356,7 @@ def _demonitor(p, a, b):
     ref = p.monitors.pop(b.id, None)
     if ref is not None:
         p.ctx.demonitor(b.ref, ref)
-    return b
+    return None
 
 
 @prim("Actor", "exit:")

@@ -395,6 +395,7 @@ spawnLink: special
 trapExits: Boolean -> UndefinedObject
 exit: special
 sleep: Integer -> UndefinedObject
+millisecondClock -> Integer
 """,
     "Log": """
 info: String -> UndefinedObject
