@@ -22,6 +22,7 @@ class Snippet:
     postlude: str = ""
     replace: tuple[tuple[str, str], ...] = ()
     expected_output: str | None = None   # stdout when run, for complete programs
+    expected_stderr: str = ""
     per_line: bool = False      # a listing of forms: each line is its own fragment
     seed: str = ACTOR_SEED
     extra: dict = field(default_factory=dict)
@@ -40,8 +41,9 @@ class Snippet:
 
 SNIPPETS = [
     Snippet("primitives", 9, 12, per_line=True,
-            prelude="Object subclass: #Msg.\nactor := Actor spawn: [:me | me receive].\nmessage := Msg new.\n"
-                    "body := nil.\n"),
+            prelude="Object subclass: #Msg.\nactor := Actor self.\nmessage := Msg new.\nactor ! message.\n"
+                    "body := nil.\n",
+            postlude=".\nactor ! message.\nactor receive.\n"),
     Snippet("ping_pong", 16, 25, expected_output="#ping\n#pong\n"),
     Snippet("counter_loop", 31, 39,
             prelude="Object subclass: #Inc.\nObject subclass: #GetCount fields: (reply).\n",
@@ -56,7 +58,8 @@ SNIPPETS = [
             prelude="Object subclass: #Tick.\nObject subclass: #Handler.\nHandler class >> handle: t = 'tick' displayNl.\n"
                     "me := Actor self.\n",
             replace=(("handle: t", "Handler handle: t"),),
-            postlude="\n'done' displayNl.\n", expected_output="done\n"),
+            postlude="\n'done' displayNl.\n", expected_output="done\n",
+            expected_stderr="warn: no tick for 1 s\n"),
     Snippet("ask_future", 70, 71,
             prelude="Object subclass: #Compute fields: (x reply).\n"
                     "worker := Actor spawn: [:me | me receive: { Compute -> [:c | c reply ! (c x * 6)] }].\n",

@@ -13,18 +13,7 @@ EXAMPLE_FILES = sorted(EXAMPLES.glob("*.lp"))
 STDLIB_FILES = sorted((ROOT / "stdlib").glob("*.lp"))
 
 
-# The `primitives` listing's prelude binds `actor` to a spawned actor, which makes the line
-# `actor receive` a receive on another actor's mailbox: a type error by design (LANGUAGE.md §3).
-# With `actor` the main actor (which then also receives, so that `actor ! message` is accepted)
-# every line checks. tests/seeds/snippets.py is not ours to edit; see the report to the lead.
-PRIMITIVES_PRELUDE = "Object subclass: #Msg.\nactor := Actor self.\nmessage := Msg new.\nbody := nil.\n"
-PRIMITIVES_POSTLUDE = ".\nactor receive."
-
-
 def _sources(snippet):
-    if snippet.name == "primitives" and "Actor spawn: [:me | me receive]" in snippet.prelude:
-        from dataclasses import replace
-        snippet = replace(snippet, prelude=PRIMITIVES_PRELUDE, postlude=PRIMITIVES_POSTLUDE)
     return snippet.sources()
 
 
