@@ -7,6 +7,7 @@ retain/release hooks. An exception escaping a step ends that actor with
 reason ERROR(exception). `spawn_gen` runs a generator as a step actor, for
 code that reads better as `msg = yield Receive(...)`.
 """
+import itertools
 import sys
 import threading
 import traceback
@@ -24,40 +25,54 @@ STATES = {lib.LPRT_ST_EMBRYO: "embryo", lib.LPRT_ST_RUNNABLE: "runnable", lib.LP
 _REASON_NAMES = {NORMAL: "normal", KILLED: "killed", ERROR: "error"}
 
 
+_OK = lib.LPRT_OK
+_py_send, _msg_key, _msg_seq, _take_user = lib.lprt_py_send, lib.lprt_py_msg_key, lib.lprt_py_msg_seq, \
+    lib.lprt_py_take_user
+
+
 def now_ns():
     return lib.lprt_now()
 
 
 class _Values:
-    """Handle table: id -> [object, refcount]; ids are odd so none is NULL."""
+    """Handle table: key -> object, keys odd so none is NULL. A value starts with one
+    reference; `_extra` counts the references beyond the first (rare: shared exit reasons)."""
 
     def __init__(self):
         self._lock = threading.RLock()  # re-entered when a GC-run __del__ releases a value
         self._objs = {}
-        self._next = 1
+        self._extra = {}
+        self._keys = itertools.count(1, 2)   # next() is atomic under the GIL
+
+    def put_key(self, obj):
+        k = next(self._keys)
+        self._objs[k] = obj
+        return k
 
     def put(self, obj):
-        with self._lock:
-            k = self._next
-            self._next += 2
-            self._objs[k] = [obj, 1]
-        return ffi.cast("void *", k)
+        return ffi.cast("void *", self.put_key(obj))
 
     def get(self, ptr):
         k = int(ffi.cast("uintptr_t", ptr))
-        return self._objs[k][0] if k else None
+        return self._objs[k] if k else None
 
     def retain(self, ptr):
-        with self._lock:
-            self._objs[int(ffi.cast("uintptr_t", ptr))][1] += 1
-
-    def release(self, ptr):
         k = int(ffi.cast("uintptr_t", ptr))
         with self._lock:
-            e = self._objs[k]
-            e[1] -= 1
-            if e[1] == 0:
+            self._extra[k] = self._extra.get(k, 0) + 1
+
+    def release(self, ptr):
+        self.release_key(int(ffi.cast("uintptr_t", ptr)))
+
+    def release_key(self, k):
+        with self._lock:
+            n = self._extra.get(k)
+            if n is None:
                 del self._objs[k]
+            elif n == 1:
+                del self._extra[k]
+            else:
+                self._extra[k] = n - 1
 
     def __len__(self):
         return len(self._objs)
@@ -199,7 +214,7 @@ class ActorRef:
 
     def send(self, value):
         """Asynchronous send; False if the actor is dead (message dropped)."""
-        return lib.lprt_send(self._ptr, self._rt._values.put(value)) == lib.LPRT_OK
+        return _py_send(self._ptr, self._rt._values.put_key(value)) == _OK
 
     def exit(self, kind, value=None, sender=None):
         """Exit signal. KILLED is untrappable; a trapping target gets an Exit message."""
@@ -247,6 +262,31 @@ class Actor(ActorRef):
             nxt = self.next(m)
             yield m
             m = nxt
+
+    # raw scan for engines: entries as cdata pointers, user values by key
+    def raw_first(self):
+        return lib.lprt_mbox_first(self._ptr)
+
+    def raw_after(self, seq):
+        return lib.lprt_mbox_after(self._ptr, seq)
+
+    def raw_next(self, p):
+        return lib.lprt_mbox_next(self._ptr, p)
+
+    def raw_payload(self, p):
+        """(seq, payload) of an entry: the user value, or a Down / Exit."""
+        k = _msg_key(p)
+        if k:
+            return _msg_seq(p), self._rt._values._objs[k]
+        return _msg_seq(p), Message(self._rt, p).payload
+
+    def raw_take(self, p):
+        """Remove entry p (from raw_first/raw_next) from the mailbox."""
+        if _msg_key(p):
+            self._rt._values.release_key(_take_user(self._rt._rt, self._ptr, p))
+        else:
+            lib.lprt_mbox_take(self._ptr, p)
+            lib.lprt_msg_free(self._rt._rt, p)
 
     def take(self, m):
         """Remove `m` from the mailbox and return its payload."""

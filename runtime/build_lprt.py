@@ -128,6 +128,11 @@ extern "Python" void lprt_py_on_exit(lprt_actor *a, int reason_kind, void *reaso
 extern "Python" void lprt_py_unobserved(lprt_actor *a, int reason_kind, void *reason_value, void *ud);
 
 /* helpers for the binding */
+int lprt_py_send(lprt_actor *to, uintptr_t key);
+uintptr_t lprt_py_msg_key(lprt_msg *m);
+uint64_t lprt_py_msg_seq(lprt_msg *m);
+int lprt_py_msg_kind(lprt_msg *m);
+uintptr_t lprt_py_take_user(lprt *rt, lprt_actor *self, lprt_msg *m);
 int lprt_py_addrinfo_next(struct addrinfo **cursor, int *family, char *host, size_t hostlen, int *port);
 void lprt_py_freeaddrinfo(struct addrinfo *ai);
 """
@@ -137,6 +142,23 @@ HELPERS = r"""
 #include <netdb.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+
+/* Value handles are small integers (keys of the binding's table), passed as uintptr_t so
+   Python ints cross without casts. */
+static int lprt_py_send(lprt_actor *to, uintptr_t key) { return lprt_send(to, (void *)key); }
+static uintptr_t lprt_py_msg_key(lprt_msg *m) { return m->kind == LPRT_MSG_USER ? (uintptr_t)m->value : 0; }
+static uint64_t lprt_py_msg_seq(lprt_msg *m) { return m->seq; }
+static int lprt_py_msg_kind(lprt_msg *m) { return m->kind; }
+
+/* Take a user message and free its entry, handing the value's reference to the caller
+   (the binding drops it in Python, sparing a release callback). */
+static uintptr_t lprt_py_take_user(lprt *rt, lprt_actor *self, lprt_msg *m) {
+    uintptr_t key = (uintptr_t)m->value;
+    m->value = NULL;
+    lprt_mbox_take(self, m);
+    lprt_msg_free(rt, m);
+    return key;
+}
 
 /* Walk an addrinfo list: fills family/host/port of *cursor and advances it. */
 static int lprt_py_addrinfo_next(struct addrinfo **cursor, int *family, char *host, size_t hostlen, int *port) {

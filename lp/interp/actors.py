@@ -11,6 +11,7 @@ from lp.interp.errors import LPRaise, error_message, make_error
 from lp.interp.printer import print_string
 from lp.interp.registry import prim
 from lp.interp.values import ActorValue, Closure, Future, FutureReady, Instance, LPClass, Promise, ReplyAddress, Symbol
+from lp.interp import vm as vm_module
 from lp.interp.vm import BLOCK, DONE, SUSPEND, YIELD, Call, Frame, Process
 from lp.runtime import binding as rt
 
@@ -55,12 +56,16 @@ def lp_payload(interp, payload):
 
 def _matches(interp, entries, regs, v):
     """(param register, handler pc) of the first entry matching v; entries hold key registers."""
+    cls = None
     for kind, key, param, target in entries:
         if kind == C.MATCH_ANY:
             return param, target
         if kind == C.MATCH_CLASS:
+            if cls is None:
+                t = type(v)
+                cls = v.cls if t is Instance else interp.type_classes.get(t) or interp.class_of(v)
             k = regs[key]
-            if type(k) is LPClass and interp.class_of(v).inherits(k):
+            if type(k) is LPClass and k in cls.ancestors:
                 return param, target
         elif interp.equal(regs[key], v):
             return param, target
@@ -93,20 +98,21 @@ def receive(proc: Process, frame: Frame, ins) -> object:
             frame.wait = None
             frame.pc = tmo_pc
             return None
-    m = ctx.after(cursor) if cursor else ctx.first()
-    while m is not None:
-        payload = m.payload
+    m = ctx.raw_after(cursor) if cursor else ctx.raw_first()
+    while m:
+        seq, payload = ctx.raw_payload(m)
         if type(payload) is not FutureReady:
-            v = lp_payload(interp, payload)
-            hit = _matches(interp, entries, regs, v)
+            if type(payload) is rt.Down or type(payload) is rt.Exit:
+                payload = lp_payload(interp, payload)
+            hit = _matches(interp, entries, regs, payload)
             if hit is not None:
-                ctx.take(m)
+                ctx.raw_take(m)
                 frame.wait = None
-                regs[hit[0]] = v
+                regs[hit[0]] = payload
                 frame.pc = hit[1]
                 return None
-        cursor = m.seq
-        m = ctx.next(m)
+        cursor = seq
+        m = ctx.raw_next(m)
     if deadline != -1 and rt.lib.lprt_now() >= deadline:
         frame.wait = None
         frame.pc = tmo_pc
@@ -114,6 +120,9 @@ def receive(proc: Process, frame: Frame, ins) -> object:
     frame.wait = (deadline, cursor)
     ctx.wait_receive(cursor, deadline=deadline)
     return SUSPEND
+
+
+vm_module.__dict__["_receive"] = receive
 
 
 # ---- the step function

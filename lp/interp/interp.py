@@ -12,7 +12,7 @@ from lp.interp.code import FieldGetter, Method
 from lp.interp.compiler import Compiler
 from lp.interp.errors import make_error
 from lp.interp.printer import describe, print_string
-from lp.interp.values import LPClass
+from lp.interp.values import Instance, LPClass
 from lp.syntax import ast as A
 
 DEFAULT_STACK_LIMIT = 200_000
@@ -112,7 +112,6 @@ class Interpreter:
         return print_string(self, v)
 
     def class_of(self, v) -> LPClass:
-        from lp.interp.values import Instance
         if type(v) is Instance:
             return v.cls
         if type(v) is LPClass:

@@ -189,11 +189,12 @@ def _bxor(p, a, b):
 
 @prim("Object", "new", class_side=True)
 def _new(p, cls):
-    fields = [f for f in cls.fields]
+    """Classes whose only field is `reply` (filled by ask:) can be built with `new` too."""
+    fields = [f for f in cls.fields if f != "reply"]
     if fields:
         raise LPRaise(make_error(p.interp, f"{cls.name} has fields ({' '.join(fields)}): build it with "
                                  f"`{cls.name} fields: {{ ... }}`"))
-    return Instance(cls, ())
+    return Instance(cls, (None,) * len(cls.fields))
 
 
 @prim("Object", "fields:", class_side=True)

@@ -19,6 +19,9 @@ BUDGET = 2000
 SUSPEND = object()   # a primitive's answer: "I registered a wait; run me again on wake"
 
 
+_receive = None  # lp.interp.actors.receive, bound when that module loads (it imports this one)
+
+
 class Call:
     """A primitive's answer asking the machine to call `closure` with `args` in its place."""
     __slots__ = ("closure", "args", "guard")
@@ -136,7 +139,13 @@ class Process:
                         m = classes[t].lookup(sel)
                     mt = type(m)
                     if mt is Primitive:
-                        v = m.fn(self, recv, *[regs[a] for a in args])
+                        n = len(args)
+                        if n == 0:
+                            v = m.fn(self, recv)
+                        elif n == 1:
+                            v = m.fn(self, recv, regs[args[0]])
+                        else:
+                            v = m.fn(self, recv, *[regs[a] for a in args])
                         if type(v) is Call:
                             frame.pc = pc
                             self._call_closure(v, dst, op == 1)
@@ -269,8 +278,7 @@ class Process:
         """The less frequent instructions. Returns a step result to stop, or None to continue at stack top."""
         regs = frame.regs
         if op == C.RECV:
-            from lp.interp.actors import receive
-            r = receive(self, frame, ins)
+            r = _receive(self, frame, ins)
             return BLOCK if r is SUSPEND else None
         if op == C.CLOSURE:
             _, dst, code, caps, _node = ins
