@@ -4,6 +4,7 @@ signals all go through the runtime; nothing here schedules.
 """
 from __future__ import annotations
 
+import gc
 import sys
 
 from lp.interp import code as C
@@ -465,6 +466,10 @@ def _future(p, pr):
 def run_program(interp, main, domains=None) -> int:
     """Run the main program's statements as the main actor; answers the process exit status."""
     code = interp.compiler.main(list(main.statements), main.span)
+    # Everything loaded so far lives for the whole run: keep the cycle collector off it, and
+    # collect young objects less often (actors allocate many small, acyclic objects).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
     proc = Process(interp, Frame(code, code.template[:], None))
     interp.main_process = proc
     st = ActorState(interp, proc, is_main=True)
