@@ -187,6 +187,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
             else:
                 ck.clash_error(clash, blk.span, "The timeout block", "`do:` needs", want, bt)
     if p is not None:
+        p = prune(p)  # inferring the handlers may have merged this protocol into another one
         for tag, lit, payload, span in entries:
             if tag is not None:
                 mine = p.accepts.get(tag)
