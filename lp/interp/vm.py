@@ -174,9 +174,14 @@ class Process:
                         code = m.code
                         nregs = code.template[:]
                         nregs[0] = recv
-                        if args:
-                            for i, a in enumerate(args, 1):
-                                nregs[i] = regs[a]
+                        n = len(args)
+                        if n == 1:
+                            nregs[1] = regs[args[0]]
+                        elif n == 2:
+                            nregs[1] = regs[args[0]]
+                            nregs[2] = regs[args[1]]
+                        elif n:
+                            nregs[1:n + 1] = [regs[a] for a in args]
                         if op == 1 and frame.guard is None and frame.after is None:
                             new = Frame(code, nregs, frame.dst)
                             frame.alive = False
