@@ -79,7 +79,13 @@ void lprt__schedule(lprt_actor *a) {
     lprt__domain *me = lprt__cur_domain;
     lprt__domain *home = a->home;
     if (me && me->rt == rt) {
-        if (home && home != me && atomic_load_explicit(&home->parked, memory_order_seq_cst)) {
+        /* Woken by an actor running here. With our deque empty it runs next
+           on this domain (typically as soon as the waker blocks: message
+           passing chains such as the thread ring stay on one domain and cost
+           no futex wake); a parked home domain is handed the actor only when
+           it would otherwise queue behind other work here. */
+        if (home && home != me && lprt__dq_size(&me->dq) > 0 &&
+            atomic_load_explicit(&home->parked, memory_order_seq_cst)) {
             inbox_push(home, a);
             domain_wake_if_parked(home);
             return;
