@@ -37,7 +37,8 @@ def _child_fields(cls) -> tuple[str, ...]:
     names = _CHILD_FIELDS.get(cls)
     if names is None:
         names = _CHILD_FIELDS[cls] = tuple(
-            f.name for f in fields(cls) if f.name not in ("span", "selector_span", "name_span", "file", "comments")
+            f.name for f in fields(cls) if f.name not in ("span", "selector_span", "name_span", "file", "comments",
+                                                          "chain")
             and f.type not in ("str", "int", "float", "bool"))
     return names
 
@@ -124,6 +125,7 @@ class Send(Node):
     args: tuple[Node, ...]
     span: Span = _span()
     selector_span: Span = _span()
+    chain: int = field(default=1, compare=False, repr=False)  # sends nested directly below, plus one
 
     @property
     def kind(self) -> str:

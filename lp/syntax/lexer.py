@@ -69,6 +69,7 @@ class Lexer:
         self.line_start = 0
         self.comments: list[Tok] = []
         self.depth = 0
+        self.max_depth = 0
 
     def _make(self, type_: str, start: int, end: int) -> Tok:
         value = self.text[start:end]
@@ -123,6 +124,8 @@ class Lexer:
                     kind = alt if alt is not None and alt in accepts else "KEYWORD"
             elif kind in OPENERS:
                 self.depth += 1
+                if self.depth > self.max_depth:
+                    self.max_depth = self.depth
             elif kind in CLOSERS:
                 self.depth -= 1
             self.pos = end

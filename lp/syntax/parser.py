@@ -44,6 +44,7 @@ class _ToAst(Transformer):
     def __init__(self):
         super().__init__(visit_tokens=False)
         self.file = "<input>"
+        self.max_chain = 0   # longest chain of sends nested without brackets in this parse
 
     # -- helpers
     def sp(self, x) -> A.Span:
@@ -144,11 +145,17 @@ class _ToAst(Transformer):
     # -- sends
     def unary_send(self, c):
         recv, sel = c
-        return A.Send(recv, str(sel), (), self.between(recv, sel), self.sp(sel))
+        d = recv.chain + 1 if type(recv) is A.Send else 1
+        if d > self.max_chain:
+            self.max_chain = d
+        return A.Send(recv, str(sel), (), self.between(recv, sel), self.sp(sel), d)
 
     def binary_send(self, c):
         left, op, right = c
-        return A.Send(left, str(op), (right,), self.between(left, right), self.sp(op))
+        d = max(left.chain if type(left) is A.Send else 0, right.chain if type(right) is A.Send else 0) + 1
+        if d > self.max_chain:
+            self.max_chain = d
+        return A.Send(left, str(op), (right,), self.between(left, right), self.sp(op), d)
 
     def keyword_send(self, c):
         recv = c[0]
@@ -311,16 +318,30 @@ _lark = Lark(
     cache=os.environ.get("LP_NO_PARSER_CACHE") is None,
 )
 _TABLE = _lark.parser.parser._parse_table
-_STATES = _TABLE.states
 _START = _TABLE.start_states["start"]
 _END = _TABLE.end_states["start"]
 _CALLBACKS = _lark.parser.parser.parser.callbacks
 _lock = threading.Lock()
 
 
+def _compact_table():
+    """Lark's LALR table in the shape the driver wants: per state, a terminal maps to the next
+    state (shift) or to (callback, rule length, rule name) (reduce); nonterminals map to gotos."""
+    out = {}
+    for state, acts in _TABLE.states.items():
+        row = {}
+        for sym, (action, arg) in acts.items():
+            row[sym] = arg if action is Shift else (_CALLBACKS[arg], len(arg.expansion), arg.origin.name)
+        out[state] = row
+    return out
+
+
+_STATES = _compact_table()
+
+
 def _drive(lexer: Lexer):
     """Run Lark's LALR(1) table over the contextual token stream, reducing with the AST callbacks."""
-    states, callbacks = _STATES, _CALLBACKS
+    states = _STATES
     state_stack = [_START]
     values: list = []
     while True:
@@ -334,39 +355,37 @@ def _drive(lexer: Lexer):
                                  hint="bind inner parts to names with := to flatten it")
         ttype = tok.type
         while True:
-            try:
-                action, arg = actions[ttype]
-            except KeyError:
-                raise UnexpectedToken(tok, {k for k in actions if k.isupper()}) from None
-            if action is Shift:
-                state_stack.append(arg)
+            act = actions.get(ttype)
+            if type(act) is int:
+                state_stack.append(act)
                 values.append(tok)
                 break
-            size = len(arg.expansion)
+            if act is None:
+                raise UnexpectedToken(tok, {k for k in actions if k.isupper()})
+            callback, size, origin = act
             if size:
                 args = values[-size:]
                 del state_stack[-size:]
                 del values[-size:]
             else:
                 args = []
-            values.append(callbacks[arg](args))
-            state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+            values.append(callback(args))
+            state_stack.append(states[state_stack[-1]][origin])
             actions = states[state_stack[-1]]
     end = Tok("$END", "", lexer.line, len(lexer.text) - lexer.line_start + 1, lexer.line,
               len(lexer.text) - lexer.line_start + 1, len(lexer.text))
     while True:
         actions = states[state_stack[-1]]
-        try:
-            action, arg = actions["$END"]
-        except KeyError:
-            raise UnexpectedToken(end, {k for k in actions if k.isupper()}) from None
-        size = len(arg.expansion)
+        act = actions.get("$END")
+        if act is None or type(act) is int:
+            raise UnexpectedToken(end, {k for k in actions if k.isupper()})
+        callback, size, origin = act
         args = values[-size:] if size else []
         if size:
             del state_stack[-size:]
             del values[-size:]
-        values.append(callbacks[arg](args))
-        state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+        values.append(callback(args))
+        state_stack.append(states[state_stack[-1]][origin])
         if state_stack[-1] == _END:
             return values[-1]
 
@@ -384,6 +403,7 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     try:
         with _lock:
             _transformer.file = file
+            _transformer.max_chain = 0
             items = _drive(lexer)
     except _SyntaxProblem as p:
         raise LPError(p.diagnostic) from None
@@ -398,9 +418,10 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
                                  A.Span(file, 0, 0, 0, 0)))
     program = A.Program(tuple(items), file, comments, A.Span(file, 1, 1, items[-1].span.end_line,
                                                             items[-1].span.end_col))
-    deep = _too_deep(program)
-    if deep is not None:
-        raise LPError(too_deep(deep, MAX_NESTING))
+    if (lexer.max_depth + 1) * (_transformer.max_chain + 4) > MAX_NESTING:
+        deep = _too_deep(program)   # only when brackets and send chains could add up to too much
+        if deep is not None:
+            raise LPError(too_deep(deep, MAX_NESTING))
     return program
 
 
