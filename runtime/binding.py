@@ -28,6 +28,7 @@ _REASON_NAMES = {NORMAL: "normal", KILLED: "killed", ERROR: "error"}
 _OK = lib.LPRT_OK
 _py_send, _msg_key, _msg_seq, _take_user = lib.lprt_py_send, lib.lprt_py_msg_key, lib.lprt_py_msg_seq, \
     lib.lprt_py_take_user
+_scan = lib.lprt_py_scan
 
 
 def now_ns():
@@ -240,7 +241,11 @@ class ActorRef:
 
 class Actor(ActorRef):
     """The running actor's view of itself: mailbox scan, waits, links, monitors."""
-    __slots__ = ()
+    __slots__ = ("_scan_out",)
+
+    def __init__(self, rt, ptr):
+        super().__init__(rt, ptr)
+        self._scan_out = ffi.new("uint64_t[2]")
 
     # mailbox (owner only)
     def first(self):
@@ -272,6 +277,16 @@ class Actor(ActorRef):
 
     def raw_next(self, p):
         return lib.lprt_mbox_next(self._ptr, p)
+
+    def scan(self, p=None, after=0):
+        """One mailbox step in one crossing: (entry, seq, payload) of the entry after p (or the first
+        after seq `after`), or (None, 0, None) at the end. Payloads are user values or Down / Exit."""
+        out = self._scan_out
+        n = _scan(self._ptr, p if p is not None else ffi.NULL, after, out)
+        if not n:
+            return None, 0, None
+        k = out[1]
+        return n, out[0], (self._rt._values._objs[k] if k else Message(self._rt, n).payload)
 
     def raw_payload(self, p):
         """(seq, payload) of an entry: the user value, or a Down / Exit."""

@@ -133,6 +133,7 @@ uintptr_t lprt_py_msg_key(lprt_msg *m);
 uint64_t lprt_py_msg_seq(lprt_msg *m);
 int lprt_py_msg_kind(lprt_msg *m);
 uintptr_t lprt_py_take_user(lprt *rt, lprt_actor *self, lprt_msg *m);
+lprt_msg *lprt_py_scan(lprt_actor *self, lprt_msg *m, uint64_t after_seq, uint64_t *out);
 int lprt_py_addrinfo_next(struct addrinfo **cursor, int *family, char *host, size_t hostlen, int *port);
 void lprt_py_freeaddrinfo(struct addrinfo *ai);
 """
@@ -158,6 +159,18 @@ static uintptr_t lprt_py_take_user(lprt *rt, lprt_actor *self, lprt_msg *m) {
     lprt_mbox_take(self, m);
     lprt_msg_free(rt, m);
     return key;
+}
+
+/* One step of a mailbox scan in one call: the entry after m (or, when m is NULL, the first
+   entry after after_seq, or the first of all), with out[0] = its seq and out[1] = its value key
+   (0 for Down / Exit entries). */
+static lprt_msg *lprt_py_scan(lprt_actor *self, lprt_msg *m, uint64_t after_seq, uint64_t *out) {
+    lprt_msg *n = m ? lprt_mbox_next(self, m) : (after_seq ? lprt_mbox_after(self, after_seq) : lprt_mbox_first(self));
+    if (n) {
+        out[0] = n->seq;
+        out[1] = n->kind == LPRT_MSG_USER ? (uint64_t)(uintptr_t)n->value : 0;
+    }
+    return n;
 }
 
 /* Walk an addrinfo list: fills family/host/port of *cursor and advances it. */

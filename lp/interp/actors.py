@@ -99,9 +99,9 @@ def receive(proc: Process, frame: Frame, ins) -> object:
             frame.wait = None
             frame.pc = tmo_pc
             return None
-    m = ctx.raw_after(cursor) if cursor else ctx.raw_first()
-    while m:
-        seq, payload = ctx.raw_payload(m)
+    scan = ctx.scan
+    m, seq, payload = scan(None, cursor)
+    while m is not None:
         if type(payload) is not FutureReady:
             if type(payload) is rt.Down or type(payload) is rt.Exit:
                 payload = lp_payload(interp, payload)
@@ -113,7 +113,7 @@ def receive(proc: Process, frame: Frame, ins) -> object:
                 frame.pc = hit[1]
                 return None
         cursor = seq
-        m = ctx.raw_next(m)
+        m, seq, payload = scan(m)
     if deadline != -1 and rt.lib.lprt_now() >= deadline:
         frame.wait = None
         frame.pc = tmo_pc

@@ -12,7 +12,7 @@ from __future__ import annotations
 from lp.interp import code as C
 from lp.interp.code import FieldGetter, Method, Primitive
 from lp.interp.errors import LPRaise, internal_error, make_error
-from lp.interp.values import Closure, Instance, LPClass
+from lp.interp.values import Closure, Instance, LPClass, Record
 
 YIELD, BLOCK, DONE = 0, 1, 2
 BUDGET = 2000
@@ -181,7 +181,10 @@ class Process:
                             nregs[1] = regs[args[0]]
                             nregs[2] = regs[args[1]]
                         elif n:
-                            nregs[1:n + 1] = [regs[a] for a in args]
+                            i = 1
+                            for a in args:
+                                nregs[i] = regs[a]
+                                i += 1
                         if op == 1 and frame.guard is None and frame.after is None:
                             new = Frame(code, nregs, frame.dst)
                             frame.alive = False
@@ -291,7 +294,6 @@ class Process:
         elif op == C.ARRAY:
             regs[ins[1]] = tuple(regs[r] for r in ins[2])
         elif op == C.RECORD:
-            from lp.interp.values import Record
             regs[ins[1]] = Record(ins[2], tuple(regs[r] for r in ins[3]))
         elif op == C.JT:
             c = regs[ins[1]]
