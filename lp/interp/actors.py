@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 
 from lp.interp import code as C
 from lp.interp.errors import LPRaise, error_message, make_error
@@ -476,7 +477,17 @@ def run_program(interp, main, domains=None) -> int:
     runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved)
     interp.runtime = runtime
     ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
-    runtime.run(ref)
+    # The runtime runs on its own thread so this one stays free to take Ctrl-C.
+    runner = threading.Thread(target=runtime.run, args=(ref,), name="lp-runtime", daemon=True)
+    runner.start()
+    try:
+        while runner.is_alive():
+            runner.join(0.2)
+    except KeyboardInterrupt:
+        interp.main_done = True
+        ref.exit(rt.KILLED)
+        runner.join(5)
+        raise
     interp.out.flush()
     if proc.error is not None:
         interp.report_uncaught(proc.error)

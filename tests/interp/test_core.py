@@ -171,3 +171,23 @@ def test_ten_million_iteration_loop_runs_in_constant_memory(tmp_path, lp):
         assert (r.returncode, r.stdout) == (0, f"{n}\n".encode()), r.stderr
         rss.append(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
     assert rss[1] < rss[0] * 1.5 + 20_000, rss
+
+
+def test_ctrl_c_stops_a_running_program(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from tests.conftest import ROOT
+    prog = tmp_path / "wait.lp"
+    prog.write_text("'waiting' displayNl.\nActor self receive.\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "lp", "run", str(prog)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env)
+    assert p.stdout.readline() == b"waiting\n"
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == 130
+    assert b"lp: interrupted" in err and b"Traceback" not in err
