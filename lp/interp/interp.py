@@ -3,6 +3,7 @@ the main actor on the C runtime.
 """
 from __future__ import annotations
 
+import os
 import sys
 import threading
 
@@ -48,6 +49,7 @@ class Interpreter:
         self.main_process = None
         self.main_done = False
         self.int_ops: dict = {}
+        self.out_closed = False
         builtins.install(self)
 
     # ---- loading
@@ -187,7 +189,17 @@ class Interpreter:
 
     def write(self, text: str) -> None:
         with self.out_lock:
-            self.out.write(text)
+            if self.out_closed:
+                return
+            try:
+                self.out.write(text)
+            except BrokenPipeError:
+                # the reader went away (`lp run x.lp | head`): stop writing, quietly
+                self.out_closed = True
+                try:
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), self.out.fileno())
+                except (OSError, ValueError, AttributeError):
+                    pass
 
     # ---- running
     def run_main(self, main: A.Program, domains=None) -> int:
