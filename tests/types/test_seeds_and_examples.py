@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from lp.diagnostics import SourceMap, render_all
+from lp.modules import Loader
+from lp.types import check_program
 from tests.conftest import EXAMPLES, ROOT, SEEDS
 from tests.seeds.snippets import SNIPPETS
 from tests.types.helpers import check_source
@@ -34,8 +37,11 @@ def test_receiving_on_a_spawned_actor_from_main_is_rejected():
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
 def test_example_checks(path):
-    result, text = check_source(path.read_text(), str(path.name))
-    assert result.diagnostics == [], text
+    # loaded as `lp check` loads it: core first, then the modules it imports
+    sources = SourceMap()
+    main, imports = Loader(sources).load_main(str(path))
+    result = check_program(main, imports)
+    assert result.diagnostics == [], render_all(result.diagnostics, sources)
 
 
 @pytest.mark.parametrize("path", STDLIB_FILES, ids=lambda p: p.name)
