@@ -136,6 +136,7 @@ class ActorState:
         self.interp = interp
         self.proc = proc
         self.is_main = is_main
+        self.finished = False   # ended by running out of code, an error or Actor exit:, not by a signal
 
     def step(self, ctx):
         proc = self.proc
@@ -149,10 +150,12 @@ class ActorState:
             r = proc.run()
         except ActorExit as e:
             ctx.set_exit_reason(e.kind, e.value)
+            self.finished = True
             return rt.DONE
         if r == DONE:
             if proc.error is not None:
                 ctx.set_exit_reason(rt.ERROR, proc.error)
+            self.finished = True
             return rt.DONE
         return rt.BLOCK if r == BLOCK else rt.YIELD
 
@@ -161,8 +164,8 @@ class ActorState:
         if self.is_main:
             interp.main_done = True
             return
-        if interp.quiet or interp.main_done:
-            return
+        if interp.quiet or interp.main_done or not self.finished:
+            return   # an actor stopped by a signal or a link did not choose to leave its mail
         n = 0
         for m in ctx.messages():
             if type(m.payload) is not FutureReady:

@@ -216,3 +216,15 @@ def test_receive_on_another_actor_is_an_error(tmp_path):
     src = "other := Actor spawn: [:me | me receive].\nother receive.\n"
     status, out, err = run_source(src, tmp_path)
     assert status == 1 and "only an actor can receive its own messages" in err
+
+
+def test_no_unmatched_report_for_an_actor_stopped_by_a_signal(tmp_path):
+    src = """
+    a := Actor spawn: [:me | Actor sleep: 100. me receive: { #x -> [:m | m] }].
+    a ! #x.
+    Actor self monitor: a.
+    a exit: (Error new: 'stop').
+    Actor self receive: { Down -> [:d | d reason printNl] }.
+    Actor sleep: 10.
+    """
+    assert run_source(src, tmp_path) == (0, "Error(message: 'stop')\n", "")
