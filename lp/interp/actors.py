@@ -163,6 +163,7 @@ class ActorState:
         interp = self.interp
         if self.is_main:
             interp.main_done = True
+            interp.main_reason = (kind, value)
             return
         if interp.quiet or interp.main_done or not self.finished:
             return   # an actor stopped by a signal or a link did not choose to leave its mail
@@ -494,6 +495,12 @@ def run_program(interp, main, domains=None) -> int:
     interp.out.flush()
     if proc.error is not None:
         interp.report_uncaught(proc.error)
+        return 1
+    kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
+    if kind != rt.NORMAL:
+        # stopped from outside (a linked actor's failure, an exit signal) or by `Actor exit:`
+        interp.report(f"the main actor ended abnormally ({describe_reason(interp, kind, value)})"
+                      f"{interp.where(value)}", always=True)
         return 1
     return 0
 

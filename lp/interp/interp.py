@@ -145,8 +145,8 @@ class Interpreter:
         from lp.interp.prims_objects import lp_equal
         return lp_equal(a, b)
 
-    def report(self, text: str) -> None:
-        """One line on stderr about the program's actors (silenced by --quiet)."""
+    def report(self, text: str, always: bool = False) -> None:
+        """One line on stderr about the program's actors (callers honour --quiet unless `always`)."""
         with self.out_lock:
             self.out.flush()
             self.err.write(f"lp: {text}\n")

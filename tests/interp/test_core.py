@@ -191,3 +191,15 @@ def test_ctrl_c_stops_a_running_program(tmp_path):
     out, err = p.communicate(timeout=10)
     assert p.returncode == 130
     assert b"lp: interrupted" in err and b"Traceback" not in err
+
+
+def test_main_actor_ended_by_a_link_or_exit_reports_and_fails(tmp_path):
+    src = ("c := Actor spawn: [:me | me receive. Error raise: 'child failed'].\n"
+           "Actor self linkTo: c.\nc ! 1.\nActor self receive.\n'not reached' displayNl.\n")
+    status, out, err = run_source(src, tmp_path)
+    assert (status, out) == (1, "")
+    assert err == f"lp: the main actor ended abnormally (Error: child failed) at {tmp_path / 'prog.lp'}:1:38\n"
+    status, out, err = run_source("'a' displayNl.\nActor exit: (Error new: 'bye').\n'b' displayNl.\n", tmp_path)
+    assert (status, out) == (1, "a\n")
+    assert err.startswith("lp: the main actor ended abnormally (Error: bye) at ")
+    assert run_source("'a' displayNl.\nActor exit: #normal.\n'b' displayNl.\n", tmp_path) == (0, "a\n", "")
