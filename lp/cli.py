@@ -22,6 +22,16 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="lp", description="LP: a statically typed, Smalltalk-flavoured actor language.")
     p.add_argument("--version", action="version", version=f"lp {__version__}")
@@ -29,10 +39,10 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="type-check and run a program", description="Type-check FILE, then run it.")
     run.add_argument("file", metavar="FILE")
-    run.add_argument("--domains", type=int, default=None, metavar="N", help="scheduler domains (default: cores)")
+    run.add_argument("--domains", type=_positive, default=None, metavar="N", help="scheduler domains (default: cores)")
     run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
     run.add_argument("--no-check", action="store_true", help="skip the type check")
-    run.add_argument("--stack-limit", type=int, default=200_000, metavar="N",
+    run.add_argument("--stack-limit", type=_positive, default=200_000, metavar="N",
                      help="nested calls allowed before a stack overflow error (default 200000)")
 
     check = sub.add_parser("check", help="type-check a program", description="Parse and type-check FILE.")
@@ -87,9 +97,6 @@ def cmd_run(args, sources: SourceMap) -> int:
     main, imports = _load_program(args.file, sources)
     if not args.no_check:
         _type_check(main, imports, sources)
-    if args.domains is not None and args.domains < 1:
-        sys.stderr.write("lp: --domains must be at least 1\n")
-        return EXIT_USAGE
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     interp.load(imports + [main])
     return interp.run_main(main, args.domains)

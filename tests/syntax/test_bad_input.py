@@ -122,3 +122,9 @@ def test_fuzzed_bytes_get_a_result_or_a_diagnostic(tmp_path_factory, data):
         assert e.diagnostics[0].message
     finally:
         os.unlink(f)
+
+
+def test_bad_option_values_are_usage_errors(lp):
+    for args in (("--domains", "0"), ("--domains", "two"), ("--stack-limit", "-5")):
+        r = lp("run", *args, "examples/hello.lp")
+        assert r.returncode == 2 and b"Traceback" not in r.stderr, args
