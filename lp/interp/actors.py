@@ -136,7 +136,6 @@ class ActorState:
         self.interp = interp
         self.proc = proc
         self.is_main = is_main
-        self.finished = False   # ended by running out of code, an error or Actor exit:, not by a signal
 
     def step(self, ctx):
         proc = self.proc
@@ -150,23 +149,25 @@ class ActorState:
             r = proc.run()
         except ActorExit as e:
             ctx.set_exit_reason(e.kind, e.value)
-            self.finished = True
+            self.report_unmatched(ctx)
             return rt.DONE
         if r == DONE:
             if proc.error is not None:
                 ctx.set_exit_reason(rt.ERROR, proc.error)
-            self.finished = True
+            self.report_unmatched(ctx)
             return rt.DONE
         return rt.BLOCK if r == BLOCK else rt.YIELD
 
     def on_exit(self, ctx, kind, value):
-        interp = self.interp
         if self.is_main:
-            interp.main_done = True
-            interp.main_reason = (kind, value)
+            self.interp.main_done = True
+            self.interp.main_reason = (kind, value)
+
+    def report_unmatched(self, ctx):
+        """Warn about mail the actor leaves behind; runs before its death is visible to anyone."""
+        interp = self.interp
+        if self.is_main or interp.quiet or interp.main_done:
             return
-        if interp.quiet or interp.main_done or not self.finished:
-            return   # an actor stopped by a signal or a link did not choose to leave its mail
         n = 0
         for m in ctx.messages():
             if type(m.payload) is not FutureReady:

@@ -84,11 +84,11 @@ def test_ask_await_and_promises(tmp_path, rep):
     Object subclass: #Double fields: (x reply).
     w := Actor spawn: [:me | me receive: { Double -> [:d | d reply ! (d x * 2)] }].
     (w ask: (Double fields: { x: 21 })) await printNl.
+    main := Actor self.
     p := Promise new.
-    waiters := 1 to: 3 collect: [:i | Actor spawn: [:me | p future await printNl]].
-    Actor sleep: 20.
+    waiters := 1 to: 3 collect: [:i | Actor spawn: [:me | p future await printNl. main ! #done]].
     p resolve: 7.
-    Actor sleep: 50.
+    3 timesRepeat: [main receive: { #done -> [:d | nil] }].
     (Error try: [p resolve: 8] onError: [:e | e message]) displayNl.
     (Error try: [Promise new future await: 10] onError: [:e | e message]) displayNl.
     """
@@ -139,7 +139,8 @@ def test_link_cascade_unlink_and_late_link(tmp_path, rep):
     other ! #stop.
     Actor sleep: 30.
     dead := Actor spawn: [:x | nil].
-    Actor sleep: 30.
+    me monitor: dead.
+    me receive: { Down -> [:d | nil] }.
     (Error try: [me linkTo: dead. 'linked'] onError: [:e | e message]) displayNl.
     Actor trapExits: true.
     me linkTo: dead.
@@ -186,16 +187,16 @@ def test_unobserved_death_and_unmatched_reports_and_quiet(tmp_path):
     w ! 1.
     v := Actor spawn: [:me | me receive: { #a -> [:x | x] }].
     v ! #b. v ! #a.
-    Actor sleep: 100.
+    [w isAlive | v isAlive] whileTrue: [Actor sleep: 5].
     'done' displayNl.
     """
-    status, out, err = run_source(src, tmp_path)
+    status, out, err = run_source(src, tmp_path, domains=1)
     assert (status, out) == (0, "done\n")
     lines = sorted(err.splitlines())
     assert lines[0] == "lp: actor 2 died (Error: oops) at " + str(tmp_path / "prog.lp") + \
         ":2:42, and no link or monitor observed it"
     assert lines[1] == "lp: actor 3 ended with 1 unmatched message in its mailbox"
-    assert run_source(src, tmp_path, quiet=True) == (0, "done\n", "")
+    assert run_source(src, tmp_path, quiet=True, domains=1) == (0, "done\n", "")
 
 
 @pytest.mark.parametrize("domains", [1, 2])
