@@ -29,6 +29,7 @@ _OK = lib.LPRT_OK
 _py_send, _msg_key, _msg_seq, _take_user = lib.lprt_py_send, lib.lprt_py_msg_key, lib.lprt_py_msg_seq, \
     lib.lprt_py_take_user
 _scan = lib.lprt_py_scan
+_step_fn = lib.lprt_py_step
 
 
 def now_ns():
@@ -190,9 +191,9 @@ class ActorRef:
     """A counted reference to an actor (any thread may send / signal)."""
     __slots__ = ("_rt", "_ptr", "id", "__weakref__")
 
-    def __init__(self, rt, ptr):
+    def __init__(self, rt, ptr, id=None):
         """Takes over one reference of `ptr`."""
-        self._rt, self._ptr, self.id = rt, ptr, int(lib.lprt_id(ptr))
+        self._rt, self._ptr, self.id = rt, ptr, int(lib.lprt_id(ptr)) if id is None else id
 
     @classmethod
     def _borrowed(cls, rt, ptr):
@@ -243,8 +244,8 @@ class Actor(ActorRef):
     """The running actor's view of itself: mailbox scan, waits, links, monitors."""
     __slots__ = ("_scan_out",)
 
-    def __init__(self, rt, ptr):
-        super().__init__(rt, ptr)
+    def __init__(self, rt, ptr, id=None):
+        super().__init__(rt, ptr, id)
         self._scan_out = ffi.new("uint64_t[2]")
 
     # mailbox (owner only)
@@ -410,21 +411,21 @@ class Runtime:
         st = _State()
         st.fn, st.on_exit = fn, on_exit
         st.handle = ffi.new_handle(st)
-        ptr = lib.lprt_create_step(self._rt, lib.lprt_py_step, st.handle)
+        idp = ffi.new("uint64_t *")
+        ptr = lib.lprt_py_create(self._rt, _step_fn, st.handle, 0, idp)
         if ptr == ffi.NULL:
             raise MemoryError("lprt_create_step")
-        lib.lprt_retain(ptr)
-        st.ctx = Actor(self, ptr)
-        st.id = st.ctx.id
+        st.id = int(idp[0])
+        st.ctx = Actor(self, ptr, st.id)
         self._states[st.id] = st
-        ref = ActorRef(self, ptr)
+        ref = ActorRef(self, ptr, st.id)
         if trap_exits:
             st.ctx.trap_exits(True)
         if link is not None:
             lib.lprt_link(link._ptr, ptr)
         mref = monitor.monitor(ref) if monitor is not None else None
         if start:
-            lib.lprt_start(ptr)
+            lib.lprt_start(ptr)   # only now can the actor run: its state is complete
         return (ref, mref) if monitor is not None else ref
 
     def spawn_gen(self, genfn, *args, **kw):
