@@ -16,6 +16,7 @@ from lp.interp.values import Closure, Instance, LPClass, Record
 
 YIELD, BLOCK, DONE = 0, 1, 2
 BUDGET = 2000
+_NO_VALUE = object()  # marks "this send has not answered yet" in the machine's send path
 SUSPEND = object()   # a primitive's answer: "I registered a wait; run me again on wake"
 
 
@@ -115,91 +116,73 @@ class Process:
                         dst = None
                     recv = regs[r]
                     t = type(recv)
+                    v = _NO_VALUE
                     if t is int and len(args) == 1:
                         fast = int_ops.get(sel)
-                        if fast is not None:
-                            b = regs[args[0]]
-                            if type(b) is int:
-                                v = fast(recv, b)
-                                if op == 0:
-                                    regs[dst] = v
-                                    pc += 1
-                                    continue
+                        if fast is not None and type(regs[args[0]]) is int:
+                            v = fast(recv, regs[args[0]])
+                    if v is _NO_VALUE:
+                        if t is Instance:
+                            m = recv.cls.lookup(sel)
+                        elif t is LPClass:
+                            m = recv.lookup_class(sel)
+                        else:
+                            m = classes[t].lookup(sel)
+                        mt = type(m)
+                        if mt is Method:
+                            budget -= 1
+                            if budget <= 0:
                                 frame.pc = pc
-                                if self._return(v):
-                                    return DONE
+                                return YIELD
+                            code = m.code
+                            nregs = code.template[:]
+                            nregs[0] = recv
+                            n = len(args)
+                            if n == 1:
+                                nregs[1] = regs[args[0]]
+                            elif n == 2:
+                                nregs[1] = regs[args[0]]
+                                nregs[2] = regs[args[1]]
+                            elif n:
+                                i = 1
+                                for a in args:
+                                    nregs[i] = regs[a]
+                                    i += 1
+                            if op == 1 and frame.guard is None and frame.after is None:
+                                new = Frame(code, nregs, frame.dst)
+                                frame.alive = False
+                                stack[-1] = new
+                            else:
+                                frame.pc = pc + 1
+                                new = Frame(code, nregs, dst if op == 0 else None)
+                                if op == 1:
+                                    new.after = ("tail",)
+                                self.push(new)
+                            frame = new
+                            instrs, regs, pc = code.instrs, nregs, 0
+                            continue
+                        if mt is Primitive:
+                            n = len(args)
+                            if n == 0:
+                                v = m.fn(self, recv)
+                            elif n == 1:
+                                v = m.fn(self, recv, regs[args[0]])
+                            else:
+                                v = m.fn(self, recv, *[regs[a] for a in args])
+                            if type(v) is Call:
+                                frame.pc = pc
+                                self._call_closure(v, dst, op == 1)
                                 frame = stack[-1]
                                 instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
                                 continue
-                    if t is Instance:
-                        m = recv.cls.lookup(sel)
-                    elif t is LPClass:
-                        m = recv.lookup_class(sel)
-                    else:
-                        m = classes[t].lookup(sel)
-                    mt = type(m)
-                    if mt is Primitive:
-                        n = len(args)
-                        if n == 0:
-                            v = m.fn(self, recv)
-                        elif n == 1:
-                            v = m.fn(self, recv, regs[args[0]])
-                        else:
-                            v = m.fn(self, recv, *[regs[a] for a in args])
-                        if type(v) is Call:
-                            frame.pc = pc
-                            self._call_closure(v, dst, op == 1)
-                            frame = stack[-1]
-                            instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
-                            continue
-                        if v is SUSPEND:
-                            frame.pc = pc
-                            return BLOCK
-                        frame.wait = None
-                        if op == 0:
-                            regs[dst] = v
-                            pc += 1
-                            continue
-                        frame.pc = pc
-                        if self._return(v):
-                            return DONE
-                        frame = stack[-1]
-                        instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
-                        continue
-                    if mt is Method:
-                        budget -= 1
-                        if budget <= 0:
-                            frame.pc = pc
-                            return YIELD
-                        code = m.code
-                        nregs = code.template[:]
-                        nregs[0] = recv
-                        n = len(args)
-                        if n == 1:
-                            nregs[1] = regs[args[0]]
-                        elif n == 2:
-                            nregs[1] = regs[args[0]]
-                            nregs[2] = regs[args[1]]
-                        elif n:
-                            i = 1
-                            for a in args:
-                                nregs[i] = regs[a]
-                                i += 1
-                        if op == 1 and frame.guard is None and frame.after is None:
-                            new = Frame(code, nregs, frame.dst)
-                            frame.alive = False
-                            stack[-1] = new
-                        else:
-                            frame.pc = pc + 1
-                            new = Frame(code, nregs, dst if op == 0 else None)
-                            if op == 1:
-                                new.after = ("tail",)
-                            self.push(new)
-                        frame = new
-                        instrs, regs, pc = code.instrs, nregs, 0
-                        continue
-                    if mt is FieldGetter:
-                        v = recv.values[m.index]
+                            if v is SUSPEND:
+                                frame.pc = pc
+                                return BLOCK
+                            frame.wait = None
+                        elif mt is FieldGetter:
+                            v = recv.values[m.index]
+                    if v is not _NO_VALUE:
+                        # the send answered v at once: store it, or (tail send) return it
                         if op == 0:
                             regs[dst] = v
                             pc += 1
