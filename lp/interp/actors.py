@@ -9,7 +9,7 @@ import sys
 import threading
 
 from lp.interp import code as C
-from lp.interp.errors import LPRaise, error_message, make_error
+from lp.interp.errors import ActorExit, LPRaise, error_message, make_error
 from lp.interp.printer import print_string
 from lp.interp.registry import prim
 from lp.interp.values import ActorValue, Closure, Future, FutureReady, Instance, LPClass, Promise, ReplyAddress, Symbol
@@ -18,14 +18,6 @@ from lp.interp.vm import BLOCK, DONE, SUSPEND, YIELD, Call, Frame, Process
 from lp.runtime import binding as rt
 
 NORMAL_SYM, KILLED_SYM = Symbol("normal"), Symbol("killed")
-
-
-class ActorExit(BaseException):
-    """`Actor exit: reason` ends the current actor."""
-
-    def __init__(self, kind, value):
-        super().__init__("actor exit")
-        self.kind, self.value = kind, value
 
 
 # ---- reasons and system messages

@@ -221,6 +221,8 @@ class Compiler:
     def closure(self, b: A.Block, scope: _Scope) -> int:
         ctx = scope.ctx
         code = C.Code(f"[] in {ctx.code.name}", b.span, True)
+        code.owner = ctx.code.owner
+        code.returns = any(isinstance(n, A.Return) for n in A.walk(b))
         inner = _Ctx(code, scope)
         bscope = _Scope(inner, None)
         for p in b.params:

@@ -12,6 +12,14 @@ class LPRaise(Exception):
         self.error = error
 
 
+class ActorExit(BaseException):
+    """`Actor exit: reason` ends the current actor (after its `ensure:` blocks run)."""
+
+    def __init__(self, kind, value):
+        super().__init__("actor exit")
+        self.kind, self.value = kind, value
+
+
 def make_error(interp, message: str, cls_name: str = "Error") -> Instance:
     cls = interp.classes[cls_name]
     values = [None] * len(cls.fields)

@@ -9,9 +9,12 @@ one, so deep recursion uses heap memory up to `Interpreter.stack_limit`.
 """
 from __future__ import annotations
 
+import itertools
+import sys
+
 from lp.interp import code as C
 from lp.interp.code import FieldGetter, Method, Primitive
-from lp.interp.errors import LPRaise, internal_error, make_error
+from lp.interp.errors import ActorExit, LPRaise, internal_error, make_error
 from lp.interp.values import Closure, Instance, LPClass, Record
 
 YIELD, BLOCK, DONE = 0, 1, 2
@@ -33,25 +36,66 @@ class Call:
         self.guard = guard
 
 
+class Home:
+    """The target of `^` in blocks: one per method activation that created such a block.
+
+    Blocks hold this token, never the frame itself, so no frame can reach itself
+    and reference counting frees every frame (and its registers) when it ends.
+    """
+    __slots__ = ("alive", "owner")
+
+    def __init__(self, owner: int):
+        self.alive = True
+        self.owner = owner      # Process.uid of the actor running the method
+
+
 class Frame:
-    __slots__ = ("code", "regs", "pc", "dst", "home", "guard", "after", "wait", "alive")
+    __slots__ = ("code", "regs", "pc", "dst", "home", "guard", "after", "wait")
 
     def __init__(self, code, regs, dst, home=None):
         self.code = code
         self.regs = regs
         self.pc = 0
         self.dst = dst
-        self.home = home if home is not None else self
+        # A method frame's own Home once it creates a block with `^` (None before);
+        # a block frame's is its closure's (None when the block has no `^`).
+        self.home = home
         self.guard = None   # ("try", handler, error_class) | ("ensure", block)
-        self.after = None   # ("value", v) | ("raise", err) | ("nlr", v, home): what an ensure block's end resumes
+        self.after = None   # ("tail",) | ("value", v, after) | ("raise", err) | ("nlr", v, home) | ("exit", e)
         self.wait = None    # resumption state of a blocking instruction
-        self.alive = True
+
+
+def _end(f: Frame) -> None:
+    """f's activation is over: blocks can no longer `^` from it."""
+    h = f.home
+    if h is not None and not f.code.is_block:
+        h.alive = False
+
+
+def _replaceable(f: Frame) -> bool:
+    """Can a tail call drop f? Not while it guards, nor while a block may still `^` from it."""
+    if f.guard is not None:
+        return False
+    h = f.home
+    if h is None or f.code.is_block:
+        return True
+    # References to h: f.home, getrefcount's argument, and each block that can return here.
+    # Blocks held only by f's own registers die with f.
+    own = 0
+    for v in f.regs:
+        if type(v) is Closure and v.home is h:
+            own += 1
+    return sys.getrefcount(h) - 2 - own <= 0
+
+
+_uids = itertools.count(1)
 
 
 class Process:
     """One actor's machine state."""
 
     def __init__(self, interp, frame: Frame):
+        self.uid = next(_uids)
         self.interp = interp
         self.stack: list[Frame] = [frame]
         self.ctx = None          # the runtime's view of this actor (set on first step)
@@ -148,9 +192,10 @@ class Process:
                                 for a in args:
                                     nregs[i] = regs[a]
                                     i += 1
-                            if op == 1 and frame.guard is None and frame.after is None:
+                            if op == 1 and _replaceable(frame):
                                 new = Frame(code, nregs, frame.dst)
-                                frame.alive = False
+                                new.after = frame.after
+                                _end(frame)
                                 stack[-1] = new
                             else:
                                 frame.pc = pc + 1
@@ -252,6 +297,13 @@ class Process:
                     return DONE
                 frame = stack[-1]
                 instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+            except ActorExit as e:
+                frame.pc = pc
+                self._exit(e)
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
             except RecursionError:
                 frame.pc = pc
                 if self._raise(make_error(self.interp, "a value is nested too deeply to process")):
@@ -273,7 +325,12 @@ class Process:
             return BLOCK if r is SUSPEND else None
         if op == C.CLOSURE:
             _, dst, code, caps, _node = ins
-            regs[dst] = Closure(code, tuple(regs[c] for c in caps), frame.home)
+            home = None
+            if code.returns:
+                home = frame.home
+                if home is None:    # only a method frame lacks one: it becomes the target of `^`
+                    home = frame.home = Home(self.uid)
+            regs[dst] = Closure(code, tuple(regs[c] for c in caps), home)
         elif op == C.ARRAY:
             regs[ins[1]] = tuple(regs[r] for r in ins[2])
         elif op == C.RECORD:
@@ -309,7 +366,7 @@ class Process:
         else:
             _, r, sel, args, node = ins
             dst = None
-        owner = frame.code.owner if not frame.code.is_block else frame.home.code.owner
+        owner = frame.code.owner
         recv = regs[r]
         start = owner.superclass if owner is not None else None
         m = None
@@ -352,9 +409,10 @@ class Process:
         new = self.closure_frame(call.closure, call.args, dst)
         new.guard = call.guard
         frame.wait = None
-        if tail and frame.guard is None and frame.after is None and call.guard is None:
+        if tail and call.guard is None and _replaceable(frame):
             new.dst = frame.dst
-            frame.alive = False
+            new.after = frame.after
+            _end(frame)
             self.stack[-1] = new
             return
         frame.pc += 1
@@ -370,12 +428,12 @@ class Process:
             g = f.guard
             if g is not None and g[0] == "ensure":
                 f.guard = None
-                f.alive = False
+                _end(f)
                 ens = self.closure_frame(g[1], (), f.dst)
                 ens.after = ("value", v, f.after)
                 stack[-1] = ens
                 return False
-            f.alive = False
+            _end(f)
             stack.pop()
             after = f.after
             if after is not None:
@@ -391,6 +449,8 @@ class Process:
                     return self._raise(after[1])
                 elif kind == "nlr":
                     return self._nonlocal_unwind(after[1], after[2])
+                elif kind == "exit":
+                    return self._exit(after[1])
                 elif kind == "tail":
                     if not stack:
                         self.result = v
@@ -412,7 +472,7 @@ class Process:
         while stack:
             f = stack[-1]
             g = f.guard
-            f.alive = False
+            _end(f)
             stack.pop()
             if g is None:
                 continue
@@ -433,21 +493,41 @@ class Process:
 
     def _nonlocal_return(self, v, frame: Frame) -> bool:
         home = frame.home
+        if home.owner != self.uid:
+            raise LPRaise(make_error(self.interp, "`^` in a block run by another actor: it can only return "
+                                     "from a method of the actor that created the block"))
         if not home.alive:
             raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
         return self._nonlocal_unwind(v, home)
 
-    def _nonlocal_unwind(self, v, home: Frame) -> bool:
+    def _nonlocal_unwind(self, v, home: Home) -> bool:
         stack = self.stack
-        while stack[-1] is not home:
-            f = stack.pop()
-            f.alive = False
+        while True:
+            if not stack:
+                raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
+            f = stack[-1]
+            if f.home is home and not f.code.is_block:
+                return self._return(v)
+            stack.pop()
+            _end(f)
             g = f.guard
             if g is not None and (g[0] == "ensure" or g[0] == "curtailed"):
                 new = self.closure_frame(g[1], (), None)
                 new.after = ("nlr", v, home)
                 self.push(new)
                 return False
-            if not stack:
-                raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
-        return self._return(v)
+
+    def _exit(self, e: ActorExit) -> None:
+        """`Actor exit:` unwinds every frame, running `ensure:` and `ifCurtailed:` blocks on the
+        way (try:onError: handlers do not catch it); then the actor ends with e's reason."""
+        stack = self.stack
+        while stack:
+            f = stack.pop()
+            _end(f)
+            g = f.guard
+            if g is not None and (g[0] == "ensure" or g[0] == "curtailed"):
+                new = self.closure_frame(g[1], (), None)
+                new.after = ("exit", e)
+                self.push(new)
+                return False
+        raise e
