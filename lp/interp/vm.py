@@ -79,13 +79,19 @@ def _replaceable(f: Frame) -> bool:
     h = f.home
     if h is None or f.code.is_block:
         return True
-    # References to h: f.home, getrefcount's argument, and each block that can return here.
-    # Blocks held only by f's own registers die with f.
-    own = 0
-    for v in f.regs:
-        if type(v) is Closure and v.home is h:
-            own += 1
-    return sys.getrefcount(h) - 2 - own <= 0
+    # Blocks that can return here and are held only by f's own registers die with f; one held
+    # anywhere else (an argument of this very call, a data structure, a nested block) keeps f.
+    # Reference counts tell which: h is referenced by f.home, the local `h`, getrefcount's
+    # argument and each such block; a block c in f's registers by them (n times), by `mine`
+    # (n times), the loop variable and getrefcount's argument.
+    mine = [v for v in f.regs if type(v) is Closure and v.home is h]
+    if sys.getrefcount(h) - 3 > len(set(map(id, mine))):
+        return False
+    for c in mine:
+        n = mine.count(c)
+        if sys.getrefcount(c) - 2 * n - 2 > 0:
+            return False
+    return True
 
 
 _uids = itertools.count(1)
@@ -205,6 +211,7 @@ class Process:
                                 self.push(new)
                             frame = new
                             instrs, regs, pc = code.instrs, nregs, 0
+                            new = nregs = None   # a finished callee's frame must not outlive it here
                             continue
                         if mt is Primitive:
                             n = len(args)
@@ -396,8 +403,14 @@ class Process:
                 frame.pc += 1
                 return None
             return DONE if self._return(v) else None
-        frame.pc += 1
         new = self.method_frame(m, recv, argv, dst)
+        if op == C.TSUPER and _replaceable(frame):
+            new.dst = frame.dst
+            new.after = frame.after
+            _end(frame)
+            self.stack[-1] = new
+            return None
+        frame.pc += 1
         if op == C.TSUPER:
             new.after = ("tail",)
         self.push(new)
