@@ -8,9 +8,10 @@ them, which lets an actor stop at any receive and resume on any domain.
 from __future__ import annotations
 
 # Opcodes (small ints compared in vm.py's loop, most frequent first).
-SEND, TSEND, MOVE, JF, JMP, RET, CLOSURE, RECV, ARRAY, RECORD, SUPER, TSUPER, NLRET, JT, FORLOOP, INTCHECK = range(16)
+SEND, TSEND, MOVE, JF, JMP, RET, CLOSURE, RECV, ARRAY, RECORD, SUPER, TSUPER, NLRET, JT, FORLOOP, INTCHECK, \
+    FALLBACK = range(17)
 OPNAMES = ["SEND", "TSEND", "MOVE", "JF", "JMP", "RET", "CLOSURE", "RECV", "ARRAY", "RECORD", "SUPER", "TSUPER",
-           "NLRET", "JT", "FORLOOP", "INTCHECK"]
+           "NLRET", "JT", "FORLOOP", "INTCHECK", "FALLBACK"]
 
 # Receive-table matcher kinds.
 MATCH_ANY, MATCH_CLASS, MATCH_VALUE = range(3)

@@ -261,15 +261,14 @@ class Process:
                     regs[ins[1]] = regs[ins[2]]
                     pc += 1
                     continue
-                if op == 3:   # JF
+                if op == 3:   # JF cond target fallback
                     c = regs[ins[1]]
                     if c is False:
                         pc = ins[2]
                     elif c is True:
                         pc += 1
                     else:
-                        raise LPRaise(make_error(self.interp, f"a condition must be a Boolean, not "
-                                                 f"{self.interp.describe(c)}"))
+                        pc = ins[3]   # not a Boolean: the real send
                     continue
                 if op == 4:   # JMP
                     if ins[1] <= pc:
@@ -332,12 +331,7 @@ class Process:
             return BLOCK if r is SUSPEND else None
         if op == C.CLOSURE:
             _, dst, code, caps, _node = ins
-            home = None
-            if code.returns:
-                home = frame.home
-                if home is None:    # only a method frame lacks one: it becomes the target of `^`
-                    home = frame.home = Home(self.uid)
-            regs[dst] = Closure(code, tuple(regs[c] for c in caps), home)
+            regs[dst] = self._closure(frame, code, caps)
         elif op == C.ARRAY:
             regs[ins[1]] = tuple(regs[r] for r in ins[2])
         elif op == C.RECORD:
@@ -348,15 +342,22 @@ class Process:
                 frame.pc = ins[2]
                 return None
             if c is not False:
-                raise LPRaise(make_error(self.interp, f"a condition must be a Boolean, not "
-                                         f"{self.interp.describe(c)}"))
-        elif op == C.INTCHECK:
+                frame.pc = ins[3]   # not a Boolean: the real send
+                return None
+        elif op == C.INTCHECK:   # INTCHECK a b i receiver fallback: i := a, both Integers
             a, b = regs[ins[1]], regs[ins[2]]
             if type(a) is not int or type(b) is not int:
+                if type(regs[ins[4]]) is not int:
+                    frame.pc = ins[5]   # the receiver is no Integer: the real send
+                    return None
                 bad = a if type(a) is not int else b
                 raise LPRaise(make_error(self.interp, f"a loop bound must be an Integer, not "
                                          f"{self.interp.describe(bad)}"))
             regs[ins[3]] = a
+        elif op == C.FALLBACK:
+            _, fb, dsts, _node = ins
+            for (code, caps), r in zip(fb.closure_codes(), dsts):
+                regs[r] = self._closure(frame, code, caps)
         elif op in (C.SUPER, C.TSUPER):
             return self._super(ins, op, frame)
         elif op == C.NLRET:
@@ -365,6 +366,14 @@ class Process:
             raise AssertionError(f"bad opcode {op}")
         frame.pc += 1
         return None
+
+    def _closure(self, frame: Frame, code, caps) -> Closure:
+        home = None
+        if code.returns:
+            home = frame.home
+            if home is None:    # only a method frame lacks one: it becomes the target of `^`
+                home = frame.home = Home(self.uid)
+        return Closure(code, tuple(frame.regs[c] for c in caps), home)
 
     def _super(self, ins, op, frame: Frame):
         regs = frame.regs

@@ -116,3 +116,39 @@ def test_return_from_a_block_run_by_another_actor_is_an_error_there(tmp_path):
     """
     assert out_of(src, tmp_path) == (
         "`^` in a block run by another actor: it can only return from a method of the actor that created the block\n")
+
+
+USER_CONTROL = """
+Object subclass: #Fuzzy fields: (p).
+Fuzzy >> ifTrue: a ifFalse: b = self p > 0.5 ifTrue: [a value] ifFalse: [b value].
+Fuzzy >> and: blk = self p > 0.5 and: blk.
+Fuzzy >> to: n do: blk = (blk value: n. #fuzzyLoop).
+Fuzzy >> timesRepeat: blk = (blk value. #fuzzyTimes).
+Object subclass: #F.
+F class >> pick: f = f ifTrue: [^'returned from the fallback block'] ifFalse: ['no'].
+x := 7.
+f := Fuzzy fields: { p: 0.9 }.
+(f ifTrue: ['yes ', x printString] ifFalse: ['no']) displayNl.
+((Fuzzy fields: { p: 0.1 }) ifTrue: ['yes'] ifFalse: ['no ', x printString]) displayNl.
+(f and: [x > 3]) printNl.
+(f to: 3 do: [:i | i printNl]) printNl.
+(f timesRepeat: ['once' displayNl]) printNl.
+(F pick: f) displayNl.
+(1 to: 2 do: [:i | i printNl]) printNl.
+"""
+
+
+def test_control_messages_to_a_user_class_are_real_sends(tmp_path):
+    # The interpreter inlines these selectors for Booleans and Integers; any other receiver gets
+    # the real send (the checker's side of this is in tests/types).
+    assert out_of(USER_CONTROL, tmp_path, check=False) == (
+        "yes 7\nno 7\ntrue\n3\n#fuzzyLoop\nonce\n#fuzzyTimes\nreturned from the fallback block\n1\n2\n1\n")
+
+
+def test_a_control_message_to_a_value_without_it_does_not_understand(tmp_path):
+    status, out, err = run_source("(3 ifTrue: ['x'] ifFalse: ['y']) displayNl.", tmp_path, check=False)
+    assert status == 1 and "the Integer 3 does not understand #ifTrue:ifFalse:" in err, err
+    status, out, err = run_source("('a' to: 3 do: [:i | i printNl]) printNl.", tmp_path, check=False)
+    assert status == 1 and "does not understand #to:do:" in err, err
+    status, out, err = run_source("(1 to: 'z' do: [:i | i printNl]) printNl.", tmp_path, check=False)
+    assert status == 1 and "a loop bound must be an Integer, not the String 'z'" in err, err
