@@ -391,7 +391,7 @@ class Process:
         elif start is not None:
             m = start.lookup(sel)
         if m is None:
-            raise LPRaise(self.interp.not_understood(recv, sel, node, via_super=True))
+            raise LPRaise(self.interp.not_understood(recv, sel, node, via_super=True, start=start))
         argv = [regs[a] for a in args]
         if type(m) is Primitive:
             v = m.fn(self, recv, *argv)

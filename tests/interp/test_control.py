@@ -152,3 +152,12 @@ def test_a_control_message_to_a_value_without_it_does_not_understand(tmp_path):
     assert status == 1 and "does not understand #to:do:" in err, err
     status, out, err = run_source("(1 to: 'z' do: [:i | i printNl]) printNl.", tmp_path, check=False)
     assert status == 1 and "a loop bound must be an Integer, not the String 'z'" in err, err
+
+
+def test_super_send_nobody_implements_names_where_it_looked(tmp_path):
+    src = "Object subclass: #Animal.\nAnimal subclass: #Dog.\nDog >> speak = super speak.\nDog new speak.\n"
+    status, out, err = run_source(src, tmp_path, check=False)
+    assert status == 1
+    assert ("a Dog does not understand #speak through super: Animal and its superclasses define no such method\n"
+            in err), err
+    assert "did you mean" not in err
