@@ -310,6 +310,13 @@ class Process:
                 instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
                 frame = stack[-1]
                 instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+            except MemoryError:
+                frame.pc = pc
+                if self._raise(make_error(self.interp, "out of memory: the program needs more memory than the "
+                                          "machine gives it")):
+                    return DONE
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
             except RecursionError:
                 frame.pc = pc
                 if self._raise(make_error(self.interp, "a value is nested too deeply to process")):

@@ -122,3 +122,19 @@ def test_no_frame_or_process_is_left_for_the_cycle_collector(tmp_path):
         gc.garbage.clear()
         gc.enable()
     assert left == [], f"{len(left)} frames/processes/closures were only reachable through cycles"
+
+
+def test_running_out_of_memory_is_an_lp_error(tmp_path):
+    import resource
+    prog = tmp_path / "oom.lp"
+    prog.write_text("(Error try: [(Array new: 1000000000 withAll: 0) size printString] onError: [:e | e message])"
+                    " displayNl.\n'still running' displayNl.\n")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "lp", "run", str(prog)], capture_output=True, text=True,
+                       timeout=120, env=env, cwd=ROOT, preexec_fn=limit)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    assert r.stdout == "out of memory: the program needs more memory than the machine gives it\nstill running\n"
