@@ -93,7 +93,7 @@ def test_ten_million_iteration_loop_runs_in_constant_memory(tmp_path):
 CALLS = """
 Object subclass: #P fields: (x).
 P >> twice = self x * 2.
-P class >> find: v in: a = (a do: [:e | e = v ifTrue: [^e]]. nil).
+P class >> find: v in: a = (a do: [:e | e = v ifTrue: [^e]]. 0).
 P class >> loop: n acc: a = n = 0 ifTrue: [a] ifFalse: [P loop: n - 1 acc: a + (P fields: { x: n }) twice].
 (P loop: 1000 acc: 0) printNl.
 (P find: 3 in: #(1 2 3 4)) printNl.
