@@ -317,10 +317,27 @@ _lark = Lark(
     maybe_placeholders=True,
     cache=os.environ.get("LP_NO_PARSER_CACHE") is None,
 )
-_TABLE = _lark.parser.parser._parse_table
+
+
+def lark_internals(lark: Lark):
+    """The LALR table and reduce callbacks, read from Lark's private attributes (hence the exact
+    version pin in pyproject.toml and tests/syntax/test_lark_pin.py)."""
+    try:
+        table = lark.parser.parser._parse_table
+        callbacks = lark.parser.parser.parser.callbacks
+        table.states, table.start_states["start"], table.end_states["start"]
+    except (AttributeError, KeyError) as e:
+        import lark as lark_module
+        raise RuntimeError(
+            f"lp's parser drives Lark's LALR table through Lark internals that lark "
+            f"{lark_module.__version__} does not have ({e}); install the Lark version pinned in "
+            f"pyproject.toml") from e
+    return table, callbacks
+
+
+_TABLE, _CALLBACKS = lark_internals(_lark)
 _START = _TABLE.start_states["start"]
 _END = _TABLE.end_states["start"]
-_CALLBACKS = _lark.parser.parser.parser.callbacks
 _lock = threading.Lock()
 
 
