@@ -19,14 +19,13 @@ HIERARCHY = [
     ("Error", "Object", ("message",)),
     ("Down", "Object", ("actor", "reason")), ("Exit", "Object", ("actor", "reason")),
     ("Log", "Object", ()), ("JSON", "Object", ()), ("Transcript", "Object", ()),
-    ("ArrayBuilder", "Object", ()),
 ]
 
 TYPES = {
     int: "Integer", float: "Float", bool: "Boolean", types.NoneType: "UndefinedObject", str: "String",
     V.Symbol: "Symbol", V.Char: "Character", tuple: "Array", V.LPDict: "Dictionary", V.Maybe: "Maybe",
     V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
-    V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise", list: "ArrayBuilder",
+    V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise",
 }
 
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Association, Closure, LPDict, Maybe
+
+_ABSENT = object()
 from lp.interp.vm import Call
 
 
@@ -165,107 +167,90 @@ def _sum(p, a):
     return total
 
 
-# ---- ArrayBuilder: the private accumulator behind collect:, select: and friends in core.lp
-
-@prim("ArrayBuilder", "new", class_side=True)
-def _builder_new(p, cls):
-    return []
-
-
-@prim("ArrayBuilder", "add:")
-def _builder_add(p, b, v):
-    b.append(v)
-    return v
-
-
-@prim("ArrayBuilder", "asArray")
-def _builder_array(p, b):
-    return tuple(b)
-
-
-# ---- Dictionary
+# ---- Dictionary (a HAMT, see values.LPDict)
 
 @prim("Dictionary", "new", class_side=True)
 def _dict_new(p, cls):
-    return LPDict({})
+    return LPDict()
 
 
 def _missing(p, d, k):
     return LPRaise(make_error(p.interp, f"key not found: {p.interp.print_string(k)}"))
 
 
+def _unhashable(p, k):
+    return LPRaise(make_error(p.interp, f"{p.interp.describe(k)} cannot be a Dictionary key"))
+
+
 @prim("Dictionary", "at:")
 def _dict_at(p, d, k):
     try:
-        return d.items[k]
-    except KeyError:
-        raise _missing(p, d, k) from None
+        v = d.get(k, _ABSENT)
     except TypeError:
         raise _unhashable(p, k) from None
-
-
-def _unhashable(p, k):
-    return LPRaise(make_error(p.interp, f"{p.interp.describe(k)} cannot be a Dictionary key"))
+    if v is _ABSENT:
+        raise _missing(p, d, k)
+    return v
 
 
 @prim("Dictionary", "at:ifAbsent:")
 def _dict_at_if_absent(p, d, k, blk):
     try:
-        return d.items[k]
-    except KeyError:
-        return Call(blk) if type(blk) is Closure else blk
+        v = d.get(k, _ABSENT)
     except TypeError:
         raise _unhashable(p, k) from None
+    if v is _ABSENT:
+        return Call(blk) if type(blk) is Closure else blk
+    return v
 
 
 @prim("Dictionary", "at:put:")
 def _dict_at_put(p, d, k, v):
-    items = dict(d.items)
     try:
-        items[k] = v
+        return d.put(k, v)
     except TypeError:
         raise _unhashable(p, k) from None
-    return LPDict(items)
 
 
 @prim("Dictionary", "removeKey:")
 def _dict_remove(p, d, k):
-    items = dict(d.items)
-    items.pop(k, None)
-    return LPDict(items)
+    try:
+        return d.remove(k)
+    except TypeError:
+        raise _unhashable(p, k) from None
 
 
 @prim("Dictionary", "includesKey:")
 def _dict_includes(p, d, k):
     try:
-        return k in d.items
+        return k in d
     except TypeError:
         raise _unhashable(p, k) from None
 
 
 @prim("Dictionary", "keys")
 def _dict_keys(p, d):
-    return tuple(d.items)
+    return tuple(k for k, _ in d.entries())
 
 
 @prim("Dictionary", "values")
 def _dict_values(p, d):
-    return tuple(d.items.values())
+    return tuple(v for _, v in d.entries())
 
 
 @prim("Dictionary", "associations")
 def _dict_assocs(p, d):
-    return tuple(Association(k, v) for k, v in d.items.items())
+    return tuple(Association(k, v) for k, v in d.entries())
 
 
 @prim("Dictionary", "size")
 def _dict_size(p, d):
-    return len(d.items)
+    return len(d)
 
 
 @prim("Dictionary", "isEmpty")
 def _dict_empty(p, d):
-    return not d.items
+    return len(d) == 0
 
 
 # ---- Maybe
@@ -331,14 +316,10 @@ def _reverse(p, a):
 
 @prim("Dictionary", "notEmpty")
 def _dict_not_empty(p, d):
-    return bool(d.items)
+    return len(d) > 0
 
 
 @prim("Maybe", "isPresent")
 def _is_present(p, m):
     return m.present
 
-
-@prim("ArrayBuilder", "size")
-def _builder_size(p, b):
-    return len(b)

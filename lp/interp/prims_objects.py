@@ -365,7 +365,7 @@ def to_json(p, v):
         return [to_json(p, x) for x in v]
     if t is LPDict:
         out = {}
-        for k, x in v.items.items():
+        for k, x in v.entries():
             if type(k) not in (str, Symbol):
                 raise LPRaise(make_error(p.interp, f"JSON object keys must be strings, not "
                                          f"{p.interp.describe(k)}"))
@@ -386,7 +386,7 @@ def from_json(v):
     if isinstance(v, list):
         return tuple(from_json(x) for x in v)
     if isinstance(v, dict):
-        return LPDict({k: from_json(x) for k, x in v.items()})
+        return LPDict.of((k, from_json(x)) for k, x in v.items())
     if isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 63):
         return float(v)
     return v

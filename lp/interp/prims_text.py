@@ -329,3 +329,10 @@ def _symlt(p, a, b):
 @prim("Symbol", ">")
 def _symgt(p, a, b):
     return type(b) is Symbol and a.name > b.name
+
+
+@prim("String", "join:")
+def _join(p, sep, parts):
+    if type(parts) is not tuple:
+        raise LPRaise(make_error(p.interp, f"#join: expects an Array of Strings, not {p.interp.describe(parts)}"))
+    return sep.join(_str(p, x, "join:") for x in parts)

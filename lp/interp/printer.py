@@ -40,7 +40,7 @@ def print_string(interp, v) -> str:
     if t is Association:
         return f"{print_string(interp, v.key)} -> {print_string(interp, v.value)}"
     if t is LPDict:
-        inner = ", ".join(f"{print_string(interp, k)} -> {print_string(interp, x)}" for k, x in v.items.items())
+        inner = ", ".join(f"{print_string(interp, k)} -> {print_string(interp, x)}" for k, x in v.entries())
         return f"Dictionary({inner})"
     if t is Maybe:
         return f"Maybe some: {print_string(interp, v.value)}" if v.present else "Maybe none"

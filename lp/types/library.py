@@ -15,7 +15,7 @@ from __future__ import annotations
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
-    "Future": ("t",), "Promise": ("t",), "ArrayBuilder": ("t",), "Actor": ("p",), "Remote": ("c",),
+    "Future": ("t",), "Promise": ("t",), "Actor": ("p",), "Remote": ("c",),
 }
 
 # The builtin class tree: name -> superclass. Every builtin can be a receive key.
@@ -25,7 +25,7 @@ BUILTIN_CLASSES = {
     "Array": "Object", "Dictionary": "Object", "Maybe": "Object", "Block": "Object",
     "Association": "Object", "Actor": "Object", "Future": "Object", "Promise": "Object",
     "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
-    "Log": "Object", "JSON": "Object", "ArrayBuilder": "Object", "Transcript": "Object", "Remote": "Object",
+    "Log": "Object", "JSON": "Object", "Transcript": "Object", "Remote": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -192,6 +192,7 @@ notEmpty -> Boolean
 indexOf: Character -> Integer
 copyFrom: Integer to: Integer -> String
 copyReplaceAll: String with: String -> String
+join: Array[String] -> String
 do: Block[Character,a] -> String
 collect: Block[Character,Character] -> String
 select: Block[Character,Boolean] -> String
@@ -335,11 +336,6 @@ messageText -> String
 description -> String
 signal: String -> a
 """,
-    "ArrayBuilder": """
-add: t -> ArrayBuilder[t]
-asArray -> Array[t]
-size -> Integer
-""",
     "Reason": """
 isNormal -> Boolean
 isKilled -> Boolean
@@ -419,9 +415,6 @@ space -> UndefinedObject
 """,
     "Remote": """
 at:for:id: special
-""",
-    "ArrayBuilder": """
-new -> ArrayBuilder[a]
 """,
 }
 
