@@ -7,7 +7,7 @@ import json
 import math
 
 from lp.interp.errors import LPRaise, error_message, make_error
-from lp.interp.printer import display_string, print_string
+from lp.interp.printer import display_string, displayed, print_string, printed
 from lp.interp.registry import prim
 from lp.interp.values import (NONE, Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
                               Symbol)
@@ -68,12 +68,12 @@ def _hash(p, a):
 
 @prim("Object", "printString")
 def _print_string(p, v):
-    return print_string(p.interp, v)
+    return print_string(p.interp, v, p)
 
 
 @prim("Object", "displayString")
 def _display_string(p, v):
-    return display_string(p.interp, v)
+    return display_string(p.interp, v, p)
 
 
 @prim("Object", "class")
@@ -295,9 +295,10 @@ def _value_with_args(p, blk, args):
 
 def _log(p, level, text):
     interp = p.interp
+    line = f"{level}: {displayed(interp, text, p)}\n"
     with interp.out_lock:
         interp.out.flush()
-        interp.err.write(f"{level}: {display_string(interp, text)}\n")
+        interp.err.write(line)
         interp.err.flush()
     return None
 
@@ -319,17 +320,17 @@ def _error(p, cls, text):
 
 @prim("Transcript", "show:", "display:", class_side=True)
 def _show(p, cls, v):
-    p.interp.write(display_string(p.interp, v))
+    p.interp.write(displayed(p.interp, v, p))
 
 
 @prim("Transcript", "print:", class_side=True)
 def _print(p, cls, v):
-    p.interp.write(print_string(p.interp, v))
+    p.interp.write(printed(p.interp, v, p))
 
 
 @prim("Transcript", "showLine:", class_side=True)
 def _show_line(p, cls, v):
-    p.interp.write(display_string(p.interp, v) + "\n")
+    p.interp.write(displayed(p.interp, v, p) + "\n")
 
 
 @prim("Transcript", "cr", class_side=True)
@@ -495,4 +496,4 @@ def _debug(p, cls, text):
 
 @prim("Transcript", "showCr:", class_side=True)
 def _show_cr(p, cls, v):
-    p.interp.write(display_string(p.interp, v) + "\n")
+    p.interp.write(displayed(p.interp, v, p) + "\n")
