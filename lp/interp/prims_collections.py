@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from lp.interp.errors import LPRaise, make_error
+from lp.interp.prims_text import _fits
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Association, Closure, LPDict, Maybe
 
@@ -34,6 +35,7 @@ def _array_new(p, cls):
 def _array_new_with(p, cls, n, v):
     if type(n) is not int or n < 0:
         raise LPRaise(make_error(p.interp, f"new:withAll: expects a size >= 0, not {p.interp.describe(n)}"))
+    _fits(p, n, "new:withAll:")
     return (v,) * n
 
 
@@ -128,7 +130,8 @@ def _as_array(p, a):
 @prim("Array", "copyFrom:to:")
 def _copy_from(p, a, i, j):
     if type(i) is not int or type(j) is not int or i < 1 or j > len(a) or i > j + 1:
-        raise LPRaise(make_error(p.interp, f"copyFrom: {i} to: {j} is out of bounds for size {len(a)}"))
+        raise LPRaise(make_error(p.interp, f"copyFrom: {p.interp.print_string(i)} to: {p.interp.print_string(j)} "
+                                 f"is out of bounds for size {len(a)}"))
     return a[i - 1:j]
 
 

@@ -247,7 +247,7 @@ def _raise_class(p, cls, message):
 
 @prim("Error", "new:", class_side=True)
 def _error_new(p, cls, message):
-    return make_error(p.interp, message, cls.name)
+    return make_error(p.interp, message if type(message) is str else print_string(p.interp, message), cls.name)
 
 
 @prim("Error", "new", class_side=True)
@@ -384,13 +384,35 @@ def to_json(p, v):
 
 
 def from_json(v):
+    if isinstance(v, str):
+        return _scalar_text(v)
     if isinstance(v, list):
         return tuple(from_json(x) for x in v)
     if isinstance(v, dict):
-        return LPDict.of((k, from_json(x)) for k, x in v.items())
-    if isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 63):
-        return float(v)
+        return LPDict.of((_scalar_text(k), from_json(x)) for k, x in v.items())
     return v
+
+
+def _scalar_text(s: str) -> str:
+    """LP strings hold characters only: a lone UTF-16 surrogate escape (`"\\ud800"`) becomes U+FFFD."""
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in s)
+
+
+def _json_int(text: str):
+    """JSON numbers without a fraction: an Integer when it fits in 64 bits, else a Float."""
+    if len(text.lstrip("-0")) <= 19:
+        v = int(text)
+        if -(1 << 63) <= v < (1 << 63):
+            return v
+    return float(text)
+
+
+def _json_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 @prim("JSON", "encode:", class_side=True)
@@ -403,9 +425,14 @@ def _decode(p, cls, s):
     if type(s) is not str:
         raise LPRaise(make_error(p.interp, f"JSON decode: expects a String, not {p.interp.describe(s)}"))
     try:
-        return from_json(json.loads(s))
-    except (ValueError, RecursionError) as e:
+        return from_json(json.loads(s, parse_int=_json_int, parse_constant=_json_constant))
+    except json.JSONDecodeError as e:
+        raise LPRaise(make_error(p.interp, f"invalid JSON at line {e.lineno} column {e.colno}: "
+                                 f"{e.msg[0].lower()}{e.msg[1:]}")) from None
+    except ValueError as e:
         raise LPRaise(make_error(p.interp, f"invalid JSON: {e}")) from None
+    except RecursionError:
+        raise LPRaise(make_error(p.interp, "invalid JSON: the value is nested too deeply")) from None
 
 
 @prim("Actor", "printString")
@@ -480,7 +507,7 @@ def _as_string(p, v):
 @prim("Error", "signal:")
 def _signal_with(p, err, message):
     values = list(err.values)
-    values[err.cls.field_index["message"]] = message
+    values[err.cls.field_index["message"]] = message if type(message) is str else print_string(p.interp, message)
     raise LPRaise(Instance(err.cls, tuple(values)))
 
 

@@ -101,6 +101,7 @@ bitAnd: Integer -> Integer
 bitOr: Integer -> Integer
 bitXor: Integer -> Integer
 bitShift: Integer -> Integer
+raisedTo: Integer -> Integer
 """,
     "Float": """
 + special
@@ -132,6 +133,7 @@ asInteger -> Integer
 asString -> String
 roundTo: Float -> Float
 between: Float and: Float -> Boolean
+raisedTo: Float -> Float
 """,
     "Boolean": """
 ifTrue: Block[a] ifFalse: Block[a] -> a
