@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from lp.interp.errors import LPRaise, make_error
+from lp.interp.prims_numbers import INT_MAX, INT_MIN
 from lp.interp.prims_text import _fits
 from lp.interp.registry import prim
-from lp.interp.values import NONE, Association, Closure, LPDict, Maybe
+from lp.interp.values import NONE, Association, Closure, Interval, LPDict, Maybe
 
 _ABSENT = object()
 from lp.interp.vm import Call
@@ -326,3 +327,133 @@ def _dict_not_empty(p, d):
 def _is_present(p, m):
     return m.present
 
+
+
+# ---- Interval: `1 to: 10`, `10 to: 1 by: -2`; block-taking methods are in core.lp
+
+@prim("Integer", "to:")
+def _to(p, a, b):
+    return _interval(p, a, b, 1, "to:")
+
+
+@prim("Integer", "to:by:")
+def _to_by(p, a, b, step):
+    return _interval(p, a, b, step, "to:by:")
+
+
+def _interval(p, a, b, step, sel):
+    for v in (b, step):
+        if type(v) is not int:
+            raise LPRaise(make_error(p.interp, f"#{sel} expects Integers, not {p.interp.describe(v)}"))
+    if step == 0:
+        raise LPRaise(make_error(p.interp, "an Interval's step must not be 0"))
+    return Interval(a, b, step)
+
+
+@prim("Interval", "at:")
+def _iv_at(p, iv, i):
+    if type(i) is not int:
+        raise LPRaise(make_error(p.interp, f"#at: expects an Integer index, not {p.interp.describe(i)}"))
+    if not 1 <= i <= iv.size:
+        raise LPRaise(make_error(p.interp, f"index {i} is out of bounds: the size is {iv.size}"))
+    return iv.at(i)
+
+
+@prim("Interval", "size")
+def _iv_size(p, iv):
+    return iv.size
+
+
+@prim("Interval", "first")
+def _iv_first(p, iv):
+    if not iv.size:
+        raise LPRaise(make_error(p.interp, "#first of an empty Interval"))
+    return iv.start
+
+
+@prim("Interval", "last")
+def _iv_last(p, iv):
+    if not iv.size:
+        raise LPRaise(make_error(p.interp, "#last of an empty Interval"))
+    return iv.at(iv.size)
+
+
+@prim("Interval", "isEmpty")
+def _iv_empty(p, iv):
+    return iv.size == 0
+
+
+@prim("Interval", "notEmpty")
+def _iv_not_empty(p, iv):
+    return iv.size > 0
+
+
+@prim("Interval", "includes:")
+def _iv_includes(p, iv, v):
+    if type(v) is float and v.is_integer():
+        v = int(v)
+    if type(v) is not int or not iv.size:
+        return False
+    return (v - iv.start) % iv.step == 0 and 1 <= (v - iv.start) // iv.step + 1 <= iv.size
+
+
+@prim("Interval", "asArray")
+def _iv_array(p, iv):
+    _fits(p, iv.size, "asArray")
+    return tuple(iv)
+
+
+@prim("Interval", "reversed", "reverse")
+def _iv_reversed(p, iv):
+    return Interval(iv.at(iv.size), iv.start, -iv.step) if iv.size else iv
+
+
+@prim("Interval", "sum")
+def _iv_sum(p, iv):
+    total = iv.size * (iv.start + iv.at(iv.size)) // 2 if iv.size else 0
+    if not INT_MIN <= total <= INT_MAX:
+        raise LPRaise(make_error(p.interp, f"integer overflow: the sum of {p.interp.print_string(iv)} "
+                                 "does not fit in 64 bits"))
+    return total
+
+
+# ---- more Array selectors
+
+@prim("Array", "occurrencesOf:")
+def _occurrences(p, a, v):
+    return sum(1 for x in a if p.interp.equal(x, v))
+
+
+@prim("Array", "first:")
+def _first_n(p, a, n):
+    return a[:_count(p, a, n, "first:")]
+
+
+@prim("Array", "last:")
+def _last_n(p, a, n):
+    n = _count(p, a, n, "last:")
+    return a[len(a) - n:]
+
+
+def _count(p, a, n, sel):
+    if type(n) is not int or not 0 <= n <= len(a):
+        raise LPRaise(make_error(p.interp, f"#{sel} expects a count from 0 to {len(a)}, not {p.interp.describe(n)}"))
+    return n
+
+
+@prim("Array", "copyWithout:")
+def _copy_without(p, a, v):
+    return tuple(x for x in a if not p.interp.equal(x, v))
+
+
+@prim("Dictionary", "includes:")
+def _dict_includes_value(p, d, v):
+    return any(p.interp.equal(x, v) for _, x in d.entries())
+
+
+@prim("Dictionary", "keyAtValue:")
+def _dict_key_at_value(p, d, v):
+    for k, x in d.entries():
+        if p.interp.equal(x, v):
+            return Maybe(True, k)
+    return NONE

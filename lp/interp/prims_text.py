@@ -360,3 +360,55 @@ def _join(p, sep, parts):
     if type(parts) is not tuple:
         raise LPRaise(make_error(p.interp, f"#join: expects an Array of Strings, not {p.interp.describe(parts)}"))
     return sep.join(_str(p, x, "join:") for x in parts)
+
+
+@prim("String", "substrings:")
+def _substrings_by(p, s, seps):
+    """The parts between any of the characters of seps, without empty parts (Smalltalk's substrings:)."""
+    if type(seps) is Char:
+        seps = seps.ch
+    seps = _str(p, seps, "substrings:")
+    parts, cur = [], []
+    for c in s:
+        if c in seps:
+            if cur:
+                parts.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+    if cur:
+        parts.append("".join(cur))
+    return tuple(parts)
+
+
+@prim("String", "occurrencesOf:")
+def _occurrences(p, s, c):
+    return s.count(c.ch) if type(c) is Char else 0
+
+
+@prim("String", "first:")
+def _sfirst_n(p, s, n):
+    return s[:_count(p, s, n, "first:")]
+
+
+@prim("String", "last:")
+def _slast_n(p, s, n):
+    n = _count(p, s, n, "last:")
+    return s[len(s) - n:]
+
+
+def _count(p, s, n, sel):
+    if type(n) is not int or not 0 <= n <= len(s):
+        raise LPRaise(make_error(p.interp, f"#{sel} expects a count from 0 to {len(s)}, not {p.interp.describe(n)}"))
+    return n
+
+
+@prim("String", "allButFirst")
+def _sall_but_first(p, s):
+    return s[1:]
+
+
+@prim("String", "allButLast")
+def _sall_but_last(p, s):
+    return s[:-1]
+

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from lp.interp.values import (ActorValue, Association, Char, Closure, Future, Instance, LPClass, LPDict, Maybe,
+from lp.interp.values import (ActorValue, Association, Char, Closure, Future, Instance, Interval, LPClass, LPDict, Maybe,
                               Promise, Record, ReplyAddress, Symbol)
 from lp.interp.code import Method
 from lp.interp.errors import LPRaise, make_error
@@ -60,6 +60,8 @@ def print_string(interp, v, proc=None) -> str:
     if t is LPDict:
         inner = ", ".join(f"{printed(interp, k, proc)} -> {printed(interp, x, proc)}" for k, x in v.entries())
         return f"Dictionary({inner})"
+    if t is Interval:
+        return f"({v.start} to: {v.stop})" if v.step == 1 else f"({v.start} to: {v.stop} by: {v.step})"
     if t is Maybe:
         return f"Maybe some: {printed(interp, v.value, proc)}" if v.present else "Maybe none"
     if t is Record:

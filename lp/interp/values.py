@@ -292,6 +292,27 @@ def dict_key(k):
     return k
 
 
+class Interval:
+    """`start to: stop by: step`: the Integers from start towards stop, without storing them."""
+    __slots__ = ("start", "stop", "step", "size")
+
+    def __init__(self, start: int, stop: int, step: int = 1):
+        self.start, self.stop, self.step = start, stop, step
+        self.size = max(0, (stop - start) // step + 1)
+
+    def at(self, i: int) -> int:
+        return self.start + (i - 1) * self.step
+
+    def __iter__(self):
+        return iter(range(self.start, self.start + self.size * self.step, self.step))
+
+    def __eq__(self, other):
+        return isinstance(other, Interval) and tuple(self) == tuple(other)
+
+    def __hash__(self):
+        return hash(("interval", self.size, self.start, self.step if self.size > 1 else 0))
+
+
 class Future:
     """A value that arrives later. Waiting actors are woken by a message to their mailbox."""
     __slots__ = ("lock", "resolved", "value", "waiters")

@@ -26,6 +26,7 @@ BUILTIN_CLASSES = {
     "Association": "Object", "Actor": "Object", "Future": "Object", "Promise": "Object",
     "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
     "Log": "Object", "JSON": "Object", "Transcript": "Object", "Remote": "Object",
+    "Interval": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -102,6 +103,10 @@ bitOr: Integer -> Integer
 bitXor: Integer -> Integer
 bitShift: Integer -> Integer
 raisedTo: Integer -> Integer
+to: Integer -> Interval
+to: Integer by: Integer -> Interval
+to: Integer by: Integer do: Block[Integer,a] -> Integer
+lcm: Integer -> Integer
 """,
     "Float": """
 + special
@@ -195,6 +200,17 @@ indexOf: Character -> Integer
 copyFrom: Integer to: Integer -> String
 copyReplaceAll: String with: String -> String
 join: Array[String] -> String
+substrings: String -> Array[String]
+occurrencesOf: Character -> Integer
+first: Integer -> String
+last: Integer -> String
+allButFirst -> String
+allButLast -> String
+inject: a into: Block[a,Character,a] -> a
+anySatisfy: Block[Character,Boolean] -> Boolean
+allSatisfy: Block[Character,Boolean] -> Boolean
+count: Block[Character,Boolean] -> Integer
+detect: Block[Character,Boolean] ifNone: Block[Character] -> Character
 do: Block[Character,a] -> String
 collect: Block[Character,Character] -> String
 select: Block[Character,Boolean] -> String
@@ -256,6 +272,14 @@ min -> t
 sum -> t
 asSortedArray -> Array[t]
 asArray -> Array[t]
+occurrencesOf: t -> Integer
+first: Integer -> Array[t]
+last: Integer -> Array[t]
+copyWithout: t -> Array[t]
+detectMax: Block[t,Integer] -> t
+detectMin: Block[t,Integer] -> t
+collectWithIndex: Block[t,Integer,a] -> Array[a]
+flatCollect: Block[t,Array[a]] -> Array[a]
 """,
     "Dictionary": """
 at: k -> v
@@ -276,6 +300,37 @@ isEmpty -> Boolean
 notEmpty -> Boolean
 collect: Block[v,a] -> Dictionary[k,a]
 select: Block[v,Boolean] -> Dictionary[k,v]
+reject: Block[v,Boolean] -> Dictionary[k,v]
+inject: a into: Block[a,v,a] -> a
+anySatisfy: Block[v,Boolean] -> Boolean
+allSatisfy: Block[v,Boolean] -> Boolean
+count: Block[v,Boolean] -> Integer
+includes: v -> Boolean
+keyAtValue: v -> Maybe[k]
+keysSortedBy: Block[k,k,Boolean] -> Array[k]
+""",
+    "Interval": """
+at: Integer -> Integer
+size -> Integer
+first -> Integer
+last -> Integer
+isEmpty -> Boolean
+notEmpty -> Boolean
+includes: Integer -> Boolean
+asArray -> Array[Integer]
+reversed -> Interval
+reverse -> Interval
+sum -> Integer
+do: Block[Integer,a] -> Interval
+reverseDo: Block[Integer,a] -> Interval
+collect: Block[Integer,a] -> Array[a]
+select: Block[Integer,Boolean] -> Array[Integer]
+reject: Block[Integer,Boolean] -> Array[Integer]
+inject: a into: Block[a,Integer,a] -> a
+detect: Block[Integer,Boolean] ifNone: Block[Integer] -> Integer
+anySatisfy: Block[Integer,Boolean] -> Boolean
+allSatisfy: Block[Integer,Boolean] -> Boolean
+count: Block[Integer,Boolean] -> Integer
 """,
     "Maybe": """
 ifPresent: Block[t,a] -> UndefinedObject
