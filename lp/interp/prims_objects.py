@@ -7,7 +7,7 @@ import json
 import math
 
 from lp.interp.errors import LPRaise, error_message, make_error
-from lp.interp.printer import display_string, print_string
+from lp.interp.printer import display_string, displayed, print_string, printed
 from lp.interp.registry import prim
 from lp.interp.values import (NONE, Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
                               Symbol)
@@ -68,12 +68,12 @@ def _hash(p, a):
 
 @prim("Object", "printString")
 def _print_string(p, v):
-    return print_string(p.interp, v)
+    return print_string(p.interp, v, p)
 
 
 @prim("Object", "displayString")
 def _display_string(p, v):
-    return display_string(p.interp, v)
+    return display_string(p.interp, v, p)
 
 
 @prim("Object", "class")
@@ -247,7 +247,7 @@ def _raise_class(p, cls, message):
 
 @prim("Error", "new:", class_side=True)
 def _error_new(p, cls, message):
-    return make_error(p.interp, message, cls.name)
+    return make_error(p.interp, message if type(message) is str else print_string(p.interp, message), cls.name)
 
 
 @prim("Error", "new", class_side=True)
@@ -295,9 +295,10 @@ def _value_with_args(p, blk, args):
 
 def _log(p, level, text):
     interp = p.interp
+    line = f"{level}: {displayed(interp, text, p)}\n"
     with interp.out_lock:
         interp.out.flush()
-        interp.err.write(f"{level}: {display_string(interp, text)}\n")
+        interp.err.write(line)
         interp.err.flush()
     return None
 
@@ -319,17 +320,17 @@ def _error(p, cls, text):
 
 @prim("Transcript", "show:", "display:", class_side=True)
 def _show(p, cls, v):
-    p.interp.write(display_string(p.interp, v))
+    p.interp.write(displayed(p.interp, v, p))
 
 
 @prim("Transcript", "print:", class_side=True)
 def _print(p, cls, v):
-    p.interp.write(print_string(p.interp, v))
+    p.interp.write(printed(p.interp, v, p))
 
 
 @prim("Transcript", "showLine:", class_side=True)
 def _show_line(p, cls, v):
-    p.interp.write(display_string(p.interp, v) + "\n")
+    p.interp.write(displayed(p.interp, v, p) + "\n")
 
 
 @prim("Transcript", "cr", class_side=True)
@@ -365,7 +366,7 @@ def to_json(p, v):
         return [to_json(p, x) for x in v]
     if t is LPDict:
         out = {}
-        for k, x in v.items.items():
+        for k, x in v.entries():
             if type(k) not in (str, Symbol):
                 raise LPRaise(make_error(p.interp, f"JSON object keys must be strings, not "
                                          f"{p.interp.describe(k)}"))
@@ -383,13 +384,35 @@ def to_json(p, v):
 
 
 def from_json(v):
+    if isinstance(v, str):
+        return _scalar_text(v)
     if isinstance(v, list):
         return tuple(from_json(x) for x in v)
     if isinstance(v, dict):
-        return LPDict({k: from_json(x) for k, x in v.items()})
-    if isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 63):
-        return float(v)
+        return LPDict.of((_scalar_text(k), from_json(x)) for k, x in v.items())
     return v
+
+
+def _scalar_text(s: str) -> str:
+    """LP strings hold characters only: a lone UTF-16 surrogate escape (`"\\ud800"`) becomes U+FFFD."""
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in s)
+
+
+def _json_int(text: str):
+    """JSON numbers without a fraction: an Integer when it fits in 64 bits, else a Float."""
+    if len(text.lstrip("-0")) <= 19:
+        v = int(text)
+        if -(1 << 63) <= v < (1 << 63):
+            return v
+    return float(text)
+
+
+def _json_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 @prim("JSON", "encode:", class_side=True)
@@ -402,9 +425,14 @@ def _decode(p, cls, s):
     if type(s) is not str:
         raise LPRaise(make_error(p.interp, f"JSON decode: expects a String, not {p.interp.describe(s)}"))
     try:
-        return from_json(json.loads(s))
-    except (ValueError, RecursionError) as e:
+        return from_json(json.loads(s, parse_int=_json_int, parse_constant=_json_constant))
+    except json.JSONDecodeError as e:
+        raise LPRaise(make_error(p.interp, f"invalid JSON at line {e.lineno} column {e.colno}: "
+                                 f"{e.msg[0].lower()}{e.msg[1:]}")) from None
+    except ValueError as e:
         raise LPRaise(make_error(p.interp, f"invalid JSON: {e}")) from None
+    except RecursionError:
+        raise LPRaise(make_error(p.interp, "invalid JSON: the value is nested too deeply")) from None
 
 
 @prim("Actor", "printString")
@@ -479,7 +507,7 @@ def _as_string(p, v):
 @prim("Error", "signal:")
 def _signal_with(p, err, message):
     values = list(err.values)
-    values[err.cls.field_index["message"]] = message
+    values[err.cls.field_index["message"]] = message if type(message) is str else print_string(p.interp, message)
     raise LPRaise(Instance(err.cls, tuple(values)))
 
 
@@ -495,4 +523,4 @@ def _debug(p, cls, text):
 
 @prim("Transcript", "showCr:", class_side=True)
 def _show_cr(p, cls, v):
-    p.interp.write(display_string(p.interp, v) + "\n")
+    p.interp.write(displayed(p.interp, v, p) + "\n")
