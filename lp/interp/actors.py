@@ -173,6 +173,7 @@ class ActorState:
         self.interp = interp
         self.proc = proc
         self.is_main = is_main
+        self.exit_where = None     # trace of the `exit:` that ended the actor
         proc.stale_downs = set()   # refs of ask: monitors whose Down is still to be dropped
 
     def step(self, ctx):
@@ -186,6 +187,7 @@ class ActorState:
         try:
             r = proc.run()
         except ActorExit as e:
+            self.exit_where = getattr(e, "where", None)
             ctx.set_exit_reason(e.kind, e.value)
             self.report_unmatched(ctx)
             return rt.DONE
@@ -270,11 +272,15 @@ def _exit_self(p, cls, reason):
 
 
 def _exit_now(p, kind, value):
-    """ActorExit for the running actor, its error located at the send being run."""
-    if kind == rt.ERROR and isinstance(value, Instance) and value.trace is None:
-        _sync_pc(p)
-        value.trace = p.trace()
-    return ActorExit(kind, value)
+    """ActorExit for the running actor, located at the send being run (so is a reason that has
+    no location yet)."""
+    _sync_pc(p)
+    where = p.trace()
+    if kind == rt.ERROR and type(value) is Instance and value.trace is None:
+        value.trace = where
+    e = ActorExit(kind, value)
+    e.where = where
+    return e
 
 
 _RUN_CODE = Process.run.__code__
@@ -582,8 +588,9 @@ def run_program(interp, main, domains=None) -> int:
     kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
     if kind != rt.NORMAL:
         # stopped from outside (a linked actor's failure, an exit signal) or by `Actor exit:`
-        interp.report(f"the main actor ended abnormally ({describe_reason(interp, kind, value)})"
-                      f"{interp.where(value)}", always=True)
+        where = f" at {st.exit_where[0][1]}" if st.exit_where else interp.where(value)
+        interp.report(f"the main actor ended abnormally ({describe_reason(interp, kind, value)}){where}",
+                      always=True)
         return 1
     return 0
 
