@@ -407,3 +407,88 @@ def test_spawn_link(tmp_path, domains, rep):
     """
     assert run_ok(src, tmp_path, domains=domains) == (
         "true\nError(message: 'child failed')\nError(message: 'grandchild failed')\n")
+
+
+# ---- deadlock detection
+
+@pytest.mark.parametrize("domains,rep", DOMAINS_X_REPEAT)
+def test_every_actor_waiting_for_good_is_a_deadlock(tmp_path, domains, rep):
+    src = """
+    Object subclass: #Ping.
+    me := Actor self.
+    w := Actor spawn: [:x | me ! #started. x receive: { Ping -> [:p | p] . #go -> [:g | g] }].
+    me receive: { #started -> [:s | nil] }.
+    me receive: { #done -> [:d | nil] }.
+    'not reached' displayNl.
+    """
+    status, out, err = run_source(src, tmp_path, domains=domains)
+    f = tmp_path / "prog.lp"
+    assert (status, out) == (1, "")
+    assert err == ("lp: deadlock: every actor is waiting and nothing can wake any of them\n"
+                   f"  actor 1 (main) waits in receive: for #done at {f}:6:5\n"
+                   f"  actor 2 waits in receive: for Ping or #go at {f}:4:44\n")
+
+
+@pytest.mark.parametrize("domains,rep", DOMAINS_X_REPEAT)
+def test_awaiting_an_actor_that_waits_for_the_asker_is_a_deadlock(tmp_path, domains, rep):
+    src = asked("""
+    w := Actor spawn: [:x | x receive: { Q -> [:q | x receive: { #never -> [:n | q reply ! 1] }] }].
+    p := Promise new.
+    Actor spawn: [:x | p future await].
+    (w ask: (Q new)) await printNl.
+    """)
+    status, out, err = run_source(src, tmp_path, domains=domains)
+    f = tmp_path / "prog.lp"
+    assert (status, out) == (1, "")
+    assert err == ("lp: deadlock: every actor is waiting and nothing can wake any of them\n"
+                   f"  actor 1 (main) waits in await for a reply from Actor<2> at {f}:8:6\n"
+                   f"  actor 2 waits in receive: for #never at {f}:5:53\n"
+                   f"  actor 3 waits in await for a future no one has resolved at {f}:7:24\n")
+
+
+@pytest.mark.parametrize("domains", [1, 2])
+def test_actors_left_waiting_when_main_ends_are_not_a_deadlock(tmp_path, domains):
+    src = """
+    me := Actor self.
+    1 to: 5 do: [:i | Actor spawn: [:x | me ! #up. x receive: { #never -> [:n | n] }]].
+    5 timesRepeat: [me receive: { #up -> [:u | nil] }].
+    'main ends' displayNl.
+    """
+    assert run_ok(src, tmp_path, domains=domains) == "main ends\n"
+
+
+def _random_program(rng):
+    """A program whose actors wait on timers, sleeps, late messages and late futures, and all end."""
+    n = rng.randint(2, 6)
+    lines = ["me := Actor self.", "promises := 1 to: %d collect: [:i | Promise new]." % n]
+    for i in range(1, n + 1):
+        ops = []
+        for _ in range(rng.randint(1, 4)):
+            kind = rng.choice(["sleep", "timeout", "await", "late"])
+            ms = rng.randint(0, 4)
+            if kind == "sleep":
+                ops.append(f"Actor sleep: {ms}.")
+            elif kind == "timeout":
+                ops.append(f"x receive: {{ #tick -> [:t | t] }} after: {ms} do: [nil].")
+            elif kind == "await":
+                j = rng.randint(1, n)
+                ops.append(f"(promises at: {j}) future await.")
+            else:
+                ops.append(f"Actor spawn: [:y | Actor sleep: {ms}. x ! #late]. x receive: {{ #late -> [:l | l] }}.")
+        body = " ".join(ops)
+        lines.append(f"Actor spawn: [:x | {body} me ! #done].")
+    for i in range(1, n + 1):
+        lines.append(f"Actor spawn: [:x | Actor sleep: {rng.randint(0, 6)}. (promises at: {i}) resolve: {i}].")
+    lines.append(f"{n} timesRepeat: [me receive: {{ #done -> [:d | nil] }}].")
+    lines.append("'ok' displayNl.")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("domains", [1, 2])
+def test_waits_that_something_will_end_are_never_reported_as_a_deadlock(tmp_path, domains):
+    import random
+    rng = random.Random(9000 + domains)
+    for _ in range(25):
+        src = _random_program(rng)
+        status, out, err = run_source(src, tmp_path, domains=domains)
+        assert (status, out, err) == (0, "ok\n", ""), src
