@@ -100,16 +100,20 @@ def deadline_after(interp, ms, what):
 MAX_MS = 2 ** 62
 
 
-def take_matching(proc, frame, keys, ms, what="a receive timeout"):
+def take_matching(proc, frame, keys, ms, what="a receive timeout", site=None):
     """The one selective receive: take the oldest message matching `keys` ((kind, key) pairs).
     Answers (index, message), TIMEOUT after `ms` (None: never), or SUSPEND with the wait
-    registered in frame.wait (the same call resumes it)."""
+    registered in frame.wait (the same call resumes it).
+
+    `site` (a RECV instruction) names a receive whose keys are the same objects each time it
+    runs: whether a message matches depends only on the message and the keys, so the messages
+    its last run passed over still do not match, and the scan starts after them."""
     ctx = proc.ctx
     interp = proc.interp
     wait = frame.wait
     if wait is None:
         deadline = -1 if ms is None else deadline_after(interp, ms, what)
-        cursor = 0
+        cursor = _passed_over(proc, site, keys) if site is not None else 0
     else:
         deadline, cursor = wait
     found = []
@@ -126,9 +130,13 @@ def take_matching(proc, frame, keys, ms, what="a receive timeout"):
 
     m, cursor, i = ctx.select(accept, cursor)
     if m is not None:
+        if site is not None:
+            proc.passed_over[id(site)] = (site, keys, rt.lib.lprt_py_msg_seq(m) - 1)
         ctx.raw_take(m)
         frame.wait = None
         return i, found[0]
+    if site is not None:
+        proc.passed_over[id(site)] = (site, keys, cursor)
     if deadline != -1 and (ctx.wake_reason == rt.WAKE_TIMEOUT and wait is not None or rt.lib.lprt_now() >= deadline):
         frame.wait = None
         return TIMEOUT
@@ -140,6 +148,19 @@ def take_matching(proc, frame, keys, ms, what="a receive timeout"):
 TIMEOUT = object()
 
 
+def _passed_over(proc, site, keys):
+    """The seq up to which the last run of receive `site` found no match, if its keys are the
+    same objects now (else 0: scan everything)."""
+    last = proc.passed_over.get(id(site))
+    if last is None or last[0] is not site:
+        return 0
+    old = last[1]
+    for (k1, a), (k2, b) in zip(old, keys):
+        if a is not b:
+            return 0
+    return last[2]
+
+
 def receive(proc: Process, frame: Frame, ins) -> object:
     """The RECV instruction: a literal receive table compiled to key registers and handler pcs."""
     _, _dst, me_r, entries, tmo_r, tmo_pc, node = ins
@@ -149,7 +170,7 @@ def receive(proc: Process, frame: Frame, ins) -> object:
         raise LPRaise(make_error(proc.interp, f"only an actor can receive its own messages; this is "
                                  f"{proc.interp.describe(me)}, not the running actor"))
     keys = [(kind, regs[key] if kind != C.MATCH_ANY else None) for kind, key, _, _ in entries]
-    r = take_matching(proc, frame, keys, None if tmo_r is None else regs[tmo_r])
+    r = take_matching(proc, frame, keys, None if tmo_r is None else regs[tmo_r], site=ins)
     if r is SUSPEND:
         return SUSPEND
     if r is TIMEOUT:
@@ -175,6 +196,7 @@ class ActorState:
         self.is_main = is_main
         self.exit_where = None     # trace of the `exit:` that ended the actor
         proc.stale_downs = set()   # refs of ask: monitors whose Down is still to be dropped
+        proc.passed_over = {}      # id(RECV) -> (RECV, keys, seq): see take_matching
 
     def step(self, ctx):
         proc = self.proc

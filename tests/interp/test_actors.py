@@ -492,3 +492,62 @@ def test_waits_that_something_will_end_are_never_reported_as_a_deadlock(tmp_path
         src = _random_program(rng)
         status, out, err = run_source(src, tmp_path, domains=domains)
         assert (status, out, err) == (0, "ok\n", ""), src
+
+
+# ---- selective receive over many waiting messages is not quadratic
+
+def _count_examined(monkeypatch):
+    from lp.runtime import binding
+    seen = [0]
+    select = binding.Actor.select
+
+    def counting(self, accept, cursor=0):
+        def counted(payload):
+            seen[0] += 1
+            return accept(payload)
+        return select(self, counted, cursor)
+
+    monkeypatch.setattr(binding.Actor, "select", counting)
+    return seen
+
+
+@pytest.mark.parametrize("domains", [1, 2])
+def test_receives_and_awaits_skip_the_messages_they_passed_over(tmp_path, monkeypatch, domains):
+    seen = _count_examined(monkeypatch)
+    src = """
+    Object subclass: #Noise fields: (n).
+    Object subclass: #Q fields: (reply).
+    Object subclass: #Serve.
+    Serve class >> loop: x = x receive: {
+        Q -> [:q | q reply ! 1. Serve loop: x] .
+        Actor -> [:a | a ! #pong. Serve loop: x] }.
+    me := Actor self.
+    1 to: 3000 do: [:i | me ! (Noise fields: { n: i })].
+    w := Actor spawn: [:x | Serve loop: x].
+    1 to: 200 do: [:i | (w ask: (Q new)) await].
+    1 to: 200 do: [:i | w ! me. me receive: { #pong -> [:p | p] }].
+    (me receive: { Noise -> [:x | x n] }) printNl.
+    """
+    assert run_ok(src, tmp_path, domains=domains) == "1\n"
+    assert seen[0] < 3 * 3000, seen[0]    # quadratic: 200 x 3,000 and more
+
+
+@pytest.mark.parametrize("domains", [1, 2])
+def test_skipping_passed_over_messages_keeps_receive_semantics(tmp_path, domains):
+    src = """
+    Object subclass: #Take.
+    Take class >> from: me key: k = me receive: { k -> [:x | x] } after: 0 do: [#none].
+    me := Actor self.
+    #(#a #b #c #a #b #c) do: [:s | me ! s].
+    (Take from: me key: #c) printNl.
+    (Take from: me key: #b) printNl.
+    (Take from: me key: #c) printNl.
+    (Take from: me key: #c) printNl.
+    (Take from: me key: #a) printNl.
+    me ! #c.
+    (Take from: me key: #c) printNl.
+    (me receive: { #b -> [:x | 'b'] . #a -> [:x | 'a'] }) displayNl.
+    (me receive: { #b -> [:x | 'b'] . #a -> [:x | 'a'] }) displayNl.
+    (me receive: { #b -> [:x | 'b'] . #a -> [:x | 'a'] } after: 0 do: ['empty']) displayNl.
+    """
+    assert run_ok(src, tmp_path, domains=domains) == "#c\n#b\n#c\n#none\n#a\n#c\na\nb\nempty\n"
