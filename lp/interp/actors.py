@@ -231,8 +231,10 @@ class ActorState:
         if self.is_main or interp.quiet or interp.main_done:
             return
         n = 0
+        stale = self.proc.stale_downs
         for m in ctx.messages():
-            if type(m.payload) is not FutureReady:
+            pl = m.payload
+            if type(pl) is not FutureReady and not (type(pl) is rt.Down and pl.ref in stale):
                 n += 1
         if n:
             interp.report(f"actor {ctx.id} ended with {n} unmatched message{'s' if n != 1 else ''} "

@@ -551,3 +551,19 @@ def test_skipping_passed_over_messages_keeps_receive_semantics(tmp_path, domains
     (me receive: { #b -> [:x | 'b'] . #a -> [:x | 'a'] } after: 0 do: ['empty']) displayNl.
     """
     assert run_ok(src, tmp_path, domains=domains) == "#c\n#b\n#c\n#none\n#a\n#c\na\nb\nempty\n"
+
+
+@pytest.mark.parametrize("domains,rep", DOMAINS_X_REPEAT)
+def test_an_asks_late_down_is_not_reported_as_unmatched_mail(tmp_path, domains, rep):
+    src = asked("""
+    v := Actor spawn: [:x | x receive: { Q -> [:q | x receive: { #reply -> [:r | q reply ! 5] }] }].
+    w := Actor spawn: [:x |
+        f := v ask: (Q new).
+        me ! #asked.
+        f await.
+        [v isAlive] whileTrue: [Actor sleep: 1].
+        me ! #done].
+    me receive: { #asked -> [:a | v ! #reply] }.
+    me receive: { #done -> [:d | 'done' displayNl] }.
+    """)
+    assert run_source(src, tmp_path, domains=domains) == (0, "done\n", "")
