@@ -3,7 +3,7 @@ receive, timeouts, snapshots. Assertions are about behaviour, never timing."""
 import gc
 
 from lp.runtime import (BLOCK, DONE, TIMEOUT, YIELD, Receive, Runtime, Sleep, WAKE_MESSAGE,
-                        WAKE_START)
+                        WAKE_START, WAKE_YIELD)
 
 
 def run_main(domains, genfn, *args):
@@ -56,9 +56,11 @@ def test_ping_pong_raw_step_functions(domains):
         return step
 
     pong = rt.spawn(make_pong())
-    state = {"n": 0, "sent": False}
+    state = {"n": 0, "sent": False, "ended": None}
+    expected_wake = {None: WAKE_START, BLOCK: WAKE_MESSAGE, YIELD: WAKE_YIELD}
 
     def main_step(me):
+        assert me.wake_reason == expected_wake[state["ended"]]
         if me.wake_reason == WAKE_START:
             assert not state["sent"]
         while True:
@@ -68,8 +70,8 @@ def test_ping_pong_raw_step_functions(domains):
             m = me.first()
             if m is None:
                 me.wait_receive(0)
+                state["ended"] = BLOCK
                 return BLOCK
-            assert me.wake_reason in (WAKE_MESSAGE, WAKE_START) or True
             v = me.take(m)
             log.append(v)
             state["n"] = v
@@ -78,6 +80,7 @@ def test_ping_pong_raw_step_functions(domains):
                 pong.send(None)
                 return DONE
             if me.reductions(10):
+                state["ended"] = YIELD
                 return YIELD
 
     main = rt.spawn(main_step)
