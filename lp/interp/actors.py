@@ -5,7 +5,6 @@ signals all go through the runtime; nothing here schedules.
 from __future__ import annotations
 
 import gc
-import sys
 import threading
 
 from lp.interp import code as C
@@ -201,7 +200,7 @@ class ActorState:
         try:
             r = proc.run()
         except ActorExit as e:
-            self.exit_where = getattr(e, "where", None)
+            self.exit_where = e.where
             ctx.set_exit_reason(e.kind, e.value)
             self.report_unmatched(ctx)
             return rt.DONE
@@ -284,32 +283,7 @@ def _clock(p, cls):
 @prim("Actor", "exit:", class_side=True)
 def _exit_self(p, cls, reason):
     kind, value = reason_kind(p.interp, reason)
-    raise _exit_now(p, kind, value)
-
-
-def _exit_now(p, kind, value):
-    """ActorExit for the running actor, located at the send being run (so is a reason that has
-    no location yet)."""
-    _sync_pc(p)
-    where = p.trace()
-    if kind == rt.ERROR and type(value) is Instance and value.trace is None:
-        value.trace = where
-    e = ActorExit(kind, value)
-    e.where = where
-    return e
-
-
-_RUN_CODE = Process.run.__code__
-
-
-def _sync_pc(p):
-    """The machine keeps the running instruction's pc in a local of Process.run while it calls a
-    primitive; store it in the top frame so trace() names the send being run."""
-    f = sys._getframe(1)
-    while f is not None and f.f_code is not _RUN_CODE:
-        f = f.f_back
-    if f is not None and f.f_locals.get("self") is p:
-        p.stack[-1].pc = f.f_locals["pc"]
+    raise ActorExit(kind, value)
 
 
 @prim("Actor", "sleep:", class_side=True)
@@ -443,7 +417,7 @@ def _exit_other(p, target, reason):
     kind, value = reason_kind(p.interp, reason)
     if target.id == p.ctx.id and (kind == rt.KILLED or not p.ctx.traps_exits()):
         # a signal to oneself takes effect before the next instruction (even #normal, as in Erlang)
-        raise _exit_now(p, kind, value)
+        raise ActorExit(kind, value, unwind=False)
     target.ref.exit(kind, value, sender=p.ctx)
     return target
 

@@ -13,11 +13,15 @@ class LPRaise(Exception):
 
 
 class ActorExit(BaseException):
-    """`Actor exit: reason` ends the current actor (after its `ensure:` blocks run)."""
+    """Ends the running actor: `Actor exit: reason` (unwind: its `ensure:` and `ifCurtailed:`
+    blocks run first) or an exit signal it sent itself (no cleanups, as for any signal).
+    The machine records `where` (the LP stack at the send) when it catches it."""
 
-    def __init__(self, kind, value):
+    def __init__(self, kind, value, unwind: bool = True):
         super().__init__("actor exit")
         self.kind, self.value = kind, value
+        self.unwind = unwind
+        self.where = None
 
 
 def make_error(interp, message: str, cls_name: str = "Error") -> Instance:

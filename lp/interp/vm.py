@@ -305,6 +305,13 @@ class Process:
                 instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
             except ActorExit as e:
                 frame.pc = pc
+                if e.where is None:
+                    e.where = self.trace()
+                    v = e.value
+                    if type(v) is Instance and v.trace is None:
+                        v.trace = e.where
+                if not e.unwind:
+                    raise
                 self._exit(e)
                 frame = stack[-1]
                 instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
