@@ -167,15 +167,13 @@ def test_ctrl_c_stops_a_running_program(tmp_path):
     import signal
     import subprocess
     import sys
-    import time
     from tests.conftest import ROOT
     prog = tmp_path / "wait.lp"
-    prog.write_text("'waiting' displayNl.\nActor self receive.\n")
+    prog.write_text("'waiting' displayNl.\nActor sleep: 600000.\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen([sys.executable, "-m", "lp", "run", str(prog)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, env=env)
     assert p.stdout.readline() == b"waiting\n"
-    time.sleep(0.3)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=10)
     assert p.returncode == 130

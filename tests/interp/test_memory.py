@@ -127,11 +127,11 @@ def test_no_frame_or_process_is_left_for_the_cycle_collector(tmp_path):
 def test_running_out_of_memory_is_an_lp_error(tmp_path):
     import resource
     prog = tmp_path / "oom.lp"
-    prog.write_text("(Error try: [(Array new: 1000000000 withAll: 0) size printString] onError: [:e | e message])"
+    prog.write_text("(Error try: [(Array new: 200000000 withAll: 0) size printString] onError: [:e | e message])"
                     " displayNl.\n'still running' displayNl.\n")
 
     def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run([sys.executable, "-m", "lp", "run", str(prog)], capture_output=True, text=True,
