@@ -180,7 +180,8 @@ def test_ctrl_c_stops_a_running_program(tmp_path):
     import time
     from tests.conftest import ROOT
     prog = tmp_path / "wait.lp"
-    prog.write_text("'waiting' displayNl.\nActor self receive.\n")
+    # a timer pending (an endless wait with none would be reported as a deadlock)
+    prog.write_text("'waiting' displayNl.\nActor self receive: { #x -> [:x | x] } after: 600000 do: [nil].\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen([sys.executable, "-m", "lp", "run", str(prog)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, env=env)
