@@ -196,3 +196,20 @@ def test_values_are_released_when_mailboxes_are_dropped(domains):
     del m
     gc.collect()
     assert rt.live_values == 0
+
+
+def test_timeouts_saturate_and_negative_ones_count_as_zero(domains):
+    def late(me, target):
+        yield Sleep(20)
+        target.send("late")
+
+    def main(me, rt, out):
+        rt.spawn_gen(late, me)
+        out["huge"] = yield Receive(timeout_ms=10 ** 30)
+        out["negative"] = yield Receive(timeout_ms=-5)
+        me.send("here")
+        out["negative_here"] = yield Receive(timeout_ms=-5)
+        yield Sleep(-10)
+
+    out = run_main(domains, main)
+    assert out == {"huge": "late", "negative": TIMEOUT, "negative_here": "here"}
