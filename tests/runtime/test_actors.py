@@ -2,15 +2,16 @@
 receive, timeouts, snapshots. Assertions are about behaviour, never timing."""
 import gc
 
-from lp.runtime import (BLOCK, DONE, TIMEOUT, YIELD, Receive, Runtime, Sleep, WAKE_MESSAGE,
+from lp.runtime import (BLOCK, DONE, EDEADLOCK, TIMEOUT, YIELD, Receive, Runtime, Sleep, WAKE_MESSAGE,
                         WAKE_START, WAKE_YIELD)
 
 
 def run_main(domains, genfn, *args):
-    rt = Runtime(domains=domains)
+    # deadlock detection on: a test whose actors wait for what never comes fails at once
+    rt = Runtime(domains=domains, on_deadlock=lambda: None)
     out = {}
     main = rt.spawn_gen(genfn, rt, out, *args)
-    rt.run(main)
+    assert rt.run(main) != EDEADLOCK, "every actor is waiting for good"
     del main
     gc.collect()
     assert rt.live_values == 0
