@@ -38,6 +38,19 @@ def now_ns():
     return lib.lprt_now()
 
 
+MAX_MS = 2 ** 62   # past the clock's range: the runtime saturates such a deadline to "never"
+
+
+def deadline_after(ms):
+    """The runtime deadline `ms` milliseconds from now: None is no deadline (-1), a negative or
+    NaN timeout counts as 0, one too large for the clock never expires."""
+    if ms is None:
+        return -1
+    if not ms > 0:
+        return lib.lprt_deadline_ms(0)
+    return lib.lprt_deadline_ms(int(min(ms, MAX_MS)))
+
+
 class _Values:
     """Handle table: key -> object, keys odd so none is NULL. A value starts with one
     reference; `_extra` counts the references beyond the first (rare: shared exit reasons)."""
@@ -352,22 +365,22 @@ class Actor(ActorRef):
     # waits (register, then return BLOCK from the step)
     def wait_receive(self, after_seq=0, timeout_ms=None, deadline=None):
         if deadline is None:
-            deadline = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+            deadline = deadline_after(timeout_ms)
         lib.lprt_wait_receive(self._ptr, after_seq, deadline)
         return BLOCK
 
     def wait_sleep(self, ms=None, deadline=None):
-        lib.lprt_wait_sleep(self._ptr, lib.lprt_deadline_ms(int(ms)) if deadline is None else deadline)
+        lib.lprt_wait_sleep(self._ptr, deadline_after(ms) if deadline is None else deadline)
         return BLOCK
 
     def wait_fd(self, fd, events, timeout_ms=None, deadline=None):
         if deadline is None:
-            deadline = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+            deadline = deadline_after(timeout_ms)
         lib.lprt_wait_fd(self._ptr, fd, events, deadline)
         return BLOCK
 
     def wait_resolve(self, host, service=None, family=0, socktype=0, timeout_ms=None):
-        dl = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+        dl = deadline_after(timeout_ms)
         lib.lprt_wait_resolve(self._ptr, host.encode() if host else ffi.NULL,
                               str(service).encode() if service is not None else ffi.NULL,
                               family, socktype, dl)
@@ -567,7 +580,7 @@ class _GenDriver:
             req = self.req
             if isinstance(req, Receive):
                 if req.deadline is None:
-                    req.deadline = -1 if req.timeout_ms is None else lib.lprt_deadline_ms(int(req.timeout_ms))
+                    req.deadline = deadline_after(req.timeout_ms)
                 match = req.match
                 found, payload, _ = actor.select(
                     lambda p: True if match is None or match(p) else None, req.cursor)

@@ -83,12 +83,7 @@ def deadline_after(interp, ms, what):
     the clock's range never expires (the runtime saturates)."""
     if type(ms) is not int and type(ms) is not float:
         raise LPRaise(make_error(interp, f"{what} must be a number of milliseconds, not {interp.describe(ms)}"))
-    if not ms > 0:          # also NaN
-        return rt.lib.lprt_deadline_ms(0)
-    return rt.lib.lprt_deadline_ms(int(min(ms, MAX_MS)))
-
-
-MAX_MS = 2 ** 62
+    return rt.deadline_after(ms)
 
 
 def take_matching(proc, frame, keys, ms, what="a receive timeout", site=None):
