@@ -9,8 +9,8 @@ import math
 from lp.interp.errors import LPRaise, error_message, make_error
 from lp.interp.printer import display_string, displayed, print_string, printed
 from lp.interp.registry import prim
-from lp.interp.values import (NONE, Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
-                              Symbol)
+from lp.interp.values import (NONE, Association, Char, Closure, Instance, Interval, LPClass, LPDict, Maybe, Record,
+                              ReplyAddress, Symbol)
 from lp.interp.vm import Call
 
 _SCALARS = (int, float, bool, type(None), Symbol, Char)
@@ -29,6 +29,12 @@ def lp_equal(a, b) -> bool:
         return len(a) == len(b) and all(lp_equal(x, y) for x, y in zip(a, b))
     if ta is Instance:
         return a.cls is b.cls and lp_equal(a.values, b.values)
+    if ta is LPDict:
+        return len(a) == len(b) and all(k in b and lp_equal(v, b.get(k)) for k, v in a.entries())
+    if ta is Association:
+        return lp_equal(a.key, b.key) and lp_equal(a.value, b.value)
+    if ta is Maybe:
+        return a.present == b.present and lp_equal(a.value, b.value)
     return a == b
 
 
@@ -362,7 +368,7 @@ def to_json(p, v):
         return v.name
     if t is Char:
         return v.ch
-    if t is tuple:
+    if t is tuple or t is Interval:
         return [to_json(p, x) for x in v]
     if t is LPDict:
         out = {}
