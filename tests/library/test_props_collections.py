@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from tests.library.helpers import answers
 from tests.library.model import Ch, Sym, err, p, src
 
-SETTINGS = settings(max_examples=5, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                     phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
 small = st.integers(-5, 9)
 arrays = st.lists(small, max_size=7)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.library.helpers import answers
 from tests.library.model import INT_MAX, INT_MIN, err, int_checked, overflow, p_float
 
-SETTINGS = settings(max_examples=6, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                     phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
 ints = st.one_of(st.integers(-50, 50), st.integers(INT_MIN, INT_MAX),
                  st.sampled_from([INT_MIN, INT_MAX, INT_MIN + 1, INT_MAX - 1, 0, 1, -1, 1 << 32, -(1 << 31)]))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.library.helpers import answers
 from tests.library.model import INT_MAX, INT_MIN, Ch, Sym, err, p, p_str, p_sym
 
-SETTINGS = settings(max_examples=5, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                     phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
 ALPHABET = "abcAB xyz'\n1-é+:"
 texts = st.text(alphabet=ALPHABET, max_size=8)
