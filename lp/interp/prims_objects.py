@@ -16,6 +16,17 @@ from lp.interp.vm import Call
 _SCALARS = (int, float, bool, type(None), Symbol, Char)
 
 
+def block(p, v, sel):
+    """v, checked to be a Block (an unchecked program may pass anything where a block belongs)."""
+    if type(v) is not Closure:
+        raise LPRaise(make_error(p.interp, f"#{sel} expects a Block, not {p.interp.describe(v)}"))
+    return v
+
+
+def call(p, blk, sel, args=(), guard=None):
+    return Call(block(p, blk, sel), args, guard)
+
+
 def lp_equal(a, b) -> bool:
     """Structural equality: numbers by value (1 = 1.0), never a Boolean equal to a number."""
     ta, tb = type(a), type(b)
@@ -112,12 +123,14 @@ def _not_nil(p, v):
 
 @prim("Object", "ifNil:")
 def _if_nil(p, v, blk):
-    return Call(blk) if v is None else v
+    return call(p, blk, "ifNil:") if v is None else v
 
 
 @prim("Object", "ifNil:ifNotNil:")
 def _if_nil_not_nil(p, v, a, b):
-    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+    if v is None:
+        return call(p, a, "ifNil:ifNotNil:")
+    return call(p, b, "ifNil:ifNotNil:", (v,) if block(p, b, "ifNil:ifNotNil:").code.nparams == 1 else ())
 
 
 @prim("Object", "yourself", "copy")
@@ -274,17 +287,19 @@ def _message_text(p, err):
 
 @prim("Error", "try:onError:", class_side=True)
 def _try(p, cls, blk, handler):
-    return Call(blk, (), ("try", handler, cls))
+    return call(p, blk, "try:onError:", (), ("try", block(p, handler, "try:onError:"), cls))
 
 
 @prim("Block", "on:do:")
 def _on_do(p, blk, cls, handler):
-    return Call(blk, (), ("try", handler, cls))
+    if type(cls) is not LPClass:
+        raise LPRaise(make_error(p.interp, f"#on:do: expects an Error class, not {p.interp.describe(cls)}"))
+    return call(p, blk, "on:do:", (), ("try", block(p, handler, "on:do:"), cls))
 
 
 @prim("Block", "ensure:")
 def _ensure(p, blk, ens):
-    return Call(blk, (), ("ensure", ens))
+    return call(p, blk, "ensure:", (), ("ensure", block(p, ens, "ensure:")))
 
 
 @prim("Block", "numArgs")
@@ -294,7 +309,9 @@ def _num_args(p, blk):
 
 @prim("Block", "valueWithArguments:")
 def _value_with_args(p, blk, args):
-    return Call(blk, tuple(args))
+    if type(args) is not tuple:
+        raise LPRaise(make_error(p.interp, f"#valueWithArguments: expects an Array, not {p.interp.describe(args)}"))
+    return Call(blk, args)
 
 
 # ---- Log and Transcript
@@ -485,7 +502,9 @@ def _err_error(p, e):
 
 @prim("Object", "ifNotNil:ifNil:")
 def _if_not_nil_nil(p, v, b, a):
-    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+    if v is None:
+        return call(p, a, "ifNotNil:ifNil:")
+    return call(p, b, "ifNotNil:ifNil:", (v,) if block(p, b, "ifNotNil:ifNil:").code.nparams == 1 else ())
 
 
 @prim("Object", "isString")
@@ -519,7 +538,7 @@ def _signal_with(p, err, message):
 
 @prim("Block", "ifCurtailed:")
 def _if_curtailed(p, blk, cleanup):
-    return Call(blk, (), ("curtailed", cleanup))
+    return call(p, blk, "ifCurtailed:", (), ("curtailed", block(p, cleanup, "ifCurtailed:")))
 
 
 @prim("Log", "debug:", class_side=True)
