@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.prims_numbers import INT_MAX, INT_MIN
+from lp.interp.prims_objects import call
 from lp.interp.prims_text import _fits
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Association, Closure, Interval, LPDict, Maybe
@@ -271,7 +272,7 @@ def _some(p, cls, v):
 
 @prim("Maybe", "ifPresent:ifAbsent:")
 def _if_present_absent(p, m, blk, other):
-    return Call(blk, (m.value,)) if m.present else Call(other)
+    return call(p, blk, "ifPresent:ifAbsent:", (m.value,)) if m.present else call(p, other, "ifPresent:ifAbsent:")
 
 
 @prim("Maybe", "valueOr:")

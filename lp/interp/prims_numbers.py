@@ -86,7 +86,7 @@ def _mod(p, a, b):
 def _rem(p, a, b):
     _nonzero(p, b, "rem:")
     if type(a) is float or type(b) is float:
-        return math.fmod(a, b)
+        return math.fmod(a, b) if not math.isinf(a) else math.nan
     r = abs(a) % abs(b)
     return r if a >= 0 else -r
 

@@ -9,11 +9,22 @@ import math
 from lp.interp.errors import LPRaise, error_message, make_error
 from lp.interp.printer import display_string, displayed, print_string, printed
 from lp.interp.registry import prim
-from lp.interp.values import (NONE, Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
-                              Symbol)
+from lp.interp.values import (NONE, Association, Char, Closure, Instance, Interval, LPClass, LPDict, Maybe, Record,
+                              ReplyAddress, Symbol)
 from lp.interp.vm import Call
 
 _SCALARS = (int, float, bool, type(None), Symbol, Char)
+
+
+def block(p, v, sel):
+    """v, checked to be a Block (an unchecked program may pass anything where a block belongs)."""
+    if type(v) is not Closure:
+        raise LPRaise(make_error(p.interp, f"#{sel} expects a Block, not {p.interp.describe(v)}"))
+    return v
+
+
+def call(p, blk, sel, args=(), guard=None):
+    return Call(block(p, blk, sel), args, guard)
 
 
 def lp_equal(a, b) -> bool:
@@ -29,6 +40,12 @@ def lp_equal(a, b) -> bool:
         return len(a) == len(b) and all(lp_equal(x, y) for x, y in zip(a, b))
     if ta is Instance:
         return a.cls is b.cls and lp_equal(a.values, b.values)
+    if ta is LPDict:
+        return len(a) == len(b) and all(k in b and lp_equal(v, b.get(k)) for k, v in a.entries())
+    if ta is Association:
+        return lp_equal(a.key, b.key) and lp_equal(a.value, b.value)
+    if ta is Maybe:
+        return a.present == b.present and lp_equal(a.value, b.value)
     return a == b
 
 
@@ -106,12 +123,14 @@ def _not_nil(p, v):
 
 @prim("Object", "ifNil:")
 def _if_nil(p, v, blk):
-    return Call(blk) if v is None else v
+    return call(p, blk, "ifNil:") if v is None else v
 
 
 @prim("Object", "ifNil:ifNotNil:")
 def _if_nil_not_nil(p, v, a, b):
-    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+    if v is None:
+        return call(p, a, "ifNil:ifNotNil:")
+    return call(p, b, "ifNil:ifNotNil:", (v,) if block(p, b, "ifNil:ifNotNil:").code.nparams == 1 else ())
 
 
 @prim("Object", "yourself", "copy")
@@ -268,17 +287,19 @@ def _message_text(p, err):
 
 @prim("Error", "try:onError:", class_side=True)
 def _try(p, cls, blk, handler):
-    return Call(blk, (), ("try", handler, cls))
+    return call(p, blk, "try:onError:", (), ("try", block(p, handler, "try:onError:"), cls))
 
 
 @prim("Block", "on:do:")
 def _on_do(p, blk, cls, handler):
-    return Call(blk, (), ("try", handler, cls))
+    if type(cls) is not LPClass:
+        raise LPRaise(make_error(p.interp, f"#on:do: expects an Error class, not {p.interp.describe(cls)}"))
+    return call(p, blk, "on:do:", (), ("try", block(p, handler, "on:do:"), cls))
 
 
 @prim("Block", "ensure:")
 def _ensure(p, blk, ens):
-    return Call(blk, (), ("ensure", ens))
+    return call(p, blk, "ensure:", (), ("ensure", block(p, ens, "ensure:")))
 
 
 @prim("Block", "numArgs")
@@ -288,7 +309,9 @@ def _num_args(p, blk):
 
 @prim("Block", "valueWithArguments:")
 def _value_with_args(p, blk, args):
-    return Call(blk, tuple(args))
+    if type(args) is not tuple:
+        raise LPRaise(make_error(p.interp, f"#valueWithArguments: expects an Array, not {p.interp.describe(args)}"))
+    return Call(blk, args)
 
 
 # ---- Log and Transcript
@@ -362,7 +385,7 @@ def to_json(p, v):
         return v.name
     if t is Char:
         return v.ch
-    if t is tuple:
+    if t is tuple or t is Interval:
         return [to_json(p, x) for x in v]
     if t is LPDict:
         out = {}
@@ -479,7 +502,9 @@ def _err_error(p, e):
 
 @prim("Object", "ifNotNil:ifNil:")
 def _if_not_nil_nil(p, v, b, a):
-    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+    if v is None:
+        return call(p, a, "ifNotNil:ifNil:")
+    return call(p, b, "ifNotNil:ifNil:", (v,) if block(p, b, "ifNotNil:ifNil:").code.nparams == 1 else ())
 
 
 @prim("Object", "isString")
@@ -513,7 +538,7 @@ def _signal_with(p, err, message):
 
 @prim("Block", "ifCurtailed:")
 def _if_curtailed(p, blk, cleanup):
-    return Call(blk, (), ("curtailed", cleanup))
+    return call(p, blk, "ifCurtailed:", (), ("curtailed", block(p, cleanup, "ifCurtailed:")))
 
 
 @prim("Log", "debug:", class_side=True)

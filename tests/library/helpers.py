@@ -14,6 +14,9 @@ PYTHON_TERMS = ("Traceback", "None", "ValueError", "TypeError", "KeyError", "Ind
                 "internal error", "invalid literal", "maximum recursion")
 
 
+SEP = "\x1e"  # between answers, which may contain newlines
+
+
 def run(src: str):
     """(status, stdout, stderr) of running src without the checker."""
     with tempfile.TemporaryDirectory() as d:
@@ -35,10 +38,11 @@ def answers(exprs: list[str], prelude: str = "") -> list[str]:
     """The printString of each expression, or `error: <message>` when it raises an Error."""
     lines = [prelude]
     for e in exprs:
-        lines.append(f"(Error try: [({e}) printString] onError: [:e | 'error: ' , e messageText]) displayNl.")
+        lines.append(f"Transcript show: (Error try: [({e}) printString] onError: [:e | 'error: ' , e messageText]); "
+                     f"show: '{SEP}'.")
     status, out, err = run("\n".join(lines) + "\n")
     assert (status, err) == (0, ""), err
-    got = out.split("\n")[:-1]
+    got = out.split(SEP)[:-1]
     assert len(got) == len(exprs), out
     return got
 

@@ -27,3 +27,11 @@ def test_building_methods():
 def test_array_builder_is_not_a_class_users_can_reach():
     assert "ArrayBuilder" in check("x := ArrayBuilder new.\n")
     assert check("x := #(1 2) collect: [:i | i].\n") == ""
+
+
+def test_lp_check_rejects_array_builder(tmp_path):
+    from tests.conftest import run_lp
+    f = tmp_path / "builder.lp"
+    f.write_text("b := ArrayBuilder new.\n")
+    r = run_lp("check", str(f))
+    assert r.returncode != 0 and b"ArrayBuilder" in r.stderr

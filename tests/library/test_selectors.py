@@ -79,3 +79,11 @@ def test_selectors_answer_as_documented():
 def test_the_checker_types_the_new_selectors():
     src = "\n".join(f"x{i} := {e}." for i, e in enumerate(CASES)) + "\n"
     assert check(src) == ""
+
+
+def test_equality_of_containers_is_lp_equality():
+    got = answers(["(Dictionary new at: 1 put: true) = (Dictionary new at: 1 put: 1)",
+                   "(Dictionary new at: 1 put: 1) = (Dictionary new at: 1.0 put: 1.0)",
+                   "(1 -> true) = (1 -> 1)", "(Maybe some: true) = (Maybe some: 1)", "(Maybe some: 1) = (Maybe some: 1.0)",
+                   "JSON encode: (1 to: 3)"])
+    assert got == ["false", "true", "false", "false", "true", "'[1,2,3]'"]
