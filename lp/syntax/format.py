@@ -88,13 +88,13 @@ class Formatter:
         """The comments left before the end of `span`, as text to print before its closing bracket."""
         return " ".join(self.comment_text(c) for c in self.comments_within(span))
 
-    def trailing_comments(self, end_line: int, limit: A.Span | None) -> list[A.Comment]:
+    def trailing_comments(self, end_line: int, limit: tuple[int, int] | None) -> list[A.Comment]:
         """The comments that follow code ending on `end_line` on that same line (each further one
-        starting on the line where the previous one ends), before `limit`."""
+        starting on the line where the previous one ends), before the position `limit`."""
         out = []
         while self.next_comment < len(self.comments):
             c = self.comments[self.next_comment]
-            if c.span.line != end_line or (limit is not None and (c.span.line, c.span.col) >= (limit.line, limit.col)):
+            if c.span.line != end_line or (limit is not None and (c.span.line, c.span.col) >= limit):
                 break
             out.append(c)
             self.next_comment += 1
@@ -123,7 +123,7 @@ class Formatter:
             body = layout(self.item(item), WIDTH) + "."
             after = self.comments_within(item.span)   # left inside a class declaration or an import
             nxt = p.items[i + 1].span if i + 1 < len(p.items) else None
-            after += self.trailing_comments(item.span.end_line, nxt)
+            after += self.trailing_comments(item.span.end_line, nxt and (nxt.line, nxt.col))
             body += "".join(" " + self.comment_text(c) for c in after)
             parts.append(body)
             prev = item
@@ -165,13 +165,10 @@ class Formatter:
         docs = []
         for i, s in enumerate(body):
             stmt = self.statement(s)
-            if i == len(body) - 1:
-                end = A.Span(container.file, container.end_line, container.end_col, 0, 0)
-                trail = self.trailing_comments(s.span.end_line, end)
-                docs.append(cat(stmt, text("".join(" " + self.comment_text(c) for c in trail))))
-                break
-            trail = self.comments_within(s.span) + self.trailing_comments(s.span.end_line, body[i + 1].span)
-            docs.append(cat(stmt, text("".join([".", *(" " + self.comment_text(c) for c in trail)]))))
+            last = i == len(body) - 1
+            nxt = (container.end_line, container.end_col) if last else (body[i + 1].span.line, body[i + 1].span.col)
+            trail = self.comments_within(s.span) + self.trailing_comments(s.span.end_line, nxt)
+            docs.append(cat(stmt, text(("" if last else ".") + "".join(" " + self.comment_text(c) for c in trail))))
         closing = self.closing(container)
         if closing:
             docs.append(text(closing))

@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
             sys.stderr.write(f"{OUT / n} differs from the seed\n")
         return 1 if stale else 0
     OUT.mkdir(exist_ok=True)
-    for old in OUT.glob("*.lp"):
+    for old in [*OUT.glob("*.lp"), *OUT.glob("*.out"), *OUT.glob("*.err")]:
         old.unlink()
     for name, text in wanted.items():
         (OUT / name).write_text(text)

@@ -77,3 +77,12 @@ def test_comments_anywhere_in_generated_programs(program, data):
 ])
 def test_comments_in_place(src):
     assert format_program(parse_text(src, "c.lp")) == src
+
+
+def test_lp_fmt_keeps_the_reported_case(tmp_path, lp):
+    f = tmp_path / "r.lp"
+    src = ('Object subclass: #M.\n\nM class >> masks = (\n    "in the body" a := 16rFF.\n'
+           '    b := 2r1010. "bits"\n    a + b + 1e6\n).\n')
+    f.write_text(src)
+    r = lp("fmt", str(f))
+    assert (r.returncode, r.stdout.decode()) == (0, src)
