@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from lp.diagnostics import Diagnostic, LPError, SourceMap
 from lp.lsp.chunks import PieceCache
 from lp.lsp.imports import ImportCache
+from lp.lsp.incremental import IncrementalChecker
 from lp.syntax import ast as A
-from lp.types import CheckResult, check_program
+from lp.types import CheckResult
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Analyzer:
         self.path = path
         self.imports = imports
         self.pieces = PieceCache(path)
+        self.checker = IncrementalChecker(path)
 
     def analyse(self, text: str) -> Analysis:
         sources = SourceMap()
@@ -54,6 +56,6 @@ class Analyzer:
         except LPError as e:
             a.diagnostics = list(e.diagnostics)
             return a
-        a.result = check_program(a.program, a.imports)
+        a.result = self.checker.check(a.program, a.imports)
         a.diagnostics = list(a.result.diagnostics)
         return a
