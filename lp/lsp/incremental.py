@@ -4,8 +4,9 @@ After the first full check, each version's items are grouped into independent
 components (components.py). An edit re-checks, together with the imports,
 only the components that hold a new item or held a removed one; the other
 items keep their diagnostics (moved with their item) and inferred types.
-When most of the program is affected, or the imports changed, the whole
-program is checked as `lp check` does.
+When the imports or the declarations (classes, their fields, the selectors
+of methods) changed, or most of the program is affected, the whole program
+is checked as `lp check` does.
 """
 from __future__ import annotations
 
@@ -13,24 +14,34 @@ import bisect
 from dataclasses import dataclass, replace
 
 from lp.diagnostics import Diagnostic, Note
-from lp.lsp.components import Facts, components, facts_of
-from lp.modules import CORE, module_file_name
+from lp.lsp.components import Facts, components, facts_of, program_facts
 from lp.syntax import ast as A
 from lp.types import CheckResult, check_program
-from lp.types.library import BUILTIN_CLASSES
 
 FULL_CHECK_SHARE = 0.5   # re-check everything when the affected items are more than this share
 
 
 @dataclass
 class _State:
-    imports_key: tuple
+    imports_key: tuple          # the imported modules and the main module's declarations
     items: tuple
     starts: list                 # the items' first lines when checked, in order
     component: dict              # id(item) -> its component's number in that version
     per_item: dict               # id(item) -> [Diagnostic] whose span starts in it
     other: list                  # diagnostics outside the main module
     types: dict
+
+
+def _declarations(items) -> tuple:
+    out = []
+    for i in items:
+        if isinstance(i, A.ClassDecl):
+            out.append(("class", i.name, i.superclass, i.fields))
+        elif isinstance(i, A.MethodDecl):
+            out.append(("method", i.class_name, i.class_side, i.selector))
+        elif isinstance(i, A.Import):
+            out.append(("import", i.module))
+    return tuple(sorted(out, key=repr))
 
 
 def _order(d: Diagnostic, files: list[str]):
@@ -50,11 +61,13 @@ class IncrementalChecker:
 
     def check(self, program: A.Program, imports: list) -> CheckResult:
         items = program.items
-        facts = [self._facts(i) for i in items]
-        self.facts = {id(i): (i, f) for i, f in zip(items, facts)}
-        comps = components(items, facts, *self._globals(items, imports))
+        everything = [i for m in imports for i in m.items] + list(items)
+        self.facts = {id(i): (i, self._facts(i)) for i in everything if not isinstance(i, A.Import)}
+        facts = [self.facts[id(i)][1] if id(i) in self.facts else facts_of(i) for i in items]
+        comps = components(facts, program_facts([m.items for m in imports] + [items],
+                                                {k: v[1] for k, v in self.facts.items()}))
         prev = self.state
-        key = tuple(id(m) for m in imports)
+        key = (tuple(id(m) for m in imports), _declarations(items))
         dirty = self._dirty(items, comps, prev) if prev is not None and prev.imports_key == key else None
         if dirty is None or len(dirty) > FULL_CHECK_SHARE * len(items):
             result = check_program(program, imports)
@@ -77,20 +90,6 @@ class IncrementalChecker:
     def _facts(self, item) -> Facts:
         hit = self.facts.get(id(item))
         return hit[1] if hit is not None and hit[0] is item else facts_of(item)
-
-    def _globals(self, items, imports):
-        classes, selectors = set(), set()
-        core = module_file_name(CORE)
-        for m in [*imports, items]:
-            is_core = getattr(m, "file", "").endswith(core)
-            for it in (m.items if isinstance(m, A.Program) else m):
-                if isinstance(it, A.ClassDecl):
-                    classes.add(it.name)
-                    selectors.update(it.fields)
-                elif isinstance(it, A.MethodDecl) and not (is_core and it.class_name in BUILTIN_CLASSES):
-                    selectors.add(it.selector)
-        known = {it.selector for m in imports for it in m.items if isinstance(it, A.MethodDecl)}
-        return classes, selectors, known
 
     @staticmethod
     def _dirty(items, comps, prev: _State) -> set[int] | None:

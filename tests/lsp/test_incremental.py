@@ -1,0 +1,73 @@
+"""Incremental re-checking answers exactly what checking the whole text afresh answers.
+
+Each program of examples/ and tests/types/ is opened, then edited step by
+step (an item removed, an item repeated, a literal changed to a string, lines
+inserted above); after every step the diagnostics of the incremental analysis
+must render exactly as those of a fresh analysis, which are those of `lp check`.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lp.diagnostics import LPError, SourceMap, render_all
+from lp.lsp import incremental
+from lp.lsp.analysis import Analyzer
+from lp.lsp.chunks import split
+from lp.lsp.imports import ImportCache
+from lp.modules import Loader
+from lp.types import check_program
+from tests.conftest import EXAMPLES, ROOT
+
+TYPES = ROOT / "tests" / "types"
+FILES = sorted(EXAMPLES.glob("*.lp")) + sorted((TYPES / "well_typed").glob("*.lp")) + \
+    sorted((TYPES / "ill_typed").glob("*.lp"))
+
+
+def _rendered(analysis) -> str:
+    return render_all(analysis.diagnostics, analysis.sources)
+
+
+def _lp_check(path) -> str:
+    sources = SourceMap()
+    try:
+        main, imports = Loader(sources).load_main(str(path))
+    except LPError as e:
+        return render_all(e.diagnostics, sources)
+    return render_all(check_program(main, imports).diagnostics, sources)
+
+
+def _edits(text: str):
+    """Successive versions of `text`, each a small edit of the one before."""
+    pieces = split(text)
+    if len(pieces) > 2:
+        a, b = pieces[len(pieces) // 2]
+        text = text[:a] + text[b:]
+        yield text
+        a, b = split(text)[-2]
+        text = text[:b] + text[a:b] + text[b:]
+        yield text
+    m = re.search(r"(?<![\w.$#'])\d+(?![\w.])", text[len(text) // 3:])
+    if m:
+        at = len(text) // 3 + m.start()
+        text = text[:at] + "'x'" + text[at + len(m.group()):]
+        yield text
+    text = "\n\n" + text
+    yield text
+    m = re.search(r"'x'", text)
+    if m:
+        yield text[:m.start()] + "7" + text[m.end():]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_incremental_diagnostics_match_a_fresh_check(path, monkeypatch):
+    monkeypatch.setattr(incremental, "FULL_CHECK_SHARE", 1.0)    # re-check a part whenever one can
+    text = path.read_text(encoding="utf-8")
+    imports = ImportCache()
+    live = Analyzer(str(path), imports)
+    first = live.analyse(text)
+    assert _rendered(first) == _lp_check(path)
+    for version in _edits(text):
+        fresh = Analyzer(str(path), imports).analyse(version)
+        assert _rendered(live.analyse(version)) == _rendered(fresh)
