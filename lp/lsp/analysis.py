@@ -1,6 +1,7 @@
 """One version of a document, parsed and checked: its diagnostics, its AST and the inferred types."""
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from lp.diagnostics import Diagnostic, LPError, SourceMap
@@ -8,7 +9,9 @@ from lp.lsp.chunks import PieceCache
 from lp.lsp.imports import ImportCache
 from lp.lsp.incremental import IncrementalChecker
 from lp.syntax import ast as A
-from lp.types import CheckResult
+from lp.types import CheckResult, check_program
+
+log = logging.getLogger("lp.lsp")
 
 
 @dataclass
@@ -56,6 +59,11 @@ class Analyzer:
         except LPError as e:
             a.diagnostics = list(e.diagnostics)
             return a
-        a.result = self.checker.check(a.program, a.imports)
+        try:
+            a.result = self.checker.check(a.program, a.imports)
+        except Exception:  # noqa: BLE001 - a bug in the incremental path must not cost the diagnostics
+            log.exception("incremental check failed; checking the whole program")
+            self.checker = IncrementalChecker(self.path)
+            a.result = check_program(a.program, a.imports)
         a.diagnostics = list(a.result.diagnostics)
         return a

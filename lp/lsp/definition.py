@@ -37,7 +37,8 @@ def field_span(a: Analysis, decl: A.ClassDecl, field: str) -> A.Span:
 def _methods(a: Analysis, index: ClassIndex, receiver_type, selector: str) -> list[A.Span]:
     owner = class_of(receiver_type)
     if owner is None:
-        return [d.span for d in index.implementations(selector) if not d.class_side]
+        return [d.span for d in index.implementations(selector) if not d.class_side] + \
+            [field_span(a, d, selector) for d in index.decls.values() if selector in d.fields]
     entry = index.lookup(owner[0], owner[1], selector)
     if entry is None:
         return []
