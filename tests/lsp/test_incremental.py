@@ -7,6 +7,7 @@ must render exactly as those of a fresh analysis, which are those of `lp check`.
 """
 from __future__ import annotations
 
+import importlib.util
 import re
 
 import pytest
@@ -21,6 +22,16 @@ from lp.types import check_program
 from tests.conftest import EXAMPLES, ROOT
 
 TYPES = ROOT / "tests" / "types"
+
+
+def _bench_program(lines: int) -> str:
+    """The program bench/check_speed.py generates: many small classes, methods and actors."""
+    spec = importlib.util.spec_from_file_location("check_speed", ROOT / "bench" / "check_speed.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.program(lines)
+
+
 FILES = sorted(EXAMPLES.glob("*.lp")) + sorted((TYPES / "well_typed").glob("*.lp")) + \
     sorted((TYPES / "ill_typed").glob("*.lp"))
 
@@ -58,6 +69,28 @@ def _edits(text: str):
     m = re.search(r"'x'", text)
     if m:
         yield text[:m.start()] + "7" + text[m.end():]
+
+
+def test_incremental_matches_on_the_benchmark_program(monkeypatch):
+    monkeypatch.setattr(incremental, "FULL_CHECK_SHARE", 1.0)
+    text = _bench_program(150)
+    imports = ImportCache()
+    live = Analyzer("bench.lp", imports)
+    live.analyse(text)
+    lines = text.split("\n")
+    versions = []
+    targets = [i for i, line in enumerate(lines) if re.match(r"(n\d+ :=|P\d+ >> norm)", line)]
+    for k, i in enumerate(targets[::3]):
+        lines = list(lines)
+        lines[i] = lines[i].replace("+ 1.", "+ 'one'." if k % 2 else "- 2.").replace(") sqrt", ") foo: 1")
+        versions.append("\n".join(lines))
+    partial = errors = 0
+    for version in versions:
+        got = _rendered(live.analyse(version))
+        partial += not live.checker.last_was_full
+        assert got == _rendered(Analyzer("bench.lp", imports).analyse(version))
+        errors += got.count("\n-- ") + got.startswith("-- ")
+    assert partial > 0 and errors > 0
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
