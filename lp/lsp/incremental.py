@@ -81,6 +81,10 @@ class IncrementalChecker:
         if not part:
             kept += prev.other
         types = dict(prev.types)
+        now = {id(i) for i in items}
+        for gone in (i for i in prev.items if id(i) not in now):
+            for n in A.walk(gone):
+                types.pop(id(n), None)
         types.update(sub.types)
         self.last_was_full = False
         self.state = self._remember(key, items, comps, sub.diagnostics, kept, types)

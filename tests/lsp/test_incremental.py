@@ -16,6 +16,7 @@ from lp.diagnostics import LPError, SourceMap, render_all
 from lp.lsp import incremental
 from lp.lsp.analysis import Analyzer
 from lp.lsp.chunks import split
+from lp.lsp.hover import hover_text
 from lp.lsp.imports import ImportCache
 from lp.modules import Loader
 from lp.types import check_program
@@ -104,3 +105,13 @@ def test_incremental_diagnostics_match_a_fresh_check(path, monkeypatch):
     for version in _edits(text):
         fresh = Analyzer(str(path), imports).analyse(version)
         assert _rendered(live.analyse(version)) == _rendered(fresh)
+
+
+def test_untouched_items_keep_their_types_after_a_partial_check():
+    text = "xs := #(1 2 3).\nys := 'ab'.\nys size printNl.\n"
+    live = Analyzer("t.lp", ImportCache())
+    live.analyse(text)
+    after = live.analyse(text.replace("'ab'", "'abc'"))
+    assert not live.checker.last_was_full
+    assert hover_text(after, 1, 1) == "xs : Array[Integer]"
+    assert hover_text(after, 2, 1) == "ys : String"
