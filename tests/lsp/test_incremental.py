@@ -107,7 +107,8 @@ def test_incremental_diagnostics_match_a_fresh_check(path, monkeypatch):
         assert _rendered(live.analyse(version)) == _rendered(fresh)
 
 
-def test_untouched_items_keep_their_types_after_a_partial_check():
+def test_untouched_items_keep_their_types_after_a_partial_check(monkeypatch):
+    monkeypatch.setattr(incremental, "FULL_CHECK_SHARE", 1.0)
     text = "xs := #(1 2 3).\nys := 'ab'.\nys size printNl.\n"
     live = Analyzer("t.lp", ImportCache())
     live.analyse(text)
