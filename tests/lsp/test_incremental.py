@@ -1,8 +1,8 @@
 """Incremental re-checking answers exactly what checking the whole text afresh answers.
 
 Each program of examples/ and tests/types/ is opened, then edited step by
-step (an item removed, an item repeated, a literal changed to a string, lines
-inserted above); after every step the diagnostics of the incremental analysis
+step (an item removed, an item repeated, a literal changed to a string, a `+`
+changed to `,`, lines inserted above); after every step the diagnostics of the incremental analysis
 must render exactly as those of a fresh analysis, which are those of `lp check`.
 """
 from __future__ import annotations
@@ -64,6 +64,10 @@ def _edits(text: str):
     if m:
         at = len(text) // 3 + m.start()
         text = text[:at] + "'x'" + text[at + len(m.group()):]
+        yield text
+    at = text.find(" + ", len(text) // 2)
+    if at >= 0:
+        text = text[:at] + " , " + text[at + 3:]
         yield text
     text = "\n\n" + text
     yield text
