@@ -55,8 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--write", action="store_true", help="rewrite the files in place")
     mode.add_argument("--check", action="store_true", help="exit 1 if any file would change")
 
-    sub.add_parser("lsp", help="run the language server on standard input and output",
-                   description="Run LP's Language Server Protocol server over stdio (see docs/editors.md).")
+    lsp = sub.add_parser("lsp", help="run the language server on standard input and output",
+                         description="Run LP's Language Server Protocol server over stdio (see docs/editors.md).")
+    lsp.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the default")
     return p
 
 

@@ -65,7 +65,8 @@ def did_change(ls, params: T.DidChangeTextDocumentParams):
 @guarded
 def did_save(ls, params: T.DidSaveTextDocumentParams):
     docs.invalidate()
-    _publish(ls, params.text_document.uri)
+    for uri in docs.open_uris():                     # any of them may import the saved file
+        _publish(ls, uri)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
@@ -104,7 +105,7 @@ def definition(ls, params: T.DefinitionParams):
     return [T.Location(uri if s.file == a.path else file_uri(s.file), to_range(s, a.sources)) for s in spans] or None
 
 
-@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[" "]))
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions())
 @guarded
 def completion(ls, params: T.CompletionParams):
     uri, text, line, col = _where(ls, params)

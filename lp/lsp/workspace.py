@@ -37,6 +37,9 @@ class Workspace:
     def latest_checked(self, uri: str) -> Analysis | None:
         return self.checked.get(uri)
 
+    def open_uris(self) -> list[str]:
+        return list(self.analyzers)
+
     def invalidate(self) -> None:
         """Forget finished analyses (a saved file may be imported by another); parsed pieces are kept."""
         self.latest.clear()

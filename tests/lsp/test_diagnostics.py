@@ -48,3 +48,17 @@ async def test_edit_after_an_inserted_line_keeps_ranges_right(client, tmp_path):
     await replace_text(client, uri, 2, "\n\n" + BAD)
     (d,) = client.diagnostics[uri]
     assert d.range.start == T.Position(2, 9)
+
+
+@pytest.mark.asyncio
+async def test_saving_an_imported_module_rechecks_its_importers(client, tmp_path):
+    shapes = tmp_path / "shapes.lp"
+    shapes.write_text("Object subclass: #Square fields: (side).\n")
+    uri = await open_doc(client, tmp_path / "main.lp",
+                         "Import module: #Shapes.\ns := Square fields: { side: 2 }.\ns area printNl.\n")
+    (d,) = client.diagnostics[uri]
+    assert d.code == "unknown selector" and d.range.start == T.Position(2, 2)
+    shapes.write_text("Object subclass: #Square fields: (side).\nSquare >> area = self side * self side.\n")
+    client.text_document_did_save(T.DidSaveTextDocumentParams(T.TextDocumentIdentifier(shapes.as_uri())))
+    await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert not client.diagnostics[uri]
