@@ -66,6 +66,14 @@ class Cx:
         self.result, self.actor, self.in_spawn = result, actor, in_spawn
 
 
+def _within(part, whole) -> bool:
+    """Is the type `part` `whole` itself or one of its components?"""
+    part, whole = prune(part), prune(whole)
+    if part is whole:
+        return True
+    return type(whole) is TCon and any(_within(part, a) for a in whole.args)
+
+
 class Checker(Unifier, Reporter):
     def __init__(self):
         Unifier.__init__(self)
@@ -631,7 +639,10 @@ class Checker(Unifier, Reporter):
         ctx_t, self_t, *params, result = t.args
         self.unify(ctx_t, TCon("Actor", (actor,)))
         if mi.cls.builtin and not mi.class_side:
-            self.unify(self_t, recv)
+            clash = self.unify(self_t, recv)
+            if clash:
+                self.receiver_clash(mi, self_t, recv, node)
+                return ERR
         side = " class" if mi.class_side else ""
         for i, (p, a) in enumerate(zip(params, ats)):
             clash = self.unify(p, a)
@@ -642,6 +653,19 @@ class Checker(Unifier, Reporter):
                                  notes=[Note(f"`{mi.cls.name}{side} >> {mi.decl.selector}` is defined here:",
                                              mi.decl.span)] if not self._why_in(clash) else ())
         return result
+
+    def receiver_clash(self, mi: MethodInfo, self_t, recv, node):
+        """A method on a builtin class (or `Object`) whose body only works for some receivers."""
+        sel, owner = mi.decl.selector, mi.cls.name
+        span = getattr(node, "selector_span", None) or node.span
+        note = [Note(f"`{owner} >> {sel}` is defined here:", mi.decl.span)]
+        if owner == "Object":
+            self.error("type mismatch", f"`{owner} >> {sel}` sends `self` selectors that only `{show(self_t)}` "
+                       f"understands, so it cannot run on this `{show(recv)}`.", span, note,
+                       hint=f"define `{sel}` on the classes it is meant for instead of on `Object`")
+        else:
+            self.error("type mismatch", f"`{owner} >> {sel}` only works on `{show(self_t)}`, but this receiver "
+                       f"is `{show(recv)}`.", span, note)
 
     @staticmethod
     def _why_in(clash):
@@ -707,7 +731,8 @@ class Checker(Unifier, Reporter):
         span = an.span if an is not None else node.span
         rname = show(recv) if recv is not None else "the receiver"
         if sel in BRANCHING_SIGS and i > 0 and type(an) is A.Block and clash.kind == "mismatch" \
-                and prune(expected).name == "Block" and an.body:
+                and prune(expected).name == "Block" and an.body \
+                and _within(clash.expected, prune(expected).args[-1]):
             last = an.body[-1]
             e_r = prune(prune(expected).args[-1])
             a_r = prune(prune(actual).args[-1]) if type(prune(actual)) is TCon else actual

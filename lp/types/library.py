@@ -248,10 +248,10 @@ at: Integer put: t -> Array[t]
 asSortedCollection: Block[t,t,Boolean] -> Array[t]
 sort: Block[t,t,Boolean] -> Array[t]
 with: Array[a] collect: Block[t,a,b] -> Array[b]
-max -> t
-min -> t
-sum -> t
-asSortedArray -> Array[t]
+max special
+min special
+sum special
+asSortedArray special
 asArray -> Array[t]
 """,
     "Dictionary": """
@@ -352,8 +352,9 @@ CLASS_SIDE = {
     "Object": """
 name -> String
 printString -> String
-printNl -> String
-displayNl -> String
+printNl special
+displayNl special
+yourself special
 displayString -> String
 = a -> Boolean
 == a -> Boolean
@@ -383,9 +384,9 @@ key: a value: b -> Association[a,b]
 new -> Promise[a]
 """,
     "Error": """
-raise: String -> a
-signal: String -> a
-new: String -> Self
+raise: special
+signal: special
+new: special
 try: Block[a] onError: Block[Self,a] -> a
 """,
     "Actor": """
