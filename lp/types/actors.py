@@ -212,6 +212,9 @@ def entry_key(ck: Checker, key, scope):
         info = ck.table.get(key.name)
         if info is not None:
             ck.record(key, TCon(key.name + " class"))
+            if key.name == "Block":
+                # any arity: the handler's use of the block and the messages sent decide it
+                return ck.fresh(), key.name, None
             return ck.table.instance_type(key.name, why=key.span, level=ck.level), key.name, None
         near = did_you_mean(key.name, ck.table.classes)
         ck.error("unknown class", f"This receive entry matches instances of `{key.name}`, but there is no "
@@ -340,10 +343,14 @@ def unify_plain(ck, r, m, req):
 
 
 def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
-    for tag, (pay, _) in r.accepts.items():
+    for tag, (pay, span) in r.accepts.items():
         if ck.table.is_ancestor(tag, m.name):
-            if m.name in PARAMS or tag == m.name:
-                ck.unify(pay, m) if tag == m.name else None
+            if tag == m.name:
+                clash = ck.unify(pay, m)
+                if clash:
+                    ck.clash_error(clash, req.span, "This message", f"the `{tag}` entry that receives it takes",
+                                   pay, m, notes=[Note(f"The `{tag}` entry is here:", span)],
+                                   hint="every message one entry receives must have the type its handler uses")
             return True
     vals = r.lits.get(m.name)
     if vals:

@@ -24,7 +24,8 @@ SKIP_CLASSES = {"Actor", "Future", "Promise", "Error", "ArrayBuilder", "Reason",
 # Selectors that block, print, loop without bound or need a live actor.
 SKIP_SELECTORS = {"printNl", "displayNl", "timesRepeat:", "factorial", "sqrt", "at:put:", "signal",
                   "raise", "signal:", "isKindOf:", "respondsTo:", "ifNil:", "ifNotNil:",
-                  "ifNil:ifNotNil:", "ifNotNil:ifNil:", "copyReplaceAll:with:", "bitShift:"}
+                  "ifNil:ifNotNil:", "ifNotNil:ifNil:", "copyReplaceAll:with:", "bitShift:",
+                  "asNumber"}  # asNumber: pending a run-time change, see test_families.py
 
 
 def head(t):
@@ -305,7 +306,8 @@ class Gen:
         sends = []
         n = self.draw([1, 2, 3])
         for _ in range(n):
-            s = self.draw(keys + ["1.0", "1", "#pong"])
+            extra = ["1", "#pong"] if {"1", "2"} & set(keys) else ["1.0", "1", "#pong"]  # see test_families.py
+            s = self.draw(keys + extra)
             if s == "Msg":
                 sends.append(f"srv ! (Msg fields: {{ v: {self.leaf(msg_t, [])} }})")
             elif s == "Req":
