@@ -66,6 +66,15 @@ class Cx:
         self.result, self.actor, self.in_spawn = result, actor, in_spawn
 
 
+def _demands(t):
+    """What a method needs of an argument of type t: the deferred sends waiting on it, or None if fixed."""
+    t = prune(t)
+    if type(t) is not TVar:
+        return None
+    return frozenset((type(c).__name__, getattr(c, "selector", None) or getattr(c, "op", None))
+                     for c in (t.pending or ()))
+
+
 def _within(part, whole) -> bool:
     """Is the type `part` `whole` itself or one of its components?"""
     part, whole = prune(part), prune(whole)
@@ -215,7 +224,9 @@ class Checker(Unifier, Reporter):
             out = set()
             for n in A.walk(mi.decl.body):
                 sel = getattr(n, "selector", None)
-                if sel is not None and type(n) in (A.Send, A.Message):
+                # A universal selector is typed by its library signature, which every override must
+                # have, so its senders need not wait for (or be grouped with) the overrides.
+                if sel is not None and type(n) in (A.Send, A.Message) and sel not in UNIVERSAL_SIGS:
                     out.update(by_sel.get(sel, ()))
             edges.append(sorted(out))
         index = {}
@@ -322,7 +333,12 @@ class Checker(Unifier, Reporter):
             self_t = mine.args[1]
             env = self.sig_env(prune(self_t)) if not mi.class_side else {}
             expected = [self.build(a, env, self_t) for a in sig.args] + [self.build(sig.result, env, self_t)]
+            before = [_demands(x) if i < len(sig.args) and sig.args[i][0] == "var" else None
+                      for i, x in enumerate(expected)]
             for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
+                if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, f"the library's `{sel}`",
+                                                                      None):
+                    return
                 clash = self.unify(x, y)
                 if clash:
                     last = i == len(expected) - 1
@@ -339,7 +355,12 @@ class Checker(Unifier, Reporter):
             if parent is not None and parent.scheme is not None:
                 mine = self.instantiate(mi.scheme)
                 theirs = self.instantiate(parent.scheme)
+                before = [_demands(x) for x in theirs.args[2:-1]]
+                side = " class" if mi.class_side else ""
                 for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
+                    if i == len(mine.args) - 3 and self.narrower_arguments(
+                            mi, theirs.args[2:], before, f"`{anc.name}{side} >> {sel}`", parent.decl):
+                        return
                     clash = self.unify(x, y)
                     if clash:
                         last = i == len(mine.args) - 3
@@ -353,6 +374,31 @@ class Checker(Unifier, Reporter):
                             notes=[] if self._why_in(clash) else [Note("The overridden method is here:", pd.span)])
                         return
                 return
+
+    def narrower_arguments(self, mi: MethodInfo, theirs, before, whose, parent_decl):
+        """An override must take every argument the overridden method takes: no new demands on them."""
+        for i, (x, had) in enumerate(zip(theirs, before)):
+            if had is None:
+                continue
+            now = prune(x)
+            nth = f"{ordinal(i + 1)} argument"
+            if type(now) is TCon:
+                extra = f"only takes `{show(now)}` as its {nth}"
+            elif type(now) is TVar and _demands(now) - had:
+                sels = sorted(s for _, s in _demands(now) - had if s)
+                extra = f"sends its {nth} " + ", ".join(f"`{s}`" for s in sels) if sels else \
+                    f"needs more of its {nth}"
+            else:
+                continue
+            side = " class" if mi.class_side else ""
+            self.error("incompatible override",
+                       f"`{mi.cls.name}{side} >> {mi.decl.selector}` {extra}, but "
+                       f"{whose} takes more than that, and a send typed against it can reach this override.",
+                       mi.decl.span,
+                       [Note("The overridden method is here:", parent_decl.span)] if parent_decl else (),
+                       hint="an override must accept every argument the method it overrides accepts")
+            return True
+        return False
 
     def guard(self, node, fn, *args):
         """Run one unit of checking; an internal failure becomes a diagnostic, never a traceback."""
@@ -634,6 +680,8 @@ class Checker(Unifier, Reporter):
 
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):
         t = mi.scheme if mi.scheme is not None else mi.mono
+        if t is None:  # an override of a universal selector, inferred in a later group
+            return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False)
         if mi.scheme is not None:
             t = self.instantiate(t)
         ctx_t, self_t, *params, result = t.args

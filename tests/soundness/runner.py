@@ -17,7 +17,7 @@ from tests.types.helpers import check_source
 TYPE_ERRORS = re.compile(
     r"does not understand #|#\S+ expects an? |expects a (?:number|String|Character|Boolean)|"
     r"this block takes \d+ arguments? but was given|a condition must be a Boolean|"
-    r"can only order numbers and strings|cannot be a Dictionary key|needs an? |"
+    r"can only order numbers and strings|cannot be a Dictionary key|spawn: needs a block|ask: needs an instance|"
     r"internal error in primitive|has no field `|fields: is missing|"
     r"only an actor can receive|Actor spawn: takes a block|expects a table of")
 
