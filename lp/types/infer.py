@@ -75,6 +75,17 @@ def _demands(t):
                      for c in (t.pending or ()))
 
 
+RECEIVES = ("receive", "receive:", "receive:after:do:")
+
+
+def _receives_on_first_param(block) -> bool:
+    if not block.params:
+        return False
+    me = block.params[0].name
+    return any(type(n) is A.Send and n.selector in RECEIVES and type(n.receiver) is A.Name
+               and n.receiver.name == me for n in A.walk(block))
+
+
 def _within(part, whole) -> bool:
     """Is the type `part` `whole` itself or one of its components?"""
     part, whole = prune(part), prune(whole)
@@ -524,6 +535,12 @@ class Checker(Unifier, Reporter):
         return self.infer_stmt(n, scope, cx, discard)
 
     def i_Block(self, n, scope, cx, discard, param_types=None):
+        if param_types is None and _receives_on_first_param(n):
+            # `body := [:me | me receive: ...]`: a spawn body written before its spawn; it is run by
+            # the actor it receives on (the receive-on-another-actor check is lexical, docs/types.md)
+            p = self.new_proto()
+            param_types = [TCon("Actor", (p,), n.span)]
+            cx = Cx(cx.cls, cx.class_side, cx.self_t, cx.result, p, in_spawn=cx.in_spawn)
         inner = Scope(scope)
         ps = []
         for i, p in enumerate(n.params):
@@ -625,10 +642,10 @@ class Checker(Unifier, Reporter):
             if om is not None:
                 return self.call_method(om, r, ats, node, actor, arg_nodes)
             owners = self.owners.get(sel)
-            if not owners:
+            if not owners and not self.class_side_selector(sel):
                 self.unknown_anywhere(sel, node)
                 return ERR
-            if len(owners) == 1:
+            if owners and len(owners) == 1 and not self.class_side_selector(sel):
                 (owner,) = owners
                 if owner == "Block" and sel.startswith("value"):
                     return self.SPECIAL_SENDS[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
@@ -837,6 +854,11 @@ class Checker(Unifier, Reporter):
             hint = f"`{sel}` is a class-side method: send it to `{name}` itself"
         self.error("unknown selector", f"{what} does not understand `{sel}`.", span, notes, hint)
         return ERR
+
+    def class_side_selector(self, sel) -> bool:
+        """Does some class itself (not its instances) understand `sel`, so a receiver may be a class?"""
+        return any(sel in t for t in CLASS_SIGS.values()) or \
+            any(sel in info.cmethods for info in self.table.classes.values())
 
     def unknown_anywhere(self, sel, node):
         span = getattr(node, "selector_span", None) or node.span
