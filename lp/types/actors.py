@@ -201,6 +201,12 @@ def form_receive(ck: Checker, n, scope, cx, discard):
     return TCon("UndefinedObject", (), n.span) if discard else result
 
 
+# Classes of the type system that no run-time value belongs to.
+NOT_RECEIVABLE = {
+    "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
+}
+
+
 def entry_key(ck: Checker, key, scope):
     """(payload type, class tag, literal) for a receive entry's key."""
     lit = literal_of(key)
@@ -210,6 +216,10 @@ def entry_key(ck: Checker, key, scope):
         return t, None, lit
     if type(key) is A.Name and key.name[:1].isupper() and scope.lookup(key.name) is None:
         info = ck.table.get(key.name)
+        if info is not None and key.name in NOT_RECEIVABLE:
+            ck.error("bad receive key", f"No message is an instance of `{key.name}` at run time, so this entry "
+                     "would never match.", key.span, hint=NOT_RECEIVABLE[key.name])
+            return ERR, None, None
         if info is not None:
             ck.record(key, TCon(key.name + " class"))
             if key.name == "Block":

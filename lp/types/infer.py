@@ -660,8 +660,6 @@ class Checker(Unifier, Reporter):
         name = r.name
         if name.endswith(" class"):
             return self.class_send(r, name[:-6], sel, ats, node, actor, discard, arg_nodes)
-        if name == "Remote":
-            return self.remote_send(r, sel, ats, node, actor)
         if name == "Method":
             return self.unknown_selector(r, sel, node)
         for info in self.table.chain(start or name):
@@ -742,17 +740,6 @@ class Checker(Unifier, Reporter):
         if isinstance(t, tuple):
             return self.build(t, {}, None, why=node.span)
         return t
-
-    def remote_send(self, r, sel, ats, node, actor):
-        target = prune(r.args[0])
-        if type(target) is not TCon:
-            return DYN
-        info = self.table.get(target.name)
-        for c in self.table.chain(target.name):
-            mi = c.methods.get(sel)
-            if mi is not None:
-                return self.call_method(mi, target, ats, node, actor, ())
-        return self.unknown_selector(target, sel, node, remote=True)
 
     # ---- signatures ---------------------------------------------------------------------
     def build(self, sig, env, self_t, why=None):

@@ -1,4 +1,4 @@
-"""Signatures of the core library (LANGUAGE.md §2, §3 and the typed part of §5).
+"""Signatures of the core library (LANGUAGE.md §2 and §3; §5 is not typed until it runs).
 
 Each line is `selector-with-argument-types -> result`. In a signature,
 `Self` is the receiver's type (on the class side: an instance of the receiving
@@ -15,17 +15,17 @@ from __future__ import annotations
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
-    "Future": ("t",), "Promise": ("t",), "ArrayBuilder": ("t",), "Actor": ("p",), "Remote": ("c",),
+    "Future": ("t",), "Promise": ("t",), "ArrayBuilder": ("t",), "Actor": ("p",),
 }
 
 # The builtin class tree: name -> superclass. Every builtin can be a receive key.
 BUILTIN_CLASSES = {
-    "Object": None, "Integer": "Object", "Float": "Object", "Boolean": "Object",
+    "Object": None, "Number": "Object", "Integer": "Number", "Float": "Number", "Boolean": "Object",
     "UndefinedObject": "Object", "Character": "Object", "String": "Object", "Symbol": "Object",
     "Array": "Object", "Dictionary": "Object", "Maybe": "Object", "Block": "Object",
     "Association": "Object", "Actor": "Object", "Future": "Object", "Promise": "Object",
     "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
-    "Log": "Object", "JSON": "Object", "ArrayBuilder": "Object", "Transcript": "Object", "Remote": "Object",
+    "Log": "Object", "JSON": "Object", "ArrayBuilder": "Object", "Transcript": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -417,9 +417,6 @@ print: a -> UndefinedObject
 cr -> UndefinedObject
 tab -> UndefinedObject
 space -> UndefinedObject
-""",
-    "Remote": """
-at:for:id: special
 """,
     "ArrayBuilder": """
 new -> ArrayBuilder[a]

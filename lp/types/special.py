@@ -1,4 +1,4 @@
-"""Sends typed by rule rather than by signature: numbers, blocks, instances, records and failure reasons.
+"""Sends typed by rule rather than by signature: numbers, element needs, blocks, instances, records, reasons.
 
 Actor sends and receives are in actors.py. Each function is registered on the
 Checker: SPECIAL_FORMS see the syntax of the send (a literal record, table or
@@ -11,7 +11,7 @@ from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types.errors import did_you_mean
 from lp.types.infer import Checker
-from lp.types.terms import DYN, ERR, TCon, TSpecial, TVar, prune, show
+from lp.types.terms import ERR, TCon, TSpecial, TVar, prune, show
 
 NUMBERS = ("Integer", "Float")
 
@@ -384,29 +384,6 @@ def check_reason(ck, a, node):
 Checker.check_reason = check_reason
 
 
-# ---- remote proxies (the typed part of §5) -----------------------------------------------------
-
-def form_remote(ck: Checker, n, scope, cx, discard):
-    recv = n.receiver
-    if not (type(recv) is A.Name and recv.name == "Remote" and scope.lookup("Remote") is None):
-        return None
-    url = ck.infer(n.args[0], scope, cx)
-    ck.unify(TCon("String"), url)
-    cls = n.args[1]
-    ck.infer(n.args[2], scope, cx)
-    if type(cls) is A.SymLit:
-        ck.record(cls, TCon("Symbol", (), cls.span))
-        info = ck.table.get(cls.name)
-        if info is None or info.builtin:
-            near = did_you_mean(cls.name, [c for c, i in ck.table.classes.items() if not i.builtin])
-            ck.error("unknown class", f"`Remote at:for:id:` names the class `#{cls.name}`, but there is no such "
-                     "class in this program.", cls.span, hint=f"did you mean `#{near}`?" if near else None)
-            return ERR
-        return TCon("Remote", (TCon(cls.name),), n.span)
-    ck.infer(cls, scope, cx)
-    return DYN
-
-
 def register():
     ck = Checker
     for cls in ("Integer", "Float"):
@@ -430,10 +407,8 @@ def register():
         ck.SPECIAL_CLASS_SENDS[sel] = class_error_text
     ck.SPECIAL_CLASS_SENDS["fields:"] = class_fields_nonrecord
     ck.SPECIAL_CLASS_SENDS["exit:"] = class_exit
-    ck.SPECIAL_CLASS_SENDS["at:for:id:"] = lambda ck, cname, ats, node, *rest: DYN
     ck.SPECIAL_FORMS["fields:"] = form_fields
     ck.SPECIAL_FORMS["with:"] = form_with
-    ck.SPECIAL_FORMS["at:for:id:"] = form_remote
 
 
 register()
