@@ -11,6 +11,7 @@ from __future__ import annotations
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, NUMERIC_OPS, PARAMS, SUBCLASSABLE,
@@ -33,11 +34,12 @@ class Var:
 
 
 class Scope:
-    __slots__ = ("vars", "parent")
+    __slots__ = ("vars", "parent", "block")
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, block=False):
         self.vars = {}
         self.parent = parent
+        self.block = block      # the scope of a block's parameters and body
 
     def lookup(self, name):
         s = self
@@ -431,10 +433,13 @@ class Checker(Unifier, Reporter):
         n = len(stmts)
         for i, s in enumerate(stmts):
             t = self.infer_stmt(s, scope, cx, discard_last or i < n - 1)
+            if discard_last or i < n - 1:
+                traps.warn_discarded(self, s)
         return t
 
     def infer_stmt(self, s, scope, cx, discard):
         if type(s) is A.Assign:
+            traps.check_rebinding(self, s, scope)
             self.level += 1
             t = self.infer(s.value, scope, cx)
             self.level -= 1
@@ -541,7 +546,7 @@ class Checker(Unifier, Reporter):
             p = self.new_proto()
             param_types = [TCon("Actor", (p,), n.span)]
             cx = Cx(cx.cls, cx.class_side, cx.self_t, cx.result, p, in_spawn=cx.in_spawn)
-        inner = Scope(scope)
+        inner = Scope(scope, block=True)
         ps = []
         for i, p in enumerate(n.params):
             t = param_types[i] if param_types is not None and i < len(param_types) else self.fresh()
@@ -610,6 +615,7 @@ class Checker(Unifier, Reporter):
                 args = [self.infer(a, scope, cx) for a in msg.args]
                 t = self.send(t, msg.selector, args, msg, cx.actor, False, arg_nodes=msg.args)
                 self.types[id(msg)] = (msg, t)
+        traps.cascade_warning(self, n, rt, discard)
         return t
 
     # ---- sends ------------------------------------------------------------------------------
