@@ -499,17 +499,31 @@ class Checker(Unifier, Reporter):
     def i_LitArray(self, n, scope, cx, discard):
         elem = self.fresh()
         first = None
+        clashes = []   # (item, clash, its type): reported once, as one root cause
         for item in n.items:
             t = self.infer(item, scope, cx)
             clash = self.unify(elem, t)
             if clash:
-                self.clash_error(clash, item.span, "This element", "arrays hold one type of element, and the "
-                                 "first one is", elem, t,
-                                 notes=[Note("The first element is here:", first.span)]
-                                 if first and not self._why_in(clash) else (),
-                                 hint="an Array is homogeneous; to mix kinds of value, make them instances "
-                                      "of one class")
+                clashes.append((item, clash, t))
             first = first or item
+        if len(clashes) == 1:
+            item, clash, t = clashes[0]
+            self.clash_error(clash, item.span, "This element", "arrays hold one type of element, and the "
+                             "first one is", elem, t,
+                             notes=[Note("The first element is here:", first.span)]
+                             if first and not self._why_in(clash) else (),
+                             hint="an Array is homogeneous; to mix kinds of value, make them instances "
+                                  "of one class")
+        elif clashes:
+            kinds = []
+            for t in [elem] + [t for _, _, t in clashes]:
+                if show(t) not in kinds:
+                    kinds.append(show(t))
+            listing = ", ".join(f"`{k}`" for k in kinds)
+            self.error("type mismatch", f"This array's elements are of {len(kinds)} different types ({listing}), "
+                       "but an array holds one type of element.", n.span,
+                       [Note(f"The first element that is not `{kinds[0]}` is here:", clashes[0][0].span)],
+                       hint="an Array is homogeneous; to mix kinds of value, make them instances of one class")
         return TCon("Array", (elem,), n.span)
 
     def i_BraceArray(self, n, scope, cx, discard):
