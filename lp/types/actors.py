@@ -342,6 +342,13 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
 
 def unify_plain(ck, r, m, req):
     clash = ck.unify(r.plain[0], m)
+    if clash and not r.plain[2]:
+        ck.clash_error(clash, req.span, "This reply", "the other replies sent to the same `reply` field are",
+                       r.plain[0], m,
+                       notes=[Note("The answers to this `ask:` arrive at that address:", r.plain[1])],
+                       hint="a field has one type per program (fields are not generic yet), so every answer to "
+                            "one request class has one type; declare one request class per kind of answer")
+        return True
     if clash:
         ck.clash_error(clash, req.span, "This message", "the actor takes its messages with a plain `receive`, "
                        "and the other messages sent to it are", r.plain[0], m,
