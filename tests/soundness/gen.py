@@ -70,6 +70,7 @@ class Gen:
         self.depth = depth
         self.counter = 0
         self.classes: list[dict] = []
+        self.extra: list[str] = []    # statements the declarations ask for
 
     # ---- types
     def simple_type(self, depth=1):
@@ -245,8 +246,49 @@ class Gen:
                 c["methods"].append((sel, arg_t, res_t))
             if pc and pc["methods"] and self.draw([True, False]):
                 sel, arg_t, res_t = self.draw(pc["methods"])
+                if self.draw([False, False, True]):  # hostile: an override of another type
+                    arg_t, res_t = self.simple_type(0), self.simple_type(0)
                 out.append(self.method(c, sel, arg_t, res_t))
+        out += self.hostile_methods()
         return "\n".join(out)
+
+    def hostile_methods(self) -> list[str]:
+        """Methods on Object and on the class side, generic helpers, and sends only some classes understand."""
+        out = []
+        if self.classes and self.draw([True, False, False, False]):
+            c = self.draw(self.classes)
+            probes = [m[0] for m in c["methods"]] + [f for f, _ in c["fields"]]
+            if probes:
+                p = self.draw(probes)
+                send = f"self {p} 1" if p.endswith(":") else f"self {p}"
+                out.append(f"Object >> hostile = {send}.")
+                self.extra.append(f"({self.leaf(self.simple_type(0), [])}) hostile printString.")
+                self.extra.append(f"({self.instance(self.draw(self.classes), 1, [])}) hostile printString.")
+        if self.draw([True, False]):
+            out.append("Object subclass: #Util.")
+            out.append("Util class >> id: x = x.")
+            out.append("Util class >> show: x = x printString , '!'.")
+            out.append("Util class >> make: cls = cls new.")
+            for _ in range(self.draw([1, 2])):
+                t = self.simple_type(1)
+                self.extra.append(f"(Util id: {self.leaf(t, [])}) {PROBES[head(t)]}.")
+                self.extra.append(f"(Util show: {self.leaf(self.simple_type(0), [])}) trim.")
+            plain = [c["name"] for c in self.classes if not c["fields"]]
+            if plain:
+                self.extra.append(f"(Util make: {self.draw(plain)}) printString.")
+        if self.classes and self.draw([True, False]):
+            c = self.draw(self.classes)
+            if c["fields"]:
+                f, ft = self.draw(c["fields"])
+                copy = f"({self.instance(c, 1, [])} with: {{ {f}: {self.leaf(ft, [])} }})"
+                self.extra.append(f"({copy} {f}) {PROBES[head(ft)]}.")
+        if self.draw([False, False, True]):
+            out.append("Error subclass: #Oops fields: (code).")
+            t = self.simple_type(0)
+            self.extra.append(f"(Oops try: [(Oops fields: {{ message: 'x'. code: {self.leaf(t, [])} }}) raise] "
+                              f"onError: [:e | e code]) {PROBES[head(t)]}.")
+            self.extra.append("(Error try: [Oops raise: 'x'] onError: [:e | e messageText]) trim.")
+        return out
 
     def method(self, c, sel, arg_t, res_t):
         scope = [("a", arg_t)] + [(f"self {f}", ft) for f, ft in c["fields"]]
@@ -331,6 +373,7 @@ class Gen:
             t = self.simple_type(1)
             e = self.expr(t, self.depth, [])
             stmts.append(f"({e}) {PROBES[head(t)]}.")
+        stmts += self.extra
         if self.draw([False, False, True]):
             stmts.append(self.actor_part())
         return decls + "\n" + "\n".join(stmts) + "\n"
