@@ -280,7 +280,12 @@ Checker.ask = ask
 # ---- the protocol checks, once everything is inferred ----------------------------------------------
 
 def finish(ck: Checker):
-    for _ in range(20):
+    # Runs until a round changes nothing. It ends: a round continues only if it marked a require done,
+    # each require is marked once, and new requires come only from constraints firing in `drain`;
+    # each constraint fires once, and the ones a firing creates are copies of schemes of earlier
+    # method groups (groups form a DAG and recurse only monomorphically), so their number is finite.
+    progress = True
+    while progress:
         progress = False
         for p in list(ck.protocols):
             r = prune(p)
@@ -293,8 +298,6 @@ def finish(ck: Checker):
                     req.done = True
                     progress = True
             ck.drain()
-        if not progress:
-            break
     seen = set()
     for p in ck.protocols:
         r = prune(p)

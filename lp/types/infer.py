@@ -105,6 +105,7 @@ class Checker(Unifier, Reporter):
         self.types: dict[int, tuple] = {}
         self.protocols: list[TProto] = []
         self.owners: dict[str, set[str]] = {}
+        self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
 
     # ---- small helpers ------------------------------------------------------------
@@ -864,8 +865,11 @@ class Checker(Unifier, Reporter):
 
     def class_side_selector(self, sel) -> bool:
         """Does some class itself (not its instances) understand `sel`, so a receiver may be a class?"""
-        return any(sel in t for t in CLASS_SIGS.values()) or \
-            any(sel in info.cmethods for info in self.table.classes.values())
+        if self._class_selectors is None:
+            self._class_selectors = {s for t in CLASS_SIGS.values() for s in t}
+            for info in self.table.classes.values():
+                self._class_selectors.update(info.cmethods)
+        return sel in self._class_selectors
 
     def unknown_anywhere(self, sel, node):
         span = getattr(node, "selector_span", None) or node.span
