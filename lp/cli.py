@@ -79,14 +79,17 @@ def _load_program(path: str, sources: SourceMap):
     return Loader(sources).load_main(path)
 
 
-def _type_check(main, imports, sources: SourceMap) -> None:
+def _type_check(main, imports, sources: SourceMap, quiet: bool = False) -> None:
+    """Errors stop the program; warnings are printed (unless quiet) and do not."""
     try:
         from lp.types import check_program
     except ImportError:
         return
     result = check_program(main, imports)
-    if result.diagnostics:
+    if any(d.severity == "error" for d in result.diagnostics):
         raise LPError(*result.diagnostics)
+    if result.diagnostics and not quiet:
+        sys.stderr.write(render_all(result.diagnostics, sources) + "\n")
 
 
 def cmd_check(args, sources: SourceMap) -> int:
@@ -100,7 +103,7 @@ def cmd_run(args, sources: SourceMap) -> int:
     from lp.interp.interp import Interpreter
     main, imports = _load_program(args.file, sources)
     if not args.no_check:
-        _type_check(main, imports, sources)
+        _type_check(main, imports, sources, quiet=args.quiet)
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     interp.load(imports + [main])
     return interp.run_main(main, args.domains)

@@ -201,6 +201,12 @@ def form_receive(ck: Checker, n, scope, cx, discard):
     return TCon("UndefinedObject", (), n.span) if discard else result
 
 
+# Classes of the type system that no run-time value belongs to.
+NOT_RECEIVABLE = {
+    "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
+}
+
+
 def entry_key(ck: Checker, key, scope):
     """(payload type, class tag, literal) for a receive entry's key."""
     lit = literal_of(key)
@@ -210,8 +216,15 @@ def entry_key(ck: Checker, key, scope):
         return t, None, lit
     if type(key) is A.Name and key.name[:1].isupper() and scope.lookup(key.name) is None:
         info = ck.table.get(key.name)
+        if info is not None and key.name in NOT_RECEIVABLE:
+            ck.error("bad receive key", f"No message is an instance of `{key.name}` at run time, so this entry "
+                     "would never match.", key.span, hint=NOT_RECEIVABLE[key.name])
+            return ERR, None, None
         if info is not None:
             ck.record(key, TCon(key.name + " class"))
+            if key.name == "Block":
+                # any arity: the handler's use of the block and the messages sent decide it
+                return ck.fresh(), key.name, None
             return ck.table.instance_type(key.name, why=key.span, level=ck.level), key.name, None
         near = did_you_mean(key.name, ck.table.classes)
         ck.error("unknown class", f"This receive entry matches instances of `{key.name}`, but there is no "
@@ -267,7 +280,12 @@ Checker.ask = ask
 # ---- the protocol checks, once everything is inferred ----------------------------------------------
 
 def finish(ck: Checker):
-    for _ in range(20):
+    # Runs until a round changes nothing. It ends: a round continues only if it marked a require done,
+    # each require is marked once, and new requires come only from constraints firing in `drain`;
+    # each constraint fires once, and the ones a firing creates are copies of schemes of earlier
+    # method groups (groups form a DAG and recurse only monomorphically), so their number is finite.
+    progress = True
+    while progress:
         progress = False
         for p in list(ck.protocols):
             r = prune(p)
@@ -280,8 +298,6 @@ def finish(ck: Checker):
                     req.done = True
                     progress = True
             ck.drain()
-        if not progress:
-            break
     seen = set()
     for p in ck.protocols:
         r = prune(p)
@@ -329,6 +345,13 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
 
 def unify_plain(ck, r, m, req):
     clash = ck.unify(r.plain[0], m)
+    if clash and not r.plain[2]:
+        ck.clash_error(clash, req.span, "This reply", "the other replies sent to the same `reply` field are",
+                       r.plain[0], m,
+                       notes=[Note("The answers to this `ask:` arrive at that address:", r.plain[1])],
+                       hint="a field has one type per program (fields are not generic yet), so every answer to "
+                            "one request class has one type; declare one request class per kind of answer")
+        return True
     if clash:
         ck.clash_error(clash, req.span, "This message", "the actor takes its messages with a plain `receive`, "
                        "and the other messages sent to it are", r.plain[0], m,
@@ -340,10 +363,14 @@ def unify_plain(ck, r, m, req):
 
 
 def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
-    for tag, (pay, _) in r.accepts.items():
+    for tag, (pay, span) in r.accepts.items():
         if ck.table.is_ancestor(tag, m.name):
-            if m.name in PARAMS or tag == m.name:
-                ck.unify(pay, m) if tag == m.name else None
+            if tag == m.name:
+                clash = ck.unify(pay, m)
+                if clash:
+                    ck.clash_error(clash, req.span, "This message", f"the `{tag}` entry that receives it takes",
+                                   pay, m, notes=[Note(f"The `{tag}` entry is here:", span)],
+                                   hint="every message one entry receives must have the type its handler uses")
             return True
     vals = r.lits.get(m.name)
     if vals:

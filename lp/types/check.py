@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
 from lp.types import actors, special  # noqa: F401 - registers the special sends
+from lp.types import traps
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.terms import TCon, prune
 
@@ -18,7 +19,15 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return not self.diagnostics
+        return not self.errors
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
 
     def type_of(self, node):
         entry = self.types.get(id(node))
@@ -76,4 +85,5 @@ def _check(ck: Checker, program, imports):
             if isinstance(item, (A.ClassDecl, A.MethodDecl, A.Import)):
                 continue
             ck.guard(item, ck.infer_stmt, item, scope, cx, True)
+            traps.warn_discarded(ck, item)
     ck.guard(program, actors.finish, ck)

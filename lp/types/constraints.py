@@ -104,3 +104,20 @@ class Reason:
 
     def fire(self, ck):
         ck.check_reason(prune(self.arg), self.node)
+
+
+class Element:
+    """`anArray sum` (max, min, asSortedArray): the element class must be one the primitive handles."""
+    __slots__ = ("elem", "selector", "node")
+
+    def __init__(self, elem, selector, node):
+        self.elem, self.selector, self.node = elem, selector, node
+
+    def types(self):
+        return [self.elem]
+
+    def copy(self, f):
+        return Element(f(self.elem), self.selector, self.node)
+
+    def fire(self, ck):
+        ck.check_element(prune(self.elem), self.selector, self.node)

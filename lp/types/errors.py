@@ -32,6 +32,11 @@ class Reporter:
         self.diagnostics: list[Diagnostic] = []
         self._reported: set = set()
 
+    def warn(self, title, message, span, notes=(), hint=None):
+        """A diagnostic that does not stop the program: its title says it is a warning."""
+        self.diagnostics.append(Diagnostic(f"warning: {title}", message, span, severity="warning",
+                                           notes=tuple(notes), hint=hint))
+
     def error(self, title, message, span, notes=(), hint=None, label=""):
         key = (span.file, span.line, span.col, span.end_line, span.end_col) \
             if span is not None and span.line > 0 else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, NUMERIC_OPS, PARAMS, SUBCLASSABLE,
@@ -33,11 +34,12 @@ class Var:
 
 
 class Scope:
-    __slots__ = ("vars", "parent")
+    __slots__ = ("vars", "parent", "block")
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, block=False):
         self.vars = {}
         self.parent = parent
+        self.block = block      # the scope of a block's parameters and body
 
     def lookup(self, name):
         s = self
@@ -66,6 +68,34 @@ class Cx:
         self.result, self.actor, self.in_spawn = result, actor, in_spawn
 
 
+def _demands(t):
+    """What a method needs of an argument of type t: the deferred sends waiting on it, or None if fixed."""
+    t = prune(t)
+    if type(t) is not TVar:
+        return None
+    return frozenset((type(c).__name__, getattr(c, "selector", None) or getattr(c, "op", None))
+                     for c in (t.pending or ()))
+
+
+RECEIVES = ("receive", "receive:", "receive:after:do:")
+
+
+def _receives_on_first_param(block) -> bool:
+    if not block.params:
+        return False
+    me = block.params[0].name
+    return any(type(n) is A.Send and n.selector in RECEIVES and type(n.receiver) is A.Name
+               and n.receiver.name == me for n in A.walk(block))
+
+
+def _within(part, whole) -> bool:
+    """Is the type `part` `whole` itself or one of its components?"""
+    part, whole = prune(part), prune(whole)
+    if part is whole:
+        return True
+    return type(whole) is TCon and any(_within(part, a) for a in whole.args)
+
+
 class Checker(Unifier, Reporter):
     def __init__(self):
         Unifier.__init__(self)
@@ -75,6 +105,7 @@ class Checker(Unifier, Reporter):
         self.types: dict[int, tuple] = {}
         self.protocols: list[TProto] = []
         self.owners: dict[str, set[str]] = {}
+        self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
 
     # ---- small helpers ------------------------------------------------------------
@@ -207,7 +238,9 @@ class Checker(Unifier, Reporter):
             out = set()
             for n in A.walk(mi.decl.body):
                 sel = getattr(n, "selector", None)
-                if sel is not None and type(n) in (A.Send, A.Message):
+                # A universal selector is typed by its library signature, which every override must
+                # have, so its senders need not wait for (or be grouped with) the overrides.
+                if sel is not None and type(n) in (A.Send, A.Message) and sel not in UNIVERSAL_SIGS:
                     out.update(by_sel.get(sel, ()))
             edges.append(sorted(out))
         index = {}
@@ -314,7 +347,12 @@ class Checker(Unifier, Reporter):
             self_t = mine.args[1]
             env = self.sig_env(prune(self_t)) if not mi.class_side else {}
             expected = [self.build(a, env, self_t) for a in sig.args] + [self.build(sig.result, env, self_t)]
+            before = [_demands(x) if i < len(sig.args) and sig.args[i][0] == "var" else None
+                      for i, x in enumerate(expected)]
             for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
+                if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, f"the library's `{sel}`",
+                                                                      None):
+                    return
                 clash = self.unify(x, y)
                 if clash:
                     last = i == len(expected) - 1
@@ -331,7 +369,12 @@ class Checker(Unifier, Reporter):
             if parent is not None and parent.scheme is not None:
                 mine = self.instantiate(mi.scheme)
                 theirs = self.instantiate(parent.scheme)
+                before = [_demands(x) for x in theirs.args[2:-1]]
+                side = " class" if mi.class_side else ""
                 for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
+                    if i == len(mine.args) - 3 and self.narrower_arguments(
+                            mi, theirs.args[2:], before, f"`{anc.name}{side} >> {sel}`", parent.decl):
+                        return
                     clash = self.unify(x, y)
                     if clash:
                         last = i == len(mine.args) - 3
@@ -345,6 +388,31 @@ class Checker(Unifier, Reporter):
                             notes=[] if self._why_in(clash) else [Note("The overridden method is here:", pd.span)])
                         return
                 return
+
+    def narrower_arguments(self, mi: MethodInfo, theirs, before, whose, parent_decl):
+        """An override must take every argument the overridden method takes: no new demands on them."""
+        for i, (x, had) in enumerate(zip(theirs, before)):
+            if had is None:
+                continue
+            now = prune(x)
+            nth = f"{ordinal(i + 1)} argument"
+            if type(now) is TCon:
+                extra = f"only takes `{show(now)}` as its {nth}"
+            elif type(now) is TVar and _demands(now) - had:
+                sels = sorted(s for _, s in _demands(now) - had if s)
+                extra = f"sends its {nth} " + ", ".join(f"`{s}`" for s in sels) if sels else \
+                    f"needs more of its {nth}"
+            else:
+                continue
+            side = " class" if mi.class_side else ""
+            self.error("incompatible override",
+                       f"`{mi.cls.name}{side} >> {mi.decl.selector}` {extra}, but "
+                       f"{whose} takes more than that, and a send typed against it can reach this override.",
+                       mi.decl.span,
+                       [Note("The overridden method is here:", parent_decl.span)] if parent_decl else (),
+                       hint="an override must accept every argument the method it overrides accepts")
+            return True
+        return False
 
     def guard(self, node, fn, *args):
         """Run one unit of checking; an internal failure becomes a diagnostic, never a traceback."""
@@ -366,10 +434,13 @@ class Checker(Unifier, Reporter):
         n = len(stmts)
         for i, s in enumerate(stmts):
             t = self.infer_stmt(s, scope, cx, discard_last or i < n - 1)
+            if discard_last or i < n - 1:
+                traps.warn_discarded(self, s)
         return t
 
     def infer_stmt(self, s, scope, cx, discard):
         if type(s) is A.Assign:
+            traps.check_rebinding(self, s, scope)
             self.level += 1
             t = self.infer(s.value, scope, cx)
             self.level -= 1
@@ -429,17 +500,31 @@ class Checker(Unifier, Reporter):
     def i_LitArray(self, n, scope, cx, discard):
         elem = self.fresh()
         first = None
+        clashes = []   # (item, clash, its type): reported once, as one root cause
         for item in n.items:
             t = self.infer(item, scope, cx)
             clash = self.unify(elem, t)
             if clash:
-                self.clash_error(clash, item.span, "This element", "arrays hold one type of element, and the "
-                                 "first one is", elem, t,
-                                 notes=[Note("The first element is here:", first.span)]
-                                 if first and not self._why_in(clash) else (),
-                                 hint="an Array is homogeneous; to mix kinds of value, make them instances "
-                                      "of one class")
+                clashes.append((item, clash, t))
             first = first or item
+        if len(clashes) == 1:
+            item, clash, t = clashes[0]
+            self.clash_error(clash, item.span, "This element", "arrays hold one type of element, and the "
+                             "first one is", elem, t,
+                             notes=[Note("The first element is here:", first.span)]
+                             if first and not self._why_in(clash) else (),
+                             hint="an Array is homogeneous; to mix kinds of value, make them instances "
+                                  "of one class")
+        elif clashes:
+            kinds = []
+            for t in [elem] + [t for _, _, t in clashes]:
+                if show(t) not in kinds:
+                    kinds.append(show(t))
+            listing = ", ".join(f"`{k}`" for k in kinds)
+            self.error("type mismatch", f"This array's elements are of {len(kinds)} different types ({listing}), "
+                       "but an array holds one type of element.", n.span,
+                       [Note(f"The first element that is not `{kinds[0]}` is here:", clashes[0][0].span)],
+                       hint="an Array is homogeneous; to mix kinds of value, make them instances of one class")
         return TCon("Array", (elem,), n.span)
 
     def i_BraceArray(self, n, scope, cx, discard):
@@ -470,7 +555,13 @@ class Checker(Unifier, Reporter):
         return self.infer_stmt(n, scope, cx, discard)
 
     def i_Block(self, n, scope, cx, discard, param_types=None):
-        inner = Scope(scope)
+        if param_types is None and _receives_on_first_param(n):
+            # `body := [:me | me receive: ...]`: a spawn body written before its spawn; it is run by
+            # the actor it receives on (the receive-on-another-actor check is lexical, docs/types.md)
+            p = self.new_proto()
+            param_types = [TCon("Actor", (p,), n.span)]
+            cx = Cx(cx.cls, cx.class_side, cx.self_t, cx.result, p, in_spawn=cx.in_spawn)
+        inner = Scope(scope, block=True)
         ps = []
         for i, p in enumerate(n.params):
             t = param_types[i] if param_types is not None and i < len(param_types) else self.fresh()
@@ -539,6 +630,7 @@ class Checker(Unifier, Reporter):
                 args = [self.infer(a, scope, cx) for a in msg.args]
                 t = self.send(t, msg.selector, args, msg, cx.actor, False, arg_nodes=msg.args)
                 self.types[id(msg)] = (msg, t)
+        traps.cascade_warning(self, n, rt, discard)
         return t
 
     # ---- sends ------------------------------------------------------------------------------
@@ -571,10 +663,10 @@ class Checker(Unifier, Reporter):
             if om is not None:
                 return self.call_method(om, r, ats, node, actor, arg_nodes)
             owners = self.owners.get(sel)
-            if not owners:
+            if not owners and not self.class_side_selector(sel):
                 self.unknown_anywhere(sel, node)
                 return ERR
-            if len(owners) == 1:
+            if owners and len(owners) == 1 and not self.class_side_selector(sel):
                 (owner,) = owners
                 if owner == "Block" and sel.startswith("value"):
                     return self.SPECIAL_SENDS[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
@@ -589,8 +681,6 @@ class Checker(Unifier, Reporter):
         name = r.name
         if name.endswith(" class"):
             return self.class_send(r, name[:-6], sel, ats, node, actor, discard, arg_nodes)
-        if name == "Remote":
-            return self.remote_send(r, sel, ats, node, actor)
         if name == "Method":
             return self.unknown_selector(r, sel, node)
         for info in self.table.chain(start or name):
@@ -626,12 +716,17 @@ class Checker(Unifier, Reporter):
 
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):
         t = mi.scheme if mi.scheme is not None else mi.mono
+        if t is None:  # an override of a universal selector, inferred in a later group
+            return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False)
         if mi.scheme is not None:
             t = self.instantiate(t)
         ctx_t, self_t, *params, result = t.args
         self.unify(ctx_t, TCon("Actor", (actor,)))
         if mi.cls.builtin and not mi.class_side:
-            self.unify(self_t, recv)
+            clash = self.unify(self_t, recv)
+            if clash:
+                self.receiver_clash(mi, self_t, recv, node)
+                return ERR
         side = " class" if mi.class_side else ""
         for i, (p, a) in enumerate(zip(params, ats)):
             clash = self.unify(p, a)
@@ -643,6 +738,19 @@ class Checker(Unifier, Reporter):
                                              mi.decl.span)] if not self._why_in(clash) else ())
         return result
 
+    def receiver_clash(self, mi: MethodInfo, self_t, recv, node):
+        """A method on a builtin class (or `Object`) whose body only works for some receivers."""
+        sel, owner = mi.decl.selector, mi.cls.name
+        span = getattr(node, "selector_span", None) or node.span
+        note = [Note(f"`{owner} >> {sel}` is defined here:", mi.decl.span)]
+        if owner == "Object":
+            self.error("type mismatch", f"`{owner} >> {sel}` sends `self` selectors that only `{show(self_t)}` "
+                       f"understands, so it cannot run on this `{show(recv)}`.", span, note,
+                       hint=f"define `{sel}` on the classes it is meant for instead of on `Object`")
+        else:
+            self.error("type mismatch", f"`{owner} >> {sel}` only works on `{show(self_t)}`, but this receiver "
+                       f"is `{show(recv)}`.", span, note)
+
     @staticmethod
     def _why_in(clash):
         e = prune(clash.expected)
@@ -653,17 +761,6 @@ class Checker(Unifier, Reporter):
         if isinstance(t, tuple):
             return self.build(t, {}, None, why=node.span)
         return t
-
-    def remote_send(self, r, sel, ats, node, actor):
-        target = prune(r.args[0])
-        if type(target) is not TCon:
-            return DYN
-        info = self.table.get(target.name)
-        for c in self.table.chain(target.name):
-            mi = c.methods.get(sel)
-            if mi is not None:
-                return self.call_method(mi, target, ats, node, actor, ())
-        return self.unknown_selector(target, sel, node, remote=True)
 
     # ---- signatures ---------------------------------------------------------------------
     def build(self, sig, env, self_t, why=None):
@@ -707,7 +804,8 @@ class Checker(Unifier, Reporter):
         span = an.span if an is not None else node.span
         rname = show(recv) if recv is not None else "the receiver"
         if sel in BRANCHING_SIGS and i > 0 and type(an) is A.Block and clash.kind == "mismatch" \
-                and prune(expected).name == "Block" and an.body:
+                and prune(expected).name == "Block" and an.body \
+                and _within(clash.expected, prune(expected).args[-1]):
             last = an.body[-1]
             e_r = prune(prune(expected).args[-1])
             a_r = prune(prune(actual).args[-1]) if type(prune(actual)) is TCon else actual
@@ -764,6 +862,14 @@ class Checker(Unifier, Reporter):
             hint = f"`{sel}` is a class-side method: send it to `{name}` itself"
         self.error("unknown selector", f"{what} does not understand `{sel}`.", span, notes, hint)
         return ERR
+
+    def class_side_selector(self, sel) -> bool:
+        """Does some class itself (not its instances) understand `sel`, so a receiver may be a class?"""
+        if self._class_selectors is None:
+            self._class_selectors = {s for t in CLASS_SIGS.values() for s in t}
+            for info in self.table.classes.values():
+                self._class_selectors.update(info.cmethods)
+        return sel in self._class_selectors
 
     def unknown_anywhere(self, sel, node):
         span = getattr(node, "selector_span", None) or node.span

@@ -1,4 +1,4 @@
-"""Signatures of the core library (LANGUAGE.md §2, §3 and the typed part of §5).
+"""Signatures of the core library (LANGUAGE.md §2 and §3; §5 is not typed until it runs).
 
 Each line is `selector-with-argument-types -> result`. In a signature,
 `Self` is the receiver's type (on the class side: an instance of the receiving
@@ -15,17 +15,17 @@ from __future__ import annotations
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
-    "Future": ("t",), "Promise": ("t",), "Actor": ("p",), "Remote": ("c",),
+    "Future": ("t",), "Promise": ("t",), "Actor": ("p",),
 }
 
 # The builtin class tree: name -> superclass. Every builtin can be a receive key.
 BUILTIN_CLASSES = {
-    "Object": None, "Integer": "Object", "Float": "Object", "Boolean": "Object",
+    "Object": None, "Number": "Object", "Integer": "Number", "Float": "Number", "Boolean": "Object",
     "UndefinedObject": "Object", "Character": "Object", "String": "Object", "Symbol": "Object",
     "Array": "Object", "Dictionary": "Object", "Maybe": "Object", "Block": "Object",
     "Association": "Object", "Actor": "Object", "Future": "Object", "Promise": "Object",
     "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
-    "Log": "Object", "JSON": "Object", "Transcript": "Object", "Remote": "Object",
+    "Log": "Object", "JSON": "Object", "Transcript": "Object",
     "Interval": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
@@ -267,10 +267,10 @@ at: Integer put: t -> Array[t]
 asSortedCollection: Block[t,t,Boolean] -> Array[t]
 sort: Block[t,t,Boolean] -> Array[t]
 with: Array[a] collect: Block[t,a,b] -> Array[b]
-max -> t
-min -> t
-sum -> t
-asSortedArray -> Array[t]
+max special
+min special
+sum special
+asSortedArray special
 asArray -> Array[t]
 occurrencesOf: t -> Integer
 first: Integer -> Array[t]
@@ -405,8 +405,9 @@ CLASS_SIDE = {
     "Object": """
 name -> String
 printString -> String
-printNl -> String
-displayNl -> String
+printNl special
+displayNl special
+yourself special
 displayString -> String
 = a -> Boolean
 == a -> Boolean
@@ -436,9 +437,9 @@ key: a value: b -> Association[a,b]
 new -> Promise[a]
 """,
     "Error": """
-raise: String -> a
-signal: String -> a
-new: String -> Self
+raise: special
+signal: special
+new: special
 try: Block[a] onError: Block[Self,a] -> a
 """,
     "Actor": """
@@ -469,9 +470,6 @@ print: a -> UndefinedObject
 cr -> UndefinedObject
 tab -> UndefinedObject
 space -> UndefinedObject
-""",
-    "Remote": """
-at:for:id: special
 """,
 }
 

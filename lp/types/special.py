@@ -1,4 +1,4 @@
-"""Sends typed by rule rather than by signature: numbers, blocks, instances, records and failure reasons.
+"""Sends typed by rule rather than by signature: numbers, element needs, blocks, instances, records, reasons.
 
 Actor sends and receives are in actors.py. Each function is registered on the
 Checker: SPECIAL_FORMS see the syntax of the send (a literal record, table or
@@ -11,7 +11,7 @@ from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types.errors import did_you_mean
 from lp.types.infer import Checker
-from lp.types.terms import DYN, ERR, TCon, TSpecial, TVar, prune, show
+from lp.types.terms import ERR, TCon, TSpecial, TVar, prune, show
 
 NUMBERS = ("Integer", "Float")
 
@@ -43,12 +43,18 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
                  if a.name == "String" and op == "+" else None)
         ck.unify(result, ERR)
         return
+    if op in ("max:", "min:") and a.name != recv_name:
+        # The primitive answers one of the two numbers unchanged, so mixed kinds have no one type.
+        span = arg_node.span if arg_node is not None else node.span
+        ck.error("type mismatch", f"The argument of `{op}` is `{a.name}`, but `{op}` on `{recv_name}` answers "
+                 f"one of the two numbers unchanged, so both must be `{recv_name}`.", span,
+                 hint=f"convert one side first: `asFloat` or `rounded`")
+        ck.unify(result, ERR)
+        return
     if op in ("<", ">", "<=", ">="):
         r = "Boolean"
     elif op == "/":
         r = "Float"
-    elif op == "//":
-        r = "Integer"
     elif recv_name == "Integer" and a.name == "Integer":
         r = "Integer"
     else:
@@ -57,6 +63,42 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
 
 
 Checker.numeric = numeric
+
+
+# ---- collections whose selector needs something of their elements ------------------------
+
+ELEMENT_NEEDS = {
+    # selector -> (element classes the primitive or core.lp method handles, hint)
+    "sum": (("Integer",), "an empty Array sums to the Integer 0; for Floats write "
+            "`inject: 0.0 into: [:total :x | total + x]`"),
+    "max": (NUMBERS, "`max` compares the elements with `max:`, which only numbers understand"),
+    "min": (NUMBERS, "`min` compares the elements with `min:`, which only numbers understand"),
+    "asSortedArray": (NUMBERS + ("String",), "to order other elements, pass the order: "
+                      "`sort: [:a :b | ...]`"),
+}
+
+
+def element_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
+    elem = recv.args[0]
+    sel = node.selector
+    e = prune(elem)
+    if type(e) is TVar:
+        ck.watch(e, C.Element(e, sel, node))
+    else:
+        ck.check_element(e, sel, node)
+    return TCon("Array", (elem,), node.span) if sel == "asSortedArray" else elem
+
+
+def check_element(ck: Checker, e, sel, node):
+    allowed, hint = ELEMENT_NEEDS[sel]
+    if type(e) is TSpecial or (type(e) is TCon and e.name in allowed):
+        return
+    names = " or ".join(f"`{a}`" for a in allowed)
+    ck.error("type mismatch", f"`{sel}` needs an Array of {names}, but this Array holds `{show(e)}`.",
+             node.span, hint=hint)
+
+
+Checker.check_element = check_element
 
 
 # ---- blocks -----------------------------------------------------------------------------
@@ -140,6 +182,8 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
     info = ck.table.get(cname)
     fields = ck.table.all_fields(cname)
     if ck.table.is_ancestor("Error", cname):
+        if error_with_fields(ck, cname, node):
+            return ERR
         return ck.table.instance_type(cname, why=node.span, level=ck.level)
     if info.builtin and cname not in ("Object",):
         ck.error("cannot instantiate", f"`{cname}` instances are not made with `new`.", node.span,
@@ -155,6 +199,40 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
                  hint=f"write `{cname} fields: {{ {example} }}`")
         return ERR
     return TCon(cname, (), node.span)
+
+
+def class_itself(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
+    """`Point printNl` answers the class Point itself."""
+    return TCon(cname + " class", (), node.span)
+
+
+def error_with_fields(ck: Checker, cname, node):
+    """`E raise: 'x'` would leave E's own fields nil: such an error is built with `fields:`."""
+    own = [f for f in ck.table.all_fields(cname) if f != "message"]
+    if not own:
+        return False
+    info = ck.table.get(cname)
+    example = "message: 'text'. " + ". ".join(f"{f}: ..." for f in own)
+    ck.error("missing fields", f"`{cname}` has fields ({' '.join(own)}) besides `message`, so "
+             f"`{node.selector}` cannot build one: every field needs a value.", node.span,
+             [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
+             hint=f"build it with every field and raise it: `({cname} fields: {{ {example} }}) raise`")
+    return True
+
+
+def class_error_text(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
+    """`E raise: 'text'`, `E signal: 'text'`, `E new: 'text'` on an Error class."""
+    sel = node.selector
+    text = TCon("String")
+    clash = ck.unify(text, ats[0])
+    if clash:
+        ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, f"The argument of `{sel}`",
+                       f"`{sel}` needs", text, ats[0])
+    if error_with_fields(ck, cname, node):
+        return ERR
+    if sel == "new:":
+        return ck.table.instance_type(cname, why=node.span, level=ck.level)
+    return ck.fresh()
 
 
 def form_fields(ck: Checker, n, scope, cx, discard):
@@ -306,29 +384,6 @@ def check_reason(ck, a, node):
 Checker.check_reason = check_reason
 
 
-# ---- remote proxies (the typed part of §5) -----------------------------------------------------
-
-def form_remote(ck: Checker, n, scope, cx, discard):
-    recv = n.receiver
-    if not (type(recv) is A.Name and recv.name == "Remote" and scope.lookup("Remote") is None):
-        return None
-    url = ck.infer(n.args[0], scope, cx)
-    ck.unify(TCon("String"), url)
-    cls = n.args[1]
-    ck.infer(n.args[2], scope, cx)
-    if type(cls) is A.SymLit:
-        ck.record(cls, TCon("Symbol", (), cls.span))
-        info = ck.table.get(cls.name)
-        if info is None or info.builtin:
-            near = did_you_mean(cls.name, [c for c, i in ck.table.classes.items() if not i.builtin])
-            ck.error("unknown class", f"`Remote at:for:id:` names the class `#{cls.name}`, but there is no such "
-                     "class in this program.", cls.span, hint=f"did you mean `#{near}`?" if near else None)
-            return ERR
-        return TCon("Remote", (TCon(cls.name),), n.span)
-    ck.infer(cls, scope, cx)
-    return DYN
-
-
 def register():
     ck = Checker
     for cls in ("Integer", "Float"):
@@ -336,6 +391,8 @@ def register():
             ck.SPECIAL_SENDS[(cls, op)] = numeric_send
     for sel in ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"):
         ck.SPECIAL_SENDS[("Block", sel)] = block_value
+    for sel in ELEMENT_NEEDS:
+        ck.SPECIAL_SENDS[("Array", sel)] = element_send
     ck.SPECIAL_SENDS[("Block", "numArgs")] = block_num_args
     ck.SPECIAL_SENDS[("Block", "ensure:")] = block_ensure
     ck.SPECIAL_SENDS[("Block", "ifCurtailed:")] = block_ensure
@@ -344,12 +401,14 @@ def register():
     ck.SPECIAL_SENDS[("Block", "on:do:")] = block_on_do
     ck.SPECIAL_SENDS[("Actor", "exit:")] = exit_send
     ck.SPECIAL_CLASS_SENDS["new"] = class_new
+    for sel in ("printNl", "displayNl", "yourself"):
+        ck.SPECIAL_CLASS_SENDS[sel] = class_itself
+    for sel in ("raise:", "signal:", "new:"):
+        ck.SPECIAL_CLASS_SENDS[sel] = class_error_text
     ck.SPECIAL_CLASS_SENDS["fields:"] = class_fields_nonrecord
     ck.SPECIAL_CLASS_SENDS["exit:"] = class_exit
-    ck.SPECIAL_CLASS_SENDS["at:for:id:"] = lambda ck, cname, ats, node, *rest: DYN
     ck.SPECIAL_FORMS["fields:"] = form_fields
     ck.SPECIAL_FORMS["with:"] = form_with
-    ck.SPECIAL_FORMS["at:for:id:"] = form_remote
 
 
 register()

@@ -36,3 +36,17 @@ def test_check_accepts_a_good_program(tmp_path):
     f.write_text("'fine' displayNl.\n")
     r = run_lp("check", str(f))
     assert (r.returncode, r.stdout) == (0, f"{f}: no errors found\n".encode())
+
+
+WARNED = "d := Dictionary new.\nd at: 1 put: 2.\nd size printNl.\n"
+
+
+def test_warnings_are_shown_and_do_not_fail(tmp_path):
+    f = tmp_path / "warned.lp"
+    f.write_text(WARNED)
+    r = run_lp("check", str(f))
+    assert r.returncode == 0 and b"WARNING: UNUSED RESULT" in r.stderr
+    r = run_lp("run", str(f))
+    assert r.returncode == 0 and r.stdout == b"0\n" and b"WARNING: UNUSED RESULT" in r.stderr
+    r = run_lp("run", "--quiet", str(f))
+    assert r.returncode == 0 and r.stdout == b"0\n" and r.stderr == b""

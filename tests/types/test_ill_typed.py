@@ -24,8 +24,9 @@ def test_rendered_type_errors(name):
     assert result.diagnostics, f"{name}.lp type-checked, but it should not"
     assert all(d.title != "internal checker error" for d in result.diagnostics), text
     expected = CASES / f"{name}.expected"
-    if os.environ.get("LP_UPDATE_SNAPSHOTS") or not expected.exists():
+    if os.environ.get("LP_UPDATE_SNAPSHOTS"):
         expected.write_text(text)
+    assert expected.exists(), f"{expected.name} is missing: review the output and write it with LP_UPDATE_SNAPSHOTS=1"
     assert text == expected.read_text()
 
 

@@ -41,9 +41,9 @@ def test_generalised_methods_and_blocks():
 
 def test_numeric_results():
     t = types_of_bindings("a := 1 + 2.\nb := 1 + 2.0.\nc := 7 / 2.\nd := 7 // 2.\ne := 2.5 * 2.\n"
-                          "f := 3 < 4.\ng := 3 max: 4.5.\n")
+                          "f := 3 < 4.\ng := 3.0 max: 4.5.\nh := 7.5 // 2.\n")
     assert t == {"a": "Integer", "b": "Float", "c": "Float", "d": "Integer", "e": "Float",
-                 "f": "Boolean", "g": "Float"}
+                 "f": "Boolean", "g": "Float", "h": "Float"}
 
 
 def test_deferred_sends_resolve_at_the_call():

@@ -1,0 +1,35 @@
+"""Check a generated program, run it if the checker accepts it, and classify what went wrong.
+
+A run-time failure the checker promised away (an unknown selector, an argument
+of the wrong class, a block given the wrong number of arguments) is a soundness
+bug; other run-time errors (an index out of bounds, division by zero) are not.
+"""
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+from tests.interp.helpers import run_source
+from tests.types.helpers import check_source
+
+# Run-time messages (lp/interp) that a checked program must never produce.
+TYPE_ERRORS = re.compile(
+    r"does not understand #|#\S+ expects an? |expects a (?:number|String|Character|Boolean)|"
+    r"this block takes \d+ arguments? but was given|a condition must be a Boolean|"
+    r"can only order numbers and strings|cannot be a Dictionary key|spawn: needs a block|ask: needs an instance|"
+    r"internal error in primitive|has no field `|fields: is missing|"
+    r"only an actor can receive|Actor spawn: takes a block|expects a table of")
+
+
+def outcome(src: str) -> tuple[str, str]:
+    """('rejected' | 'ok' | 'unsound', detail)."""
+    result, text = check_source(src, "prog.lp")
+    if result.diagnostics:
+        return "rejected", text
+    with tempfile.TemporaryDirectory() as d:
+        status, out, err = run_source(src, Path(d), domains=1, quiet=True, stack_limit=2000)
+    m = TYPE_ERRORS.search(err)
+    if m:
+        return "unsound", err
+    return "ok", err
