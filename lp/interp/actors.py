@@ -198,13 +198,22 @@ class ActorState:
             self.exit_where = e.where
             ctx.set_exit_reason(e.kind, e.value)
             self.report_unmatched(ctx)
+            self.ending()
             return rt.DONE
         if r == DONE:
             if proc.error is not None:
                 ctx.set_exit_reason(rt.ERROR, proc.error)
             self.report_unmatched(ctx)
+            self.ending()
             return rt.DONE
         return rt.BLOCK if r == BLOCK else rt.YIELD
+
+    def ending(self):
+        """The main actor's last step is over: the program ends now. Set before the runtime
+        notifies its links and monitors, so that what they do in the moment before the run
+        stops (a linked supervisor stopping its children, say) writes nothing."""
+        if self.is_main:
+            self.interp.main_done = True
 
     def on_exit(self, ctx, kind, value):
         if self.is_main:
