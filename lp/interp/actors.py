@@ -334,7 +334,7 @@ def _ask(p, target, msg):
     if type(target) is ActorValue:
         fut.value = _Asked(target)
     values = list(msg.values)
-    values[msg.cls.field_index["reply"]] = ReplyAddress(fut)
+    values[msg.cls.field_index["reply"]] = ReplyAddress(fut, p.me)
     send(p, target, Instance(msg.cls, tuple(values)))
     return fut
 
