@@ -38,6 +38,11 @@ CASES = {
     "' 12 ' asInteger": "error: ' 12 ' is not an integer",
     "' 12' asNumber": "error: ' 12' is not a number",
     "-1 factorial": "error: factorial is not defined for -1",
+    "(0 to: 9223372036854775807) size":
+        "error: integer overflow: the size of (0 to: 9223372036854775807) does not fit in 64 bits",
+    "0.49999999999999994 rounded": "0",
+    "4503599627370497.0 rounded": "4503599627370497",
+    "-2.5 rounded": "-2",
     "JSON decode: '9223372036854775807'": "9223372036854775807",
     "(1.0e308 * 10.0) roundTo: 0.5": "error: float overflow: 1.0e308 * 10.0 is too large",
     "-9223372036854775808 gcd: 0": "error: integer overflow: -9223372036854775808 gcd: 0 does not fit in 64 bits",
