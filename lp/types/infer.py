@@ -549,11 +549,9 @@ class Checker(Unifier, Reporter):
         return ERR
 
     def i_DispatchTable(self, n, scope, cx, discard):
-        for e in n.entries:
-            self.infer(e.handler, scope, cx)
-        self.error("dispatch table out of place", "A dispatch table `{ Key -> [:m | ...] }` is the argument of "
-                   "`receive:` or `receive:after:do:`, and nothing else.", n.span)
-        return ERR
+        # outside receive: it is what it is written as, an array of Associations (the interpreter agrees)
+        pairs = tuple(A.Send(e.key, "->", (e.handler,), e.span, e.span) for e in n.entries)
+        return self.i_LitArray(A.BraceArray(pairs, n.span), scope, cx, discard)
 
     def i_Sequence(self, n, scope, cx, discard):
         return self.infer_body(n.body, Scope(scope), cx, discard)
