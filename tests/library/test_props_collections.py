@@ -35,7 +35,8 @@ def array_cases(a: list, b: list, x: int, i: int):
         (f"{A} min", p(min(a)) if a else empty), (f"{A} allSatisfy: [:e | e > 0]", p(all(e > 0 for e in a))),
         (f"{A} anySatisfy: [:e | e > 0]", p(any(e > 0 for e in a))), (f"{A} count: [:e | e > 0]", p(sum(e > 0 for e in a))),
         (f"{A} detect: [:e | e > {x}] ifNone: [99]", p(next((e for e in a if e > x), 99))),
-        (f"{A} with: {B} collect: [:m :n | m - n]", p([m - n for m, n in zip(a, b)])),
+        (f"{A} with: {B} collect: [:m :n | m - n]", p([m - n for m, n in zip(a, b)]) if len(a) == len(b) else
+         err(f"with:collect: needs Arrays of one size, not {len(a)} and {len(b)}")),
         (f"{A} copyWithout: {x}", p([e for e in a if e != x])), (f"{A} = {B}", p(a == b)),
         (f"{A} copyFrom: 2 to: {i}", p(a[1:i]) if 2 <= i + 1 and i <= len(a) else
          err(f"copyFrom: 2 to: {i} is out of bounds for size {len(a)}")),
