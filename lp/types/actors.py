@@ -256,14 +256,15 @@ def ask(ck: Checker, m, p, result, node):
     if type(m) is not TCon or m.name.endswith(" class") or ck.table.field_owner(m.name, "reply") is None:
         info = ck.table.get(m.name) if type(m) is TCon else None
         ck.error("ask needs a reply field", f"`ask:` sends a message with a `reply` field, which it fills with "
-                 f"the address the answer goes to, but `{show(m)}` has no `reply` field.", arg.span,
+                 f"the address the answer goes to, but `{m.name if type(m) is TCon else show(m)}` has no `reply` "
+                 "field.", arg.span,
                  [Note(f"`{m.name}` is declared here:", info.decl.span)] if info is not None and info.decl else (),
                  hint=f"declare it with one: `Object subclass: #{m.name} fields: (reply)`" if info is not None
                  and not info.builtin else "to send without waiting for an answer, use `!`")
         ck.unify(result, ERR)
         return
     owner = ck.table.field_owner(m.name, "reply")
-    rt = ck.field_type(owner, "reply", arg)
+    rt = ck.field_type(owner, "reply", arg, m)
     rp = actor_proto(ck, rt, arg, "reply")
     add_require(ck, p, m, node.span, None)
     if rp is None:

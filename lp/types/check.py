@@ -8,6 +8,7 @@ from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
 from lp.types import actors, special  # noqa: F401 - registers the special sends
 from lp.types import traps
+from lp.types.generics import generic_fields
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.terms import TCon, prune
 
@@ -47,7 +48,7 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
     sys.setrecursionlimit(max(old_limit, 20000))
     try:
         try:
-            _check(ck, program, list(imports or ()))
+            ck = _check(ck, program, list(imports or ()))
         except Exception as e:  # noqa: BLE001 - never a traceback
             ck.error("internal checker error", f"The type checker failed ({type(e).__name__}: {e}). "
                      "This is a bug in LP.", getattr(program, "span", None))
@@ -75,6 +76,11 @@ def _check(ck: Checker, program, imports):
     items = [i for m in modules for i in m.items]
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
+    generic = generic_fields(ck)
+    if generic and not ck.diagnostics:
+        ck = Checker(generic)
+        ck.guard(program, ck.declare, items)
+        ck.guard(program, ck.infer_methods)
     main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))
     main.why = None
     ck.level = 1
@@ -87,3 +93,4 @@ def _check(ck: Checker, program, imports):
             ck.guard(item, ck.infer_stmt, item, scope, cx, True)
             traps.warn_discarded(ck, item)
     ck.guard(program, actors.finish, ck)
+    return ck

@@ -97,10 +97,11 @@ def _within(part, whole) -> bool:
 
 
 class Checker(Unifier, Reporter):
-    def __init__(self):
+    def __init__(self, generic=None):
         Unifier.__init__(self)
         Reporter.__init__(self)
         self.table = ClassTable()
+        self.generic: dict[str, list[str]] = generic or {}   # class -> its generic fields (generics.py)
         self.level = 1
         self.types: dict[int, tuple] = {}
         self.protocols: list[TProto] = []
@@ -201,6 +202,7 @@ class Checker(Unifier, Reporter):
                     continue
                 info.fields.append(f)
                 info.field_types[f] = TVar(0)
+            info.params = [f for f in info.fields if f in self.generic.get(d.name, ())]
         for m in (i for i in items if isinstance(i, A.MethodDecl)):
             info = self.table.get(m.class_name)
             if info is None:
@@ -696,7 +698,7 @@ class Checker(Unifier, Reporter):
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
             if info.field_types and sel in info.field_types:
-                return self.field_type(info, sel, node)
+                return self.field_type(info, sel, node, r)
         return self.unknown_selector(r, sel, node)
 
     def class_send(self, r, cname, sel, ats, node, actor, discard, arg_nodes):
@@ -722,7 +724,7 @@ class Checker(Unifier, Reporter):
             t = self.instantiate(t)
         ctx_t, self_t, *params, result = t.args
         self.unify(ctx_t, TCon("Actor", (actor,)))
-        if mi.cls.builtin and not mi.class_side:
+        if (mi.cls.builtin or mi.cls.params) and not mi.class_side:
             clash = self.unify(self_t, recv)
             if clash:
                 self.receiver_clash(mi, self_t, recv, node)
@@ -756,7 +758,13 @@ class Checker(Unifier, Reporter):
         e = prune(clash.expected)
         return isinstance(e, TCon) and e.why is not None and e.why.line > 0
 
-    def field_type(self, info: ClassInfo, f, node):
+    def field_type(self, info: ClassInfo, f, node, inst=None):
+        """The type of field f of an instance of type `inst` (a generic field is one of its parameters)."""
+        if f in info.params:
+            inst = prune(inst) if inst is not None else None
+            if type(inst) is TCon and inst.name == info.name and len(inst.args) == len(info.params):
+                return inst.args[info.params.index(f)]
+            return self.fresh()
         t = info.field_types[f]
         if isinstance(t, tuple):
             return self.build(t, {}, None, why=node.span)

@@ -198,7 +198,7 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
                  [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
                  hint=f"write `{cname} fields: {{ {example} }}`")
         return ERR
-    return TCon(cname, (), node.span)
+    return ck.table.instance_type(cname, why=node.span, level=ck.level)
 
 
 def class_itself(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
@@ -270,7 +270,8 @@ def form_fields(ck: Checker, n, scope, cx, discard):
             ck.infer(f.value, scope, cx)
         ck.error("cannot instantiate", f"`{cname}` has no fields, so it cannot be built with `fields:`.", n.span)
         return ERR
-    ck.record(rec, TCon(cname))
+    inst = ck.table.instance_type(cname, why=n.span, level=ck.level)
+    ck.record(rec, inst)
     given = set()
     bad = False
     for f in rec.fields:
@@ -285,7 +286,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
                      [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
                      hint=f"did you mean `{near}`?" if near else None)
             continue
-        ft = ck.field_type(owner, f.name, f)
+        ft = ck.field_type(owner, f.name, f, inst)
         clash = ck.unify(ft, t)
         if clash:
             ck.clash_error(clash, f.value.span, f"The value of the field `{f.name}`",
@@ -298,7 +299,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
                  f"{', '.join('`' + m + '`' for m in missing)}: every field must be given a value"
                  + (" (except `reply`, which `ask:` fills)." if "reply" in all_fields else "."),
                  rec.span, [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else ())
-    return TCon(cname, (), n.span)
+    return inst
 
 
 def class_fields_nonrecord(ck, cname, ats, node, actor, arg_nodes, discard):
@@ -337,7 +338,7 @@ def with_fields(ck: Checker, r, fields, node):
             ck.error("unknown field", f"`{cname}` has no field named `{name}`. Its fields are: "
                      f"{', '.join(all_fields)}.", f.span, hint=f"did you mean `{near}`?" if near else None)
             continue
-        ft = ck.field_type(owner, name, f)
+        ft = ck.field_type(owner, name, f, r)
         clash = ck.unify(ft, t)
         if clash:
             ck.clash_error(clash, f.value.span, f"The new value of the field `{name}`",

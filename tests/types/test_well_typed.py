@@ -67,7 +67,7 @@ def test_actor_types_carry_their_protocol():
 def test_records_and_fields():
     t = types_of_bindings("Object subclass: #P fields: (x y).\np := P fields: { x: 1. y: 'a' }.\n"
                           "q := p with: { x: 2 }.\nx := q x.\ny := q y.\n")
-    assert t == {"p": "P", "q": "P", "x": "Integer", "y": "String"}
+    assert t == {"p": "P[Integer, String]", "q": "P[Integer, String]", "x": "Integer", "y": "String"}
 
 
 def test_dynamic_is_explicit():
