@@ -1,4 +1,4 @@
-"""The `lp` command: run, check, fmt (and build once the compiler exists).
+"""The `lp` command: run, check, fmt, lsp (and build once the compiler exists).
 
 Exit status: 0 success, 1 a diagnostic about the user's program or input,
 2 a usage error. User mistakes never show a Python traceback.
@@ -54,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     mode = fmt.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="rewrite the files in place")
     mode.add_argument("--check", action="store_true", help="exit 1 if any file would change")
+
+    lsp = sub.add_parser("lsp", help="run the language server on standard input and output",
+                         description="Run LP's Language Server Protocol server over stdio (see docs/editors.md).")
+    lsp.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the default")
     return p
 
 
@@ -128,7 +132,12 @@ def cmd_fmt(args, sources: SourceMap) -> int:
     return status
 
 
-COMMANDS = {"run": cmd_run, "check": cmd_check, "fmt": cmd_fmt}
+def cmd_lsp(args, sources: SourceMap) -> int:
+    from lp.lsp.server import main as serve
+    return serve()
+
+
+COMMANDS = {"run": cmd_run, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,8 @@
 `http_server.lp`), looked up beside the importing file first, then in the
 stdlib. The stdlib's `core.lp` (the core library written in LP) is loaded
 before every program without being imported. Modules come back in dependency
-order, each once; an import cycle is an error.
+order, each once; an import cycle is an error. The stdlib is `stdlib/` in a
+checkout (and an editable install) and the package `lp.stdlib` once installed.
 """
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ from lp.diagnostics import Diagnostic, LPError, SourceMap
 from lp.syntax import ast as A
 from lp.syntax.parser import parse_text, read_source
 
-STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+
+def stdlib_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    installed, checkout = here / "stdlib", here.parent / "stdlib"
+    return installed if (installed / "core.lp").is_file() else checkout
+
+
+STDLIB = stdlib_dir()
 CORE = "core"
 
 
@@ -38,8 +46,10 @@ class Loader:
     def load_main(self, path: str) -> tuple[A.Program, list[A.Program]]:
         """Parse the main file; answers it and its imports (core first), in dependency order."""
         core = self.stdlib / module_file_name(CORE)
-        if core.exists():
-            self._load(core, [], None)
+        if not core.is_file():
+            raise LPError(Diagnostic("standard library missing", f"The standard library is not installed: "
+                                     f"there is no `{core}`.", None, hint="reinstall lp"))
+        self._load(core, [], None)
         main = self._parse(Path(path), path)
         self._imports(main, Path(path).resolve().parent, [Path(path).resolve()])
         return main, list(self.order)

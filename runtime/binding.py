@@ -26,14 +26,29 @@ _REASON_NAMES = {NORMAL: "normal", KILLED: "killed", ERROR: "error"}
 
 
 _OK = lib.LPRT_OK
+EDEADLOCK = lib.LPRT_EDEADLOCK
 _py_send, _msg_key, _msg_seq, _take_user = lib.lprt_py_send, lib.lprt_py_msg_key, lib.lprt_py_msg_seq, \
     lib.lprt_py_take_user
 _scan = lib.lprt_py_scan
+DROP = object()  # Actor.select: an accept function's verdict "remove this entry, keep scanning"
 _step_fn = lib.lprt_py_step
 
 
 def now_ns():
     return lib.lprt_now()
+
+
+MAX_MS = 2 ** 62   # past the clock's range: the runtime saturates such a deadline to "never"
+
+
+def deadline_after(ms):
+    """The runtime deadline `ms` milliseconds from now: None is no deadline (-1), a negative or
+    NaN timeout counts as 0, one too large for the clock never expires."""
+    if ms is None:
+        return -1
+    if not ms > 0:
+        return lib.lprt_deadline_ms(0)
+    return lib.lprt_deadline_ms(int(min(ms, MAX_MS)))
 
 
 class _Values:
@@ -107,6 +122,7 @@ def lprt_py_step(actor, ud):
             pass
         e.__traceback__ = None
         st.ctx.set_exit_reason(ERROR, e)
+        st.ctx._rt._step_failed(e)
         return DONE
 
 
@@ -136,6 +152,15 @@ def lprt_py_unobserved(actor, kind, value, ud):
         else:
             sys.stderr.write(f"actor {int(lib.lprt_id(actor))} died: {_REASON_NAMES[kind]}"
                              f"{'' if reason is None else ' ' + repr(reason)}\n")
+    except BaseException:  # noqa: BLE001
+        traceback.print_exc()
+
+
+@ffi.def_extern()
+def lprt_py_deadlock(crt, ud):
+    rt = ffi.from_handle(ud)
+    try:
+        rt.on_deadlock()
     except BaseException:  # noqa: BLE001
         traceback.print_exc()
 
@@ -289,6 +314,31 @@ class Actor(ActorRef):
         k = out[1]
         return n, out[0], (self._rt._values._objs[k] if k else Message(self._rt, n).payload)
 
+    def mark(self):
+        """The seq of the newest mailbox entry so far: everything arriving later is after it."""
+        return lib.lprt_mbox_mark(self._ptr)
+
+    def select(self, accept, cursor=0):
+        """Selective receive's one scan. Walks the entries after seq `cursor`, oldest first, calling
+        accept(payload): None skips the entry, DROP removes it, anything else selects it.
+        Answers (entry, payload, verdict) for the selected entry (still in the mailbox: take it
+        with raw_take), or (None, cursor, None) with the last seq examined, where a blocked
+        receive resumes."""
+        scan = self.scan
+        m, seq, payload = scan(None, cursor)
+        while m is not None:
+            verdict = accept(payload)
+            if verdict is None:
+                cursor = seq
+                m, seq, payload = scan(m)
+            elif verdict is DROP:
+                nxt = scan(m)
+                self.raw_take(m)
+                m, seq, payload = nxt
+            else:
+                return m, payload, verdict
+        return None, cursor, None
+
     def raw_payload(self, p):
         """(seq, payload) of an entry: the user value, or a Down / Exit."""
         k = _msg_key(p)
@@ -315,22 +365,22 @@ class Actor(ActorRef):
     # waits (register, then return BLOCK from the step)
     def wait_receive(self, after_seq=0, timeout_ms=None, deadline=None):
         if deadline is None:
-            deadline = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+            deadline = deadline_after(timeout_ms)
         lib.lprt_wait_receive(self._ptr, after_seq, deadline)
         return BLOCK
 
     def wait_sleep(self, ms=None, deadline=None):
-        lib.lprt_wait_sleep(self._ptr, lib.lprt_deadline_ms(int(ms)) if deadline is None else deadline)
+        lib.lprt_wait_sleep(self._ptr, deadline_after(ms) if deadline is None else deadline)
         return BLOCK
 
     def wait_fd(self, fd, events, timeout_ms=None, deadline=None):
         if deadline is None:
-            deadline = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+            deadline = deadline_after(timeout_ms)
         lib.lprt_wait_fd(self._ptr, fd, events, deadline)
         return BLOCK
 
     def wait_resolve(self, host, service=None, family=0, socktype=0, timeout_ms=None):
-        dl = -1 if timeout_ms is None else lib.lprt_deadline_ms(int(timeout_ms))
+        dl = deadline_after(timeout_ms)
         lib.lprt_wait_resolve(self._ptr, host.encode() if host else ffi.NULL,
                               str(service).encode() if service is not None else ffi.NULL,
                               family, socktype, dl)
@@ -376,6 +426,9 @@ class Actor(ActorRef):
     def trap_exits(self, on=True):
         lib.lprt_trap_exits(self._ptr, 1 if on else 0)
 
+    def traps_exits(self):
+        return bool(lib.lprt_traps_exits(self._ptr))
+
 
 class _State:
     __slots__ = ("fn", "ctx", "on_exit", "id", "handle")
@@ -384,16 +437,23 @@ class _State:
 class Runtime:
     """One runtime: create, spawn the main actor (and others), run once."""
 
-    def __init__(self, domains=None, budget=0, on_unobserved=None):
+    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None):
+        """on_deadlock(): called (on a domain thread, every actor blocked) when no actor can ever
+        run again; run() then answers EDEADLOCK. Only for programs where nothing but the
+        actors themselves sends messages or signals."""
         self._values = _Values()
         self._states = {}
         self.on_unobserved = on_unobserved
+        self.on_deadlock = on_deadlock
+        self.step_errors = []     # exceptions that escaped step functions, in order
+        self._main = None
         self._handle = ffi.new_handle(self)
         cfg = ffi.new("lprt_config *", {"domains": domains or 0, "budget": budget, "fiber_stack": 0})
         hooks = ffi.new("lprt_hooks *", {
             "retain": lib.lprt_py_retain, "release": lib.lprt_py_release,
             "on_exit": lib.lprt_py_on_exit, "unobserved": lib.lprt_py_unobserved,
-            "ud": self._handle})
+            "ud": self._handle,
+            "deadlock": lib.lprt_py_deadlock if on_deadlock is not None else ffi.NULL})
         self._rt = lib.lprt_new(cfg, hooks)
         if self._rt == ffi.NULL:
             raise MemoryError("lprt_new")
@@ -436,8 +496,22 @@ class Runtime:
         lib.lprt_start(ref._ptr)
 
     def run(self, main):
-        """Run until `main` ends; returns its reason kind. The GIL is released meanwhile."""
-        return lib.lprt_run(self._rt, main._ptr)
+        """Run until `main` ends; returns its reason kind (or EDEADLOCK). The GIL is released
+        meanwhile. An AssertionError escaping any step stops the run and is raised here."""
+        self._main = main
+        r = lib.lprt_run(self._rt, main._ptr)
+        self._main = None
+        for e in self.step_errors:
+            if isinstance(e, AssertionError):
+                raise e
+        return r
+
+    def _step_failed(self, e):
+        """An exception ended an actor (reason ERROR(e)). A failed assertion is a test's failure,
+        not an actor's: stop the whole run at once so run() can raise it."""
+        self.step_errors.append(e)
+        if isinstance(e, AssertionError) and self._main is not None:
+            self._main.exit(KILLED)
 
     def snapshot(self):
         n = lib.lprt_snapshot(self._rt, ffi.NULL, 0)
@@ -506,18 +580,17 @@ class _GenDriver:
             req = self.req
             if isinstance(req, Receive):
                 if req.deadline is None:
-                    req.deadline = -1 if req.timeout_ms is None else lib.lprt_deadline_ms(int(req.timeout_ms))
-                found = None
-                for m in actor.messages(req.cursor):
-                    req.cursor = m.seq
-                    if req.match is None or req.match(m.payload):
-                        found = m
-                        break
+                    req.deadline = deadline_after(req.timeout_ms)
+                match = req.match
+                found, payload, _ = actor.select(
+                    lambda p: True if match is None or match(p) else None, req.cursor)
                 if found is not None:
-                    ok = self._advance(actor.take(found))
+                    actor.raw_take(found)
+                    ok = self._advance(payload)
                 elif woke_timeout or (req.deadline >= 0 and lib.lprt_now() >= req.deadline):
                     ok = self._advance(TIMEOUT)
                 else:
+                    req.cursor = payload
                     self.blocked = True
                     return actor.wait_receive(req.cursor, deadline=req.deadline)
             elif isinstance(req, Sleep):

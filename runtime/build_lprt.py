@@ -4,13 +4,14 @@ setup.py names this module in cffi_modules; `python runtime/build_lprt.py`
 builds the extension in place for development.
 """
 import os
+import re
 import sys
 
 from cffi import FFI
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["rt.c", "sched.c", "deque.c", "mailbox.c", "wait.c", "timer.c", "poller.c",
-           "resolver.c", "links.c", "fiber.c", "snapshot.c", "fiber_x86_64.S"]
+           "resolver.c", "links.c", "fiber.c", "snapshot.c", "deadlock.c", "fiber_x86_64.S"]
 
 
 def _allow_assembly_sources():
@@ -33,92 +34,17 @@ def _allow_assembly_sources():
 
 _allow_assembly_sources()
 
-CDEF = r"""
-typedef struct lprt lprt;
-typedef struct lprt_actor lprt_actor;
-struct addrinfo;
+def header_cdef(path=os.path.join(HERE, "lprt.h")):
+    """lprt.h as cffi declarations: the header is the single source of the API's types."""
+    with open(path) as f:
+        text = f.read()
+    text = re.sub(r"#ifdef __cplusplus\n.*?#endif\n", "", text, flags=re.S)
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("#"))
 
-enum { LPRT_NORMAL = 0, LPRT_KILLED = 1, LPRT_ERROR = 2 };
-typedef struct { int kind; void *value; } lprt_reason;
-enum { LPRT_MSG_USER = 0, LPRT_MSG_DOWN = 1, LPRT_MSG_EXIT = 2 };
-typedef struct lprt_msg {
-    struct lprt_msg *_next, *_prev;
-    uint64_t seq;
-    int kind;
-    void *value;
-    lprt_actor *actor;
-    uint64_t actor_id;
-    uint64_t ref;
-    lprt_reason reason;
-} lprt_msg;
-enum { LPRT_YIELD = 0, LPRT_BLOCK = 1, LPRT_DONE = 2 };
-enum { LPRT_WAKE_START = 0, LPRT_WAKE_YIELD = 1, LPRT_WAKE_MESSAGE = 2, LPRT_WAKE_TIMEOUT = 3,
-       LPRT_WAKE_FD = 4, LPRT_WAKE_RESOLVED = 5, LPRT_WAKE_KILLED = 6 };
-enum { LPRT_ST_EMBRYO = 0, LPRT_ST_RUNNABLE = 1, LPRT_ST_RUNNING = 2, LPRT_ST_WAITING = 3,
-       LPRT_ST_DEAD = 4 };
-enum { LPRT_STEP = 0, LPRT_FIBER = 1 };
-enum { LPRT_READ = 1, LPRT_WRITE = 2 };
-enum { LPRT_OK = 0, LPRT_EDEAD = -1, LPRT_EXIT_DELIVERED = 1, LPRT_EINVAL = -2, LPRT_ENOMEM = -3 };
 
-typedef int (*lprt_step_fn)(lprt_actor *self, void *userdata);
-typedef struct {
-    void (*retain)(void *value, void *ud);
-    void (*release)(void *value, void *ud);
-    void (*on_exit)(lprt_actor *a, int reason_kind, void *reason_value, void *actor_userdata, void *ud);
-    void (*unobserved)(lprt_actor *a, int reason_kind, void *reason_value, void *ud);
-    void *ud;
-} lprt_hooks;
-typedef struct { int domains; int budget; size_t fiber_stack; } lprt_config;
-
-lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks);
-int lprt_run(lprt *rt, lprt_actor *main_actor);
-void lprt_free(lprt *rt);
-int lprt_domain_count(lprt *rt);
-int64_t lprt_now(void);
-int64_t lprt_deadline_ms(int64_t ms);
-
-lprt_actor *lprt_create_step(lprt *rt, lprt_step_fn fn, void *userdata);
-void lprt_start(lprt_actor *a);
-void lprt_retain(lprt_actor *a);
-void lprt_release(lprt_actor *a);
-uint64_t lprt_id(const lprt_actor *a);
-void *lprt_userdata(const lprt_actor *a);
-int lprt_state(const lprt_actor *a);
-int lprt_kind(const lprt_actor *a);
-lprt_actor *lprt_self(void);
-int lprt_dead_reason(lprt_actor *a, void **value);
-
-int lprt_send(lprt_actor *to, void *value);
-size_t lprt_mbox_len(lprt_actor *a);
-lprt_msg *lprt_mbox_first(lprt_actor *self);
-lprt_msg *lprt_mbox_next(lprt_actor *self, lprt_msg *m);
-lprt_msg *lprt_mbox_after(lprt_actor *self, uint64_t seq);
-void lprt_mbox_take(lprt_actor *self, lprt_msg *m);
-void lprt_msg_free(lprt *rt, lprt_msg *m);
-
-void lprt_wait_receive(lprt_actor *self, uint64_t after_seq, int64_t deadline);
-void lprt_wait_sleep(lprt_actor *self, int64_t deadline);
-void lprt_wait_fd(lprt_actor *self, int fd, int events, int64_t deadline);
-int lprt_wait_resolve(lprt_actor *self, const char *host, const char *service, int family,
-                      int socktype, int64_t deadline);
-struct addrinfo *lprt_resolved(lprt_actor *self, int *status);
-int lprt_wake_reason(lprt_actor *self);
-int lprt_reductions(lprt_actor *self, int n);
-
-void lprt_set_exit_reason(lprt_actor *self, int kind, void *value);
-void lprt_exit(lprt_actor *from, lprt_actor *target, int kind, void *value);
-int lprt_link(lprt_actor *a, lprt_actor *b);
-void lprt_unlink(lprt_actor *a, lprt_actor *b);
-uint64_t lprt_monitor(lprt_actor *watcher, lprt_actor *target);
-int lprt_demonitor(lprt_actor *target, uint64_t ref);
-void lprt_trap_exits(lprt_actor *a, int on);
-int lprt_traps_exits(lprt_actor *a);
-
-typedef struct { uint64_t id; int state; int kind; size_t mailbox; } lprt_actor_info;
-size_t lprt_snapshot(lprt *rt, lprt_actor_info *out, size_t cap);
-typedef struct { uint64_t spawned, exited, steals, parks, messages; } lprt_stats;
-void lprt_get_stats(lprt *rt, lprt_stats *out);
-
+CDEF = header_cdef() + r"""
 /* Python side (binding.py) */
 extern "Python" int lprt_py_step(lprt_actor *self, void *userdata);
 extern "Python" void lprt_py_retain(void *value, void *ud);
@@ -126,6 +52,7 @@ extern "Python" void lprt_py_release(void *value, void *ud);
 extern "Python" void lprt_py_on_exit(lprt_actor *a, int reason_kind, void *reason_value,
                                      void *actor_userdata, void *ud);
 extern "Python" void lprt_py_unobserved(lprt_actor *a, int reason_kind, void *reason_value, void *ud);
+extern "Python" void lprt_py_deadlock(lprt *rt, void *ud);
 
 /* helpers for the binding */
 int lprt_py_send(lprt_actor *to, uintptr_t key);

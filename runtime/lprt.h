@@ -82,7 +82,8 @@ enum { LPRT_STEP = 0, LPRT_FIBER = 1 };
 enum { LPRT_READ = 1, LPRT_WRITE = 2 };
 
 /* Error codes. */
-enum { LPRT_OK = 0, LPRT_EDEAD = -1, LPRT_EXIT_DELIVERED = 1, LPRT_EINVAL = -2, LPRT_ENOMEM = -3 };
+enum { LPRT_OK = 0, LPRT_EDEAD = -1, LPRT_EXIT_DELIVERED = 1, LPRT_EINVAL = -2, LPRT_ENOMEM = -3,
+       LPRT_EDEADLOCK = -4 };
 
 typedef int (*lprt_step_fn)(lprt_actor *self, void *userdata);
 typedef void (*lprt_fiber_fn)(lprt_actor *self, void *userdata);
@@ -98,6 +99,13 @@ typedef struct {
     /* Abnormal death observed by no link and no monitor. Default: one line on stderr. */
     void (*unobserved)(lprt_actor *a, int reason_kind, void *reason_value, void *ud);
     void *ud;
+    /* Deadlock detection, on when set: every domain is idle, the main actor
+       is alive, and every live actor waits for a message with no deadline (or
+       sleeps forever): no timer, fd, resolver or running actor can wake any
+       of them. Called once, on the domain that noticed, while all actors
+       stay blocked; then lprt_run stops everything and returns LPRT_EDEADLOCK.
+       Only for engines where nothing outside the actors sends or signals. */
+    void (*deadlock)(lprt *rt, void *ud);
 } lprt_hooks;
 
 typedef struct {
@@ -110,14 +118,14 @@ typedef struct {
 lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks); /* NULLs = defaults */
 /* Start the domains, run until `main_actor` ends, then stop every remaining
    actor (on_exit with LPRT_KILLED), join all threads and free actor state.
-   Starts main_actor if it was only created. Returns main's reason kind.
-   One call per runtime. */
+   Starts main_actor if it was only created. Returns main's reason kind, or
+   LPRT_EDEADLOCK when the deadlock hook fired. One call per runtime. */
 int lprt_run(lprt *rt, lprt_actor *main_actor);
 /* Drop the creator's reference; the runtime is freed when no actor handle remains. */
 void lprt_free(lprt *rt);
 int lprt_domain_count(lprt *rt);
 int64_t lprt_now(void);                 /* CLOCK_MONOTONIC, nanoseconds */
-int64_t lprt_deadline_ms(int64_t ms);   /* now + ms; ms < 0 gives -1 (no deadline) */
+int64_t lprt_deadline_ms(int64_t ms);   /* now + ms, saturating at INT64_MAX; ms < 0 gives -1 (no deadline) */
 
 /* ---- actors ---- */
 /* create: not yet runnable, so links/monitors/trapping can be set up first. */
@@ -146,6 +154,10 @@ size_t lprt_mbox_len(lprt_actor *a);        /* approximate for non-owners */
 lprt_msg *lprt_mbox_first(lprt_actor *self);
 lprt_msg *lprt_mbox_next(lprt_actor *self, lprt_msg *m);
 lprt_msg *lprt_mbox_after(lprt_actor *self, uint64_t seq); /* first entry with seq > `seq` */
+/* The seq of the newest entry so far (0: none yet): entries arriving later all
+   have a greater seq, so a receive for something that cannot have arrived
+   yet (a reply, a DOWN for a fresh monitor) can scan from here. */
+uint64_t lprt_mbox_mark(lprt_actor *self);
 void lprt_mbox_take(lprt_actor *self, lprt_msg *m);
 void lprt_msg_free(lprt *rt, lprt_msg *m);
 

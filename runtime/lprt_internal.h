@@ -176,6 +176,7 @@ struct lprt {
     _Atomic uint64_t next_ref;
     _Atomic int nparked;
     _Atomic int stopping;
+    _Atomic int deadlocked; /* the deadlock hook has fired */
     _Atomic int running;
     lprt_actor *main;
     pthread_mutex_t done_mu;
@@ -204,6 +205,10 @@ void lprt__schedule(lprt_actor *a);
    Returns true if this call made it runnable (or recorded a pending wake). */
 bool lprt__wake(lprt_actor *a, int reason, uint64_t seq);
 void lprt__finish(lprt_actor *a, lprt_reason r); /* on the actor's own domain */
+
+/* deadlock.c */
+bool lprt__deadlocked(lprt *rt); /* call with every domain parked */
+void lprt__report_deadlock(lprt *rt);
 
 /* mailbox.c */
 void lprt__mbox_push(lprt_actor *to, lprt_msg *m); /* wakes the owner */

@@ -110,6 +110,11 @@ lprt_msg *lprt_mbox_after(lprt_actor *self, uint64_t seq) {
     return p;
 }
 
+uint64_t lprt_mbox_mark(lprt_actor *self) {
+    lprt__mbox_drain(self);
+    return self->next_seq - 1;
+}
+
 void lprt_mbox_take(lprt_actor *self, lprt_msg *m) {
     if (m->_prev) m->_prev->_next = m->_next;
     else self->head = m->_next;

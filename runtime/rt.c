@@ -73,7 +73,13 @@ int64_t lprt_now(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int64_t lprt_deadline_ms(int64_t ms) { return ms < 0 ? -1 : lprt_now() + ms * 1000000; }
+int64_t lprt_deadline_ms(int64_t ms) {
+    if (ms < 0) return -1;
+    int64_t now = lprt_now();
+    /* saturate: a deadline past the clock's range is "never" (still a timer, not -1) */
+    if (ms > (INT64_MAX - now) / 1000000) return INT64_MAX;
+    return now + ms * 1000000;
+}
 
 void lprt__value_retain(lprt *rt, void *v) {
     if (v && rt->hooks.retain) rt->hooks.retain(v, rt->hooks.ud);

@@ -255,8 +255,10 @@ static void park(lprt__domain *d) {
     lprt *rt = d->rt;
     uint32_t v = atomic_load_explicit(&d->futex, memory_order_seq_cst);
     atomic_store_explicit(&d->parked, 1, memory_order_seq_cst);
-    atomic_fetch_add_explicit(&rt->nparked, 1, memory_order_seq_cst);
+    int np = atomic_fetch_add_explicit(&rt->nparked, 1, memory_order_seq_cst) + 1;
     if (!atomic_load_explicit(&rt->stopping, memory_order_seq_cst) && !any_work(d)) {
+        /* the last domain to park checks whether anything can ever wake an actor again */
+        if (np == rt->ndomains && rt->hooks.deadlock && lprt__deadlocked(rt)) lprt__report_deadlock(rt);
         atomic_fetch_add_explicit(&rt->st_parks, 1, memory_order_relaxed);
         lprt__futex_wait(&d->futex, v);
     }

@@ -1,4 +1,4 @@
-"""Shared test helpers: paths to the repository, the examples and the seed documents."""
+"""Shared test helpers: paths to the repository, the examples and the seed documents' snippets."""
 from __future__ import annotations
 
 import os
@@ -10,7 +10,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEED_SNIPPETS = ROOT / "tests" / "seeds" / "snippets"   # copied from the seed documents
+SEEDS = SEED_SNIPPETS   # the old name, until tests/types/test_seeds_and_examples.py stops using it
 
 
 def run_lp(*args: str, input: bytes | None = None, timeout: float = 60, cwd: Path | None = None):

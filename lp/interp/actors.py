@@ -5,27 +5,19 @@ signals all go through the runtime; nothing here schedules.
 from __future__ import annotations
 
 import gc
-import sys
 import threading
 
 from lp.interp import code as C
-from lp.interp.errors import LPRaise, error_message, make_error
-from lp.interp.printer import print_string
+from lp.interp.errors import ActorExit, LPRaise, make_error
+from lp.interp.reason_text import bounded_print, cut
 from lp.interp.registry import prim
+from lp.interp.deadlock import report_deadlock
 from lp.interp.values import ActorValue, Closure, Future, FutureReady, Instance, LPClass, Promise, ReplyAddress, Symbol
 from lp.interp import vm as vm_module
 from lp.interp.vm import BLOCK, DONE, SUSPEND, YIELD, Call, Frame, Process
 from lp.runtime import binding as rt
 
 NORMAL_SYM, KILLED_SYM = Symbol("normal"), Symbol("killed")
-
-
-class ActorExit(BaseException):
-    """`Actor exit: reason` ends the current actor."""
-
-    def __init__(self, kind, value):
-        super().__init__("actor exit")
-        self.kind, self.value = kind, value
 
 
 # ---- reasons and system messages
@@ -56,72 +48,124 @@ def lp_payload(interp, payload):
     return payload
 
 
-def _matches(interp, entries, regs, v):
-    """(param register, handler pc) of the first entry matching v; entries hold key registers."""
+def _matches(interp, keys, v):
+    """Index of the first (kind, key) entry of a receive table matching v, or None."""
     cls = None
-    for kind, key, param, target in entries:
+    for i, (kind, key) in enumerate(keys):
         if kind == C.MATCH_ANY:
-            return param, target
+            return i
         if kind == C.MATCH_CLASS:
             if cls is None:
                 t = type(v)
                 cls = v.cls if t is Instance else interp.type_classes.get(t) or interp.class_of(v)
-            k = regs[key]
-            if type(k) is LPClass and k in cls.ancestors:
-                return param, target
-        elif interp.equal(regs[key], v):
-            return param, target
+            if type(key) is LPClass and key in cls.ancestors:
+                return i
+        elif interp.equal(key, v):
+            return i
     return None
 
 
-def receive(proc: Process, frame: Frame, ins) -> object:
-    """The RECV instruction: take the oldest message matching an entry, or block."""
-    _, _dst, me_r, entries, tmo_r, tmo_pc, node = ins
-    regs = frame.regs
+def _stale(proc, payload):
+    """Entries no receive ever wants: a future's wake-up no await waits for (an actor awaits one
+    future at a time, and gives up its registration when it stops waiting), and the Down of an
+    ask: monitor that fired after the reply came."""
+    t = type(payload)
+    if t is FutureReady:
+        return True
+    if t is rt.Down and payload.ref in proc.stale_downs:
+        proc.stale_downs.discard(payload.ref)
+        return True
+    return False
+
+
+def deadline_after(interp, ms, what):
+    """The runtime deadline `ms` milliseconds from now: negative counts as 0, and a timeout past
+    the clock's range never expires (the runtime saturates)."""
+    if type(ms) is not int and type(ms) is not float:
+        raise LPRaise(make_error(interp, f"{what} must be a number of milliseconds, not {interp.describe(ms)}"))
+    return rt.deadline_after(ms)
+
+
+def take_matching(proc, frame, keys, ms, what="a receive timeout", site=None):
+    """The one selective receive: take the oldest message matching `keys` ((kind, key) pairs).
+    Answers (index, message), TIMEOUT after `ms` (None: never), or SUSPEND with the wait
+    registered in frame.wait (the same call resumes it).
+
+    `site` (a RECV instruction) names a receive whose keys are the same objects each time it
+    runs: whether a message matches depends only on the message and the keys, so the messages
+    its last run passed over still do not match, and the scan starts after them."""
     ctx = proc.ctx
-    me = regs[me_r]
-    if type(me) is not ActorValue or me.id != ctx.id:
-        raise LPRaise(make_error(proc.interp, f"only an actor can receive its own messages; this is "
-                                 f"{proc.interp.describe(me)}, not the running actor"))
     interp = proc.interp
     wait = frame.wait
     if wait is None:
-        deadline = -1
-        if tmo_r is not None:
-            ms = regs[tmo_r]
-            if type(ms) is not int and type(ms) is not float:
-                raise LPRaise(make_error(interp, f"a receive timeout must be a number of milliseconds, "
-                                         f"not {interp.describe(ms)}"))
-            deadline = rt.lib.lprt_deadline_ms(max(0, int(ms)))
-        cursor = 0
+        deadline = -1 if ms is None else deadline_after(interp, ms, what)
+        cursor = _passed_over(proc, site, keys) if site is not None else 0
     else:
         deadline, cursor = wait
-        if ctx.wake_reason == rt.WAKE_TIMEOUT:
-            frame.wait = None
-            frame.pc = tmo_pc
-            return None
-    scan = ctx.scan
-    m, seq, payload = scan(None, cursor)
-    while m is not None:
-        if type(payload) is not FutureReady:
-            if type(payload) is rt.Down or type(payload) is rt.Exit:
-                payload = lp_payload(interp, payload)
-            hit = _matches(interp, entries, regs, payload)
-            if hit is not None:
-                ctx.raw_take(m)
-                frame.wait = None
-                regs[hit[0]] = payload
-                frame.pc = hit[1]
-                return None
-        cursor = seq
-        m, seq, payload = scan(m)
-    if deadline != -1 and rt.lib.lprt_now() >= deadline:
+    found = []
+
+    def accept(payload):
+        if type(payload) is FutureReady or type(payload) is rt.Down or type(payload) is rt.Exit:
+            if _stale(proc, payload):
+                return rt.DROP
+            payload = lp_payload(interp, payload)
+        i = _matches(interp, keys, payload)
+        if i is not None:
+            found.append(payload)
+        return i
+
+    m, cursor, i = ctx.select(accept, cursor)
+    if m is not None:
+        if site is not None:
+            proc.passed_over[id(site)] = (site, keys, rt.lib.lprt_py_msg_seq(m) - 1)
+        ctx.raw_take(m)
         frame.wait = None
-        frame.pc = tmo_pc
-        return None
+        return i, found[0]
+    if site is not None:
+        proc.passed_over[id(site)] = (site, keys, cursor)
+    if deadline != -1 and (ctx.wake_reason == rt.WAKE_TIMEOUT and wait is not None or rt.lib.lprt_now() >= deadline):
+        frame.wait = None
+        return TIMEOUT
     frame.wait = (deadline, cursor)
     ctx.wait_receive(cursor, deadline=deadline)
     return SUSPEND
+
+
+TIMEOUT = object()
+
+
+def _passed_over(proc, site, keys):
+    """The seq up to which the last run of receive `site` found no match, if its keys are the
+    same objects now (else 0: scan everything)."""
+    last = proc.passed_over.get(id(site))
+    if last is None or last[0] is not site:
+        return 0
+    old = last[1]
+    for (k1, a), (k2, b) in zip(old, keys):
+        if a is not b:
+            return 0
+    return last[2]
+
+
+def receive(proc: Process, frame: Frame, ins) -> object:
+    """The RECV instruction: a literal receive table compiled to key registers and handler pcs."""
+    _, _dst, me_r, entries, tmo_r, tmo_pc, node = ins
+    regs = frame.regs
+    me = regs[me_r]
+    if type(me) is not ActorValue or me.id != proc.ctx.id:
+        raise LPRaise(make_error(proc.interp, f"only an actor can receive its own messages; this is "
+                                 f"{proc.interp.describe(me)}, not the running actor"))
+    keys = [(kind, regs[key] if kind != C.MATCH_ANY else None) for kind, key, _, _ in entries]
+    r = take_matching(proc, frame, keys, None if tmo_r is None else regs[tmo_r], site=ins)
+    if r is SUSPEND:
+        return SUSPEND
+    if r is TIMEOUT:
+        frame.pc = tmo_pc
+        return None
+    _, _, param, target = entries[r[0]]
+    regs[param] = r[1]
+    frame.pc = target
+    return None
 
 
 vm_module.__dict__["_receive"] = receive
@@ -136,6 +180,9 @@ class ActorState:
         self.interp = interp
         self.proc = proc
         self.is_main = is_main
+        self.exit_where = None     # trace of the `exit:` that ended the actor
+        proc.stale_downs = set()   # refs of ask: monitors whose Down is still to be dropped
+        proc.passed_over = {}      # id(RECV) -> (RECV, keys, seq): see take_matching
 
     def step(self, ctx):
         proc = self.proc
@@ -148,6 +195,7 @@ class ActorState:
         try:
             r = proc.run()
         except ActorExit as e:
+            self.exit_where = e.where
             ctx.set_exit_reason(e.kind, e.value)
             self.report_unmatched(ctx)
             return rt.DONE
@@ -169,8 +217,10 @@ class ActorState:
         if self.is_main or interp.quiet or interp.main_done:
             return
         n = 0
+        stale = self.proc.stale_downs
         for m in ctx.messages():
-            if type(m.payload) is not FutureReady:
+            pl = m.payload
+            if type(pl) is not FutureReady and not (type(pl) is rt.Down and pl.ref in stale):
                 n += 1
         if n:
             interp.report(f"actor {ctx.id} ended with {n} unmatched message{'s' if n != 1 else ''} "
@@ -228,8 +278,6 @@ def _clock(p, cls):
 @prim("Actor", "exit:", class_side=True)
 def _exit_self(p, cls, reason):
     kind, value = reason_kind(p.interp, reason)
-    if kind == rt.ERROR and isinstance(value, Instance) and value.trace is None:
-        value.trace = p.trace()
     raise ActorExit(kind, value)
 
 
@@ -239,10 +287,8 @@ def _sleep(p, cls, ms):
     if frame.wait is not None:
         frame.wait = None
         return None
-    if type(ms) is not int and type(ms) is not float:
-        raise LPRaise(make_error(p.interp, f"Actor sleep: expects milliseconds, not {p.interp.describe(ms)}"))
     frame.wait = ("sleep",)
-    p.ctx.wait_sleep(max(0, int(ms)))
+    p.ctx.wait_sleep(deadline=deadline_after(p.interp, ms, "Actor sleep:"))
     return SUSPEND
 
 
@@ -261,12 +307,23 @@ def _bang(p, target, msg):
     return send(p, target, msg)
 
 
+class _Asked:
+    """Until an ask: future is resolved its `value` slot holds the actor asked (Future has no
+    slot of its own for it), so whoever awaits it can monitor that actor."""
+    __slots__ = ("ref", "id")
+
+    def __init__(self, actor: ActorValue):
+        self.ref, self.id = actor.ref, actor.id
+
+
 @prim("Actor", "ask:")
 def _ask(p, target, msg):
     if type(msg) is not Instance or "reply" not in msg.cls.field_index:
         raise LPRaise(make_error(p.interp, f"ask: needs an instance of a class with a `reply` field, not "
                                  f"{p.interp.describe(msg)}"))
     fut = Future()
+    if type(target) is ActorValue:
+        fut.value = _Asked(target)
     values = list(msg.values)
     values[msg.cls.field_index["reply"]] = ReplyAddress(fut)
     send(p, target, Instance(msg.cls, tuple(values)))
@@ -291,52 +348,27 @@ def _receive_after(p, me, table, ms, blk):
 def _receive_table(p, me, table, ms, on_timeout):
     """receive: with a table built at run time (literal tables are compiled to RECV)."""
     interp = p.interp
-    entries = []
     if table is None:
-        entries.append((C.MATCH_ANY, None, 0, 0))
+        keys = [(C.MATCH_ANY, None)]
     else:
-        from lp.interp.values import Association, LPClass
+        from lp.interp.values import Association
         if type(table) is not tuple or not all(type(a) is Association for a in table):
             raise LPRaise(make_error(interp, "receive: expects a table of `key -> [:msg | ...]` entries"))
-        for i, a in enumerate(table):
-            kind = C.MATCH_CLASS if type(a.key) is LPClass else C.MATCH_VALUE
-            entries.append((kind, a.key, i, i))
-    frame = p.stack[-1]
-    ctx = p.ctx
-    if type(me) is not ActorValue or me.id != ctx.id:
+        keys = [(C.MATCH_CLASS if type(a.key) is LPClass else C.MATCH_VALUE, a.key) for a in table]
+    if type(me) is not ActorValue or me.id != p.ctx.id:
         raise LPRaise(make_error(interp, "only an actor can receive its own messages"))
-    if frame.wait is None:
-        deadline = -1 if ms is None else rt.lib.lprt_deadline_ms(max(0, int(ms)))
-        cursor = 0
-    else:
-        deadline, cursor = frame.wait
-        if ctx.wake_reason == rt.WAKE_TIMEOUT:
-            frame.wait = None
-            return Call(on_timeout) if type(on_timeout) is Closure else on_timeout
-    m = ctx.after(cursor) if cursor else ctx.first()
-    while m is not None:
-        payload = m.payload
-        if type(payload) is not FutureReady:
-            v = lp_payload(interp, payload)
-            for kind, key, i, _ in entries:
-                if kind == C.MATCH_ANY or (kind == C.MATCH_CLASS and interp.class_of(v).inherits(key)) or \
-                        (kind == C.MATCH_VALUE and interp.equal(key, v)):
-                    ctx.take(m)
-                    frame.wait = None
-                    if table is None:
-                        return v
-                    handler = table[i].value
-                    if type(handler) is not Closure:
-                        return handler
-                    return Call(handler, (v,) if handler.code.nparams == 1 else ())
-        cursor = m.seq
-        m = ctx.next(m)
-    if deadline != -1 and rt.lib.lprt_now() >= deadline:
-        frame.wait = None
+    r = take_matching(p, p.stack[-1], keys, ms)
+    if r is SUSPEND:
+        return SUSPEND
+    if r is TIMEOUT:
         return Call(on_timeout) if type(on_timeout) is Closure else on_timeout
-    frame.wait = (deadline, cursor)
-    ctx.wait_receive(cursor, deadline=deadline)
-    return SUSPEND
+    i, v = r
+    if table is None:
+        return v
+    handler = table[i].value
+    if type(handler) is not Closure:
+        return handler
+    return Call(handler, (v,) if handler.code.nparams == 1 else ())
 
 
 # ---- failure
@@ -348,7 +380,7 @@ def _link(p, a, b):
     r = p.ctx.link(b.ref)
     if r == -1:
         dead = b.ref.dead_reason()
-        why = print_string(p.interp, reason_value(*dead)) if dead else "dead"
+        why = bounded_print(p.interp, reason_value(*dead)) if dead else "dead"
         raise LPRaise(make_error(p.interp, f"cannot link to Actor<{b.id}>: it has already ended ({why})"))
     return None
 
@@ -378,6 +410,9 @@ def _demonitor(p, a, b):
 @prim("Actor", "exit:")
 def _exit_other(p, target, reason):
     kind, value = reason_kind(p.interp, reason)
+    if target.id == p.ctx.id and (kind == rt.KILLED or not p.ctx.traps_exits()):
+        # a signal to oneself takes effect before the next instruction (even #normal, as in Erlang)
+        raise ActorExit(kind, value, unwind=False)
     target.ref.exit(kind, value, sender=p.ctx)
     return target
 
@@ -407,32 +442,66 @@ def resolve(fut: Future, value) -> bool:
 
 
 def _await(p, fut, ms):
+    """Wait for fut. An ask: future is awaited as Erlang's gen_server:call waits: the waiter
+    monitors the actor asked, whose death before the reply raises here."""
     frame = p.stack[-1]
     ctx = p.ctx
     if frame.wait is None:
+        deadline = -1 if ms is None else deadline_after(p.interp, ms, "an await: timeout")
+        # The wake-up and the Down can only come after the registration and the monitor below:
+        # scanning from here never walks the messages already waiting (Erlang's receive mark).
+        cursor = ctx.mark()
         with fut.lock:
             if fut.resolved:
                 return fut.value
+            asked = fut.value
             fut.waiters.append(ctx)
-        deadline = -1 if ms is None else rt.lib.lprt_deadline_ms(max(0, int(ms)))
-        cursor = 0
+        mref = ctx.monitor(asked.ref) if type(asked) is _Asked else None
     else:
-        deadline, cursor = frame.wait
-        if ctx.wake_reason == rt.WAKE_TIMEOUT and not fut.resolved:
-            frame.wait = None
-            raise LPRaise(make_error(p.interp, f"await: timed out after {ms} ms"))
-    m = ctx.after(cursor) if cursor else ctx.first()
-    while m is not None:
-        pl = m.payload
-        if type(pl) is FutureReady and pl.future is fut:
-            ctx.take(m)
-            frame.wait = None
+        deadline, cursor, asked, mref = frame.wait
+
+    def accept(payload):
+        t = type(payload)
+        if t is FutureReady:
+            return payload if payload.future is fut else rt.DROP
+        if t is rt.Down:
+            if payload.ref == mref:
+                return payload
+            if payload.ref in p.stale_downs:
+                p.stale_downs.discard(payload.ref)
+                return rt.DROP
+        return None
+
+    m, cursor, hit = ctx.select(accept, cursor)
+    if m is not None:
+        ctx.raw_take(m)
+        frame.wait = None
+        if type(hit) is FutureReady or fut.resolved:
+            _end_wait(p, fut, asked, mref, hit)
             return fut.value
-        cursor = m.seq
-        m = ctx.next(m)
-    frame.wait = (deadline, cursor)
+        _end_wait(p, fut, asked, mref, hit)
+        raise LPRaise(make_error(p.interp, f"the actor asked (Actor<{asked.id}>) died before replying: "
+                                 f"{describe_reason(p.interp, hit.reason, hit.reason_value)}"))
+    if deadline != -1 and ((ctx.wake_reason == rt.WAKE_TIMEOUT and frame.wait is not None)
+                           or rt.lib.lprt_now() >= deadline):
+        frame.wait = None
+        _end_wait(p, fut, asked, mref, None)
+        if fut.resolved:
+            return fut.value
+        raise LPRaise(make_error(p.interp, f"await: timed out after {p.interp.print_string(ms)} ms"))
+    frame.wait = (deadline, cursor, asked, mref)
     ctx.wait_receive(cursor, deadline=deadline)
     return SUSPEND
+
+
+def _end_wait(p, fut, asked, mref, taken):
+    """Undo an await's registrations; a Down that may still come is dropped when it does."""
+    ctx = p.ctx
+    with fut.lock:
+        if ctx in fut.waiters:
+            fut.waiters.remove(ctx)
+    if mref is not None and type(taken) is not rt.Down and not ctx.demonitor(asked.ref, mref):
+        p.stale_downs.add(mref)
 
 
 @prim("Future", "await")
@@ -479,11 +548,13 @@ def run_program(interp, main, domains=None) -> int:
     proc = Process(interp, Frame(code, code.template[:], None))
     interp.main_process = proc
     st = ActorState(interp, proc, is_main=True)
-    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved)
+    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved,
+                         on_deadlock=lambda: report_deadlock(interp, runtime))
     interp.runtime = runtime
     ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
+    result = []
     # The runtime runs on its own thread so this one stays free to take Ctrl-C.
-    runner = threading.Thread(target=runtime.run, args=(ref,), name="lp-runtime", daemon=True)
+    runner = threading.Thread(target=lambda: result.append(runtime.run(ref)), name="lp-runtime", daemon=True)
     runner.start()
     try:
         while runner.is_alive():
@@ -494,23 +565,28 @@ def run_program(interp, main, domains=None) -> int:
         runner.join(5)
         raise
     interp.out.flush()
+    if result and result[0] == rt.EDEADLOCK:
+        return 1
     if proc.error is not None:
         interp.report_uncaught(proc.error)
         return 1
     kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
     if kind != rt.NORMAL:
         # stopped from outside (a linked actor's failure, an exit signal) or by `Actor exit:`
-        interp.report(f"the main actor ended abnormally ({describe_reason(interp, kind, value)})"
-                      f"{interp.where(value)}", always=True)
+        where = f" at {st.exit_where[0][1]}" if st.exit_where else interp.where(value)
+        interp.report(f"the main actor ended abnormally ({describe_reason(interp, kind, value)}){where}",
+                      always=True)
         return 1
     return 0
 
 
 def describe_reason(interp, kind, value) -> str:
+    """A reason in a few hundred characters at most, whatever its size or depth."""
     if kind == rt.KILLED:
         return "killed"
     if kind == rt.NORMAL:
         return "normal"
-    if isinstance(value, Instance):
-        return f"{value.cls.name}: {error_message(value)}"
-    return print_string(interp, value)
+    if isinstance(value, Instance) and "message" in value.cls.field_index:
+        msg = value.get("message")
+        return f"{value.cls.name}: {cut(msg) if type(msg) is str else bounded_print(interp, msg)}"
+    return bounded_print(interp, value)

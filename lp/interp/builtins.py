@@ -13,20 +13,19 @@ HIERARCHY = [
     ("Boolean", "Object", ()), ("UndefinedObject", "Object", ()),
     ("Number", "Object", ()), ("Integer", "Number", ()), ("Float", "Number", ()),
     ("Character", "Object", ()), ("String", "Object", ()), ("Symbol", "Object", ()),
-    ("Array", "Object", ()), ("Dictionary", "Object", ()), ("Maybe", "Object", ()),
+    ("Array", "Object", ()), ("Interval", "Object", ()), ("Dictionary", "Object", ()), ("Maybe", "Object", ()),
     ("Association", "Object", ()), ("Record", "Object", ()), ("Block", "Object", ()),
     ("Actor", "Object", ()), ("Future", "Object", ()), ("Promise", "Object", ()),
     ("Error", "Object", ("message",)),
     ("Down", "Object", ("actor", "reason")), ("Exit", "Object", ("actor", "reason")),
     ("Log", "Object", ()), ("JSON", "Object", ()), ("Transcript", "Object", ()),
-    ("ArrayBuilder", "Object", ()),
 ]
 
 TYPES = {
     int: "Integer", float: "Float", bool: "Boolean", types.NoneType: "UndefinedObject", str: "String",
-    V.Symbol: "Symbol", V.Char: "Character", tuple: "Array", V.LPDict: "Dictionary", V.Maybe: "Maybe",
+    V.Symbol: "Symbol", V.Char: "Character", tuple: "Array", V.Interval: "Interval", V.LPDict: "Dictionary", V.Maybe: "Maybe",
     V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
-    V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise", list: "ArrayBuilder",
+    V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise",
 }
 
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")

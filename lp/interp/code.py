@@ -8,9 +8,10 @@ them, which lets an actor stop at any receive and resume on any domain.
 from __future__ import annotations
 
 # Opcodes (small ints compared in vm.py's loop, most frequent first).
-SEND, TSEND, MOVE, JF, JMP, RET, CLOSURE, RECV, ARRAY, RECORD, SUPER, TSUPER, NLRET, JT, FORLOOP, INTCHECK = range(16)
+SEND, TSEND, MOVE, JF, JMP, RET, CLOSURE, RECV, ARRAY, RECORD, SUPER, TSUPER, NLRET, JT, FORLOOP, INTCHECK, \
+    FALLBACK = range(17)
 OPNAMES = ["SEND", "TSEND", "MOVE", "JF", "JMP", "RET", "CLOSURE", "RECV", "ARRAY", "RECORD", "SUPER", "TSUPER",
-           "NLRET", "JT", "FORLOOP", "INTCHECK"]
+           "NLRET", "JT", "FORLOOP", "INTCHECK", "FALLBACK"]
 
 # Receive-table matcher kinds.
 MATCH_ANY, MATCH_CLASS, MATCH_VALUE = range(3)
@@ -19,7 +20,7 @@ MATCH_ANY, MATCH_CLASS, MATCH_VALUE = range(3)
 class Code:
     """A method or block body: instructions, the register template, and frame layout."""
     __slots__ = ("name", "instrs", "template", "nparams", "ncaptured", "span", "is_block", "owner",
-                 "selector")
+                 "selector", "returns")
 
     def __init__(self, name: str, span, is_block: bool):
         self.name = name
@@ -29,8 +30,9 @@ class Code:
         self.ncaptured = 0
         self.span = span
         self.is_block = is_block
-        self.owner = None      # the LPClass a method belongs to (for super sends)
+        self.owner = None      # the LPClass whose method this body is or is inside (for super sends)
         self.selector = None
+        self.returns = False   # a block containing `^`, directly or in a nested block
 
     def dump(self) -> str:
         lines = [f"{self.name}: params={self.nparams} captured={self.ncaptured} regs={len(self.template)}"]

@@ -3,8 +3,11 @@
 Control messages with literal block arguments (`ifTrue:ifFalse:` and friends,
 `and:`/`or:`, `to:do:`, `timesRepeat:`) and `receive:` with a literal dispatch
 table are compiled inline, as Smalltalk compilers do; every other send is a
-real send. Calls in tail position become TSEND, so loops written as recursion
-run in constant space.
+real send. An inlined control message whose receiver turns out not to be a
+Boolean (or an Integer for the loops) falls back to a real send of the same
+message with the blocks as closures, compiled on first use (see `Fallback`),
+so a user class may define `ifTrue:` or `to:do:` itself. Calls in tail
+position become TSEND, so loops written as recursion run in constant space.
 """
 from __future__ import annotations
 
@@ -25,6 +28,9 @@ class _Ctx:
         self.consts: dict = {}
         self.captures: list[int] = []      # outer registers, in capture order
         self.capture_regs: dict = {}       # outer (ctx id, reg) -> local reg
+        self.fallbacks: list = []          # see Compiler.fallback
+        self.fallback_uses: dict = {}      # fallback index -> pcs of the tests jumping to it
+        self.resume: dict = {}             # fallback index -> pc after the inlined message
 
     def new_reg(self, value=None) -> int:
         self.code.template.append(value)
@@ -51,6 +57,29 @@ class _Scope:
         self.parent = parent
         self.names: dict[str, int] = {}
 
+    def snapshot(self) -> "_Scope":
+        """A copy of the whole scope chain as it is now (later bindings do not show in it)."""
+        copy = _Scope(self.ctx, self.parent.snapshot() if self.parent is not None else None)
+        copy.names = dict(self.names)
+        return copy
+
+
+class Fallback:
+    """The closures of an inlined control message's blocks, for the real send made when its
+    receiver is not a Boolean (or Integer); compiled the first time that happens."""
+    __slots__ = ("compiler", "blocks", "scope", "codes")
+
+    def __init__(self, compiler, blocks, scope: _Scope):
+        self.compiler = compiler
+        self.blocks = blocks
+        self.scope = scope
+        self.codes = None
+
+    def closure_codes(self):
+        if self.codes is None:
+            self.codes = [self.compiler.closure_code(b, self.scope) for b in self.blocks]
+        return self.codes
+
 
 class Compiler:
     def __init__(self, classes: dict):
@@ -68,6 +97,7 @@ class Compiler:
             scope.names[p.name] = ctx.new_reg()
         code.nparams = len(m.params)
         self.expr(m.body, scope, tail=True)
+        self.end(ctx)
         return code
 
     def main(self, statements, span, name="main") -> C.Code:
@@ -79,6 +109,7 @@ class Compiler:
             self.body(statements, scope, tail=True)
         else:
             ctx.emit(C.RET, ctx.const(None), None)
+        self.end(ctx)
         return code
 
     # ---- statements
@@ -219,8 +250,17 @@ class Compiler:
         return local
 
     def closure(self, b: A.Block, scope: _Scope) -> int:
+        code, captures = self.closure_code(b, scope)
+        out = scope.ctx.new_reg()
+        scope.ctx.emit(C.CLOSURE, out, code, captures, b)
+        return out
+
+    def closure_code(self, b: A.Block, scope: _Scope):
+        """The block's compiled body and the registers of `scope` it captures."""
         ctx = scope.ctx
         code = C.Code(f"[] in {ctx.code.name}", b.span, True)
+        code.owner = ctx.code.owner
+        code.returns = any(isinstance(n, A.Return) for n in A.walk(b))
         inner = _Ctx(code, scope)
         bscope = _Scope(inner, None)
         for p in b.params:
@@ -239,9 +279,37 @@ class Compiler:
                 inner.captures.append(outer_reg)
         code.ncaptured = len(inner.captures)
         self.body(list(b.body), bscope, tail=True)
-        out = ctx.new_reg()
-        ctx.emit(C.CLOSURE, out, code, tuple(inner.captures), b)
-        return out
+        self.end(inner)
+        return code, tuple(inner.captures)
+
+    # ---- fallbacks of inlined control messages
+    def fallback(self, ctx: _Ctx, e: A.Send, scope: _Scope, recv: int, out, tail: bool, computed=()) -> int:
+        """Index of a placeholder pc for the real send of `e`; emitted by `end` after the body.
+        Its value goes to `out` and execution continues at `ctx.resume[index]`, set by the caller.
+        `computed` maps argument positions already evaluated to their registers; the others are blocks."""
+        computed = dict(computed)
+        blocks = [a for k, a in enumerate(e.args) if k not in computed]
+        block_regs = tuple(ctx.new_reg() for _ in blocks)
+        it = iter(block_regs)
+        regs = tuple(computed[k] if k in computed else next(it) for k in range(len(e.args)))
+        ctx.fallbacks.append((Fallback(self, blocks, scope.snapshot()), block_regs, recv, regs, out, tail, e))
+        return len(ctx.fallbacks) - 1
+
+    def end(self, ctx: _Ctx) -> None:
+        """Emit the fallback sends of the body's inlined control messages and patch their jumps."""
+        for k, (fb, block_regs, recv, regs, out, tail, e) in enumerate(ctx.fallbacks):
+            start = ctx.here()
+            ctx.emit(C.FALLBACK, fb, block_regs, e)
+            if tail:
+                ctx.emit(C.TSEND, recv, e.selector, regs, e)
+            else:
+                ctx.emit(C.SEND, out, recv, e.selector, regs, e)
+                ctx.emit(C.JMP, ctx.resume[k], e)
+            for at in ctx.fallback_uses[k]:
+                ins = list(ctx.code.instrs[at])
+                ins[-2] = start
+                ctx.code.instrs[at] = tuple(ins)
+        ctx.fallbacks = []
 
     # ---- sends
     def send(self, e: A.Send, scope: _Scope, tail: bool):
@@ -295,7 +363,9 @@ class Compiler:
         then_b, else_b = branches.get("ifTrue:"), branches.get("ifFalse:")
         out = None if tail else ctx.new_reg()
         one_branch = then_b is None or else_b is None   # answers nil, whichever way it goes
-        jf = ctx.emit(C.JF, cond, None, e)
+        fb = self.fallback(ctx, e, scope, cond, out, tail)
+        jf = ctx.emit(C.JF, cond, None, None, e)
+        ctx.fallback_uses[fb] = [jf]
         if then_b is not None:
             if one_branch:
                 self.body(list(then_b.body), _Scope(ctx, scope), False)
@@ -304,7 +374,7 @@ class Compiler:
         if one_branch:
             self._const_result(scope, None, out, tail, e)
         jend = None if tail else ctx.emit(C.JMP, None, e)
-        ctx.code.instrs[jf] = (C.JF, cond, ctx.here(), e)
+        ctx.code.instrs[jf] = (C.JF, cond, ctx.here(), None, e)
         if else_b is not None:
             if one_branch:
                 self.body(list(else_b.body), _Scope(ctx, scope), False)
@@ -314,6 +384,7 @@ class Compiler:
             self._const_result(scope, None, out, tail, e)
         if jend is not None:
             ctx.code.instrs[jend] = (C.JMP, ctx.here(), e)
+        ctx.resume[fb] = ctx.here()
         return out
 
     def _const_result(self, scope, value, out, tail, node):
@@ -329,13 +400,16 @@ class Compiler:
         cond = self.expr(e.receiver, scope, False)
         out = None if tail else ctx.new_reg()
         op = C.JF if e.selector == "and:" else C.JT
-        j = ctx.emit(op, cond, None, e)
+        fb = self.fallback(ctx, e, scope, cond, out, tail)
+        j = ctx.emit(op, cond, None, None, e)
+        ctx.fallback_uses[fb] = [j]
         self._branch(e.args[0], scope, out, tail)
         jend = None if tail else ctx.emit(C.JMP, None, e)
-        ctx.code.instrs[j] = (op, cond, ctx.here(), e)
+        ctx.code.instrs[j] = (op, cond, ctx.here(), None, e)
         self._const_result(scope, e.selector == "or:", out, tail, e)
         if jend is not None:
             ctx.code.instrs[jend] = (C.JMP, ctx.here(), e)
+        ctx.resume[fb] = ctx.here()
         return out
 
     def _to_do(self, e: A.Send, scope: _Scope, tail: bool):
@@ -344,7 +418,9 @@ class Compiler:
         stop = self.expr(e.args[0], scope, False)
         blk: A.Block = e.args[1]
         i = ctx.new_reg()
-        ctx.emit(C.INTCHECK, start, stop, i, e)          # i := start (both must be Integers)
+        out = None if tail else ctx.new_reg()
+        fb = self.fallback(ctx, e, scope, start, out, tail, computed={0: stop})
+        ctx.fallback_uses[fb] = [ctx.emit(C.INTCHECK, start, stop, i, start, None, e)]   # i := start
         top = ctx.here()
         loop = ctx.emit(C.FORLOOP, i, stop, None, e)    # exit when i > stop
         inner = _Scope(ctx, scope)
@@ -353,21 +429,34 @@ class Compiler:
         ctx.emit(C.SEND, i, i, "+", (ctx.const(1),), e)
         ctx.emit(C.JMP, top, e)
         ctx.code.instrs[loop] = (C.FORLOOP, i, stop, ctx.here(), e)
-        return self._result(scope, start, tail, e)
+        return self._loop_result(scope, start, out, fb, tail, e)
 
     def _times_repeat(self, e: A.Send, scope: _Scope, tail: bool):
         ctx = scope.ctx
         n = self.expr(e.receiver, scope, False)
         i = ctx.new_reg()
         one = ctx.const(1)
-        ctx.emit(C.INTCHECK, one, n, i, e)
+        out = None if tail else ctx.new_reg()
+        fb = self.fallback(ctx, e, scope, n, out, tail)
+        ctx.fallback_uses[fb] = [ctx.emit(C.INTCHECK, one, n, i, n, None, e)]
         top = ctx.here()
         loop = ctx.emit(C.FORLOOP, i, n, None, e)
         self.body(list(e.args[0].body), _Scope(ctx, scope), tail=False)
         ctx.emit(C.SEND, i, i, "+", (one,), e)
         ctx.emit(C.JMP, top, e)
         ctx.code.instrs[loop] = (C.FORLOOP, i, n, ctx.here(), e)
-        return self._result(scope, n, tail, e)
+        return self._loop_result(scope, n, out, fb, tail, e)
+
+    def _loop_result(self, scope, reg, out, fb, tail, node):
+        """An inlined loop answers its receiver; the fallback send's answer meets it in `out`."""
+        ctx = scope.ctx
+        if tail:
+            ctx.emit(C.RET, reg, node)
+            ctx.resume[fb] = None
+            return None
+        ctx.emit(C.MOVE, out, reg, node)
+        ctx.resume[fb] = ctx.here()
+        return out
 
     def _result(self, scope, reg, tail, node):
         if tail:

@@ -12,6 +12,18 @@ class LPRaise(Exception):
         self.error = error
 
 
+class ActorExit(BaseException):
+    """Ends the running actor: `Actor exit: reason` (unwind: its `ensure:` and `ifCurtailed:`
+    blocks run first) or an exit signal it sent itself (no cleanups, as for any signal).
+    The machine records `where` (the LP stack at the send) when it catches it."""
+
+    def __init__(self, kind, value, unwind: bool = True):
+        super().__init__("actor exit")
+        self.kind, self.value = kind, value
+        self.unwind = unwind
+        self.where = None
+
+
 def make_error(interp, message: str, cls_name: str = "Error") -> Instance:
     cls = interp.classes[cls_name]
     values = [None] * len(cls.fields)

@@ -120,25 +120,28 @@ class Interpreter:
             return v
         return self.type_classes[type(v)]
 
-    def not_understood(self, recv, selector: str, node, via_super=False):
+    def not_understood(self, recv, selector: str, node, via_super=False, start=None):
+        """The error for a send nobody implements; `start` is where a super send began looking."""
         import difflib
         if type(recv) is LPClass:
-            names = set()
-            c = recv
+            what = f"The class {recv.name}"
+            names, c = set(), (start if via_super else recv)
             while c is not None:
                 names |= set(c.class_methods)
                 c = c.superclass
-            what = f"The class {recv.name}"
         else:
-            cls = self.class_of(recv)
-            names = set()
-            c = cls
+            what = describe(self, recv)
+            names, c = set(), (start if via_super else self.class_of(recv))
             while c is not None:
                 names |= set(c.methods)
                 c = c.superclass
-            what = describe(self, recv)
+        names.discard(selector)
         close = difflib.get_close_matches(selector, sorted(names), n=1, cutoff=0.75)
         hint = f" (did you mean #{close[0]}?)" if close else ""
+        if via_super:
+            where = f"{start.name} and its superclasses" if start is not None else "its superclass"
+            return make_error(self, f"{what} does not understand #{selector} through super: {where} "
+                                    f"define no such method{hint}")
         return make_error(self, f"{what} does not understand #{selector}{hint}")
 
     def equal(self, a, b) -> bool:

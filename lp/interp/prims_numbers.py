@@ -22,15 +22,23 @@ def _int(p, v, sel):
     raise LPRaise(make_error(p.interp, f"#{sel} expects an Integer, not {p.interp.describe(v)}"))
 
 
+def _text(p, v):
+    return v if type(v) is str else p.interp.print_string(v)
+
+
 def _checked(p, r, a, op, b):
     if type(r) is int and not INT_MIN <= r <= INT_MAX:
-        raise LPRaise(make_error(p.interp, f"integer overflow: {a} {op} {b} does not fit in 64 bits"))
+        raise LPRaise(_overflow(p, a, op, b))
     return r
+
+
+def _overflow(p, a, op, b):
+    return make_error(p.interp, f"integer overflow: {_text(p, a)} {op} {_text(p, b)} does not fit in 64 bits")
 
 
 def _float_ok(p, r, a, op, b):
     if math.isinf(r) and not (math.isinf(a) or math.isinf(b)):
-        raise LPRaise(make_error(p.interp, f"float overflow: {a} {op} {b} is too large"))
+        raise LPRaise(make_error(p.interp, f"float overflow: {_text(p, a)} {op} {_text(p, b)} is too large"))
     return r
 
 
@@ -60,13 +68,13 @@ def _nonzero(p, b, sel):
 
 @prim("Number", "/")
 def _div(p, a, b):
-    return a / _nonzero(p, b, "/")
+    return _float_ok(p, a / _nonzero(p, b, "/"), a, "/", b)
 
 
 @prim("Number", "//")
 def _floordiv(p, a, b):
     r = a // _nonzero(p, b, "//")
-    return _checked(p, r, a, "//", b) if type(r) is int else float(r)
+    return _checked(p, r, a, "//", b) if type(r) is int else _float_ok(p, r, a, "//", b)
 
 
 @prim("Number", "\\\\")
@@ -77,7 +85,10 @@ def _mod(p, a, b):
 @prim("Number", "rem:")
 def _rem(p, a, b):
     _nonzero(p, b, "rem:")
-    return math.fmod(a, b) if type(a) is float or type(b) is float else int(math.fmod(a, b))
+    if type(a) is float or type(b) is float:
+        return math.fmod(a, b) if not math.isinf(a) else math.nan
+    r = abs(a) % abs(b)
+    return r if a >= 0 else -r
 
 
 @prim("Number", "<")
@@ -143,13 +154,14 @@ def _as_float(p, a):
 @prim("Number", "sqrt")
 def _sqrt(p, a):
     if a < 0:
-        raise LPRaise(make_error(p.interp, f"the square root of {a} is not a real number"))
+        raise LPRaise(make_error(p.interp, f"the square root of {_text(p, a)} is not a real number"))
     return math.sqrt(a)
 
 
 @prim("Number", "squared")
 def _squared(p, a):
-    return _checked(p, a * a, a, "*", a)
+    r = a * a
+    return _checked(p, r, a, "*", a) if type(r) is int else _float_ok(p, r, a, "*", a)
 
 
 @prim("Number", "isZero")
@@ -174,13 +186,14 @@ def _odd(p, a):
 
 @prim("Integer", "gcd:")
 def _gcd(p, a, b):
-    return math.gcd(a, _int(p, b, "gcd:"))
+    return _checked(p, math.gcd(a, _int(p, b, "gcd:")), a, "gcd:", b)
 
 
 @prim("Integer", "asCharacter")
 def _as_char(p, a):
-    if not 0 <= a <= 0x10FFFF:
-        raise LPRaise(make_error(p.interp, f"{a} is not a Unicode code point"))
+    if not 0 <= a <= 0x10FFFF or 0xD800 <= a <= 0xDFFF:
+        raise LPRaise(make_error(p.interp, f"{a} is not a Unicode character code (0 to 16r10FFFF, "
+                                 "without the surrogates 16rD800 to 16rDFFF)"))
     return Char(chr(a))
 
 
@@ -207,12 +220,18 @@ def _bxor(p, a, b):
 @prim("Integer", "bitShift:")
 def _bshift(p, a, b):
     _int(p, b, "bitShift:")
-    return _checked(p, a << b if b >= 0 else a >> -b, a, "bitShift:", b)
+    if b < 0:
+        return a >> -b if b > -64 else (0 if a >= 0 else -1)
+    if a == 0:
+        return 0
+    if b >= 64:  # checked before shifting: a huge shift would allocate the whole result first
+        raise LPRaise(_overflow(p, a, "bitShift:", b))
+    return _checked(p, a << b, a, "bitShift:", b)
 
 
 def _to_int(p, f, how):
     if math.isnan(f) or math.isinf(f):
-        raise LPRaise(make_error(p.interp, f"{f} has no integer value"))
+        raise LPRaise(make_error(p.interp, f"{_text(p, f)} has no integer value"))
     return _checked(p, how(f), f, "as", "Integer")
 
 
@@ -243,7 +262,10 @@ def _isnan(p, a):
 
 @prim("Float", "roundTo:")
 def _round_to(p, a, q):
-    return round(a / _nonzero(p, q, "roundTo:")) * q
+    r = a / _nonzero(p, q, "roundTo:")
+    if math.isnan(r) or math.isinf(r):
+        return r * q if not math.isnan(r) else r
+    return _float_ok(p, float(round(r)) * q, a, "roundTo:", q)
 
 
 def _fast_checked(op, name):
@@ -293,3 +315,28 @@ def _print_base(p, a, base):
         if n == 0:
             break
     return ("-" if a < 0 else "") + out
+
+
+@prim("Number", "raisedTo:")
+def _raised_to(p, a, b):
+    _num(p, b, "raisedTo:")
+    if type(a) is int and type(b) is int:
+        if b < 0:
+            raise LPRaise(make_error(p.interp, f"{a} raisedTo: {b}: an Integer power needs an exponent >= 0 "
+                                     "(use asFloat for a fraction)"))
+        if a in (0, 1) or b == 0:
+            return 1 if b == 0 else a
+        if a == -1:
+            return 1 if b % 2 == 0 else -1
+        if b > 64 or (abs(a).bit_length() - 1) * b > 64:  # checked before computing: no huge intermediate
+            raise LPRaise(_overflow(p, a, "raisedTo:", b))
+        return _checked(p, a ** b, a, "raisedTo:", b)
+    if a < 0 and not float(b).is_integer():
+        raise LPRaise(make_error(p.interp, f"{_text(p, a)} raisedTo: {_text(p, b)} is not a real number"))
+    if a == 0 and b < 0:
+        raise LPRaise(make_error(p.interp, "division by zero"))
+    try:
+        r = math.pow(a, b)
+    except OverflowError:
+        raise LPRaise(make_error(p.interp, f"float overflow: {_text(p, a)} raisedTo: {_text(p, b)} is too large")) from None
+    return _float_ok(p, r, a, "raisedTo:", b)

@@ -7,13 +7,24 @@ import json
 import math
 
 from lp.interp.errors import LPRaise, error_message, make_error
-from lp.interp.printer import display_string, print_string
+from lp.interp.printer import display_string, displayed, print_string, printed
 from lp.interp.registry import prim
-from lp.interp.values import (NONE, Association, Char, Closure, Instance, LPClass, LPDict, Maybe, Record, ReplyAddress,
-                              Symbol)
+from lp.interp.values import (NONE, Association, Char, Closure, Instance, Interval, LPClass, LPDict, Maybe, Record,
+                              ReplyAddress, Symbol)
 from lp.interp.vm import Call
 
 _SCALARS = (int, float, bool, type(None), Symbol, Char)
+
+
+def block(p, v, sel):
+    """v, checked to be a Block (an unchecked program may pass anything where a block belongs)."""
+    if type(v) is not Closure:
+        raise LPRaise(make_error(p.interp, f"#{sel} expects a Block, not {p.interp.describe(v)}"))
+    return v
+
+
+def call(p, blk, sel, args=(), guard=None):
+    return Call(block(p, blk, sel), args, guard)
 
 
 def lp_equal(a, b) -> bool:
@@ -29,6 +40,12 @@ def lp_equal(a, b) -> bool:
         return len(a) == len(b) and all(lp_equal(x, y) for x, y in zip(a, b))
     if ta is Instance:
         return a.cls is b.cls and lp_equal(a.values, b.values)
+    if ta is LPDict:
+        return len(a) == len(b) and all(k in b and lp_equal(v, b.get(k)) for k, v in a.entries())
+    if ta is Association:
+        return lp_equal(a.key, b.key) and lp_equal(a.value, b.value)
+    if ta is Maybe:
+        return a.present == b.present and lp_equal(a.value, b.value)
     return a == b
 
 
@@ -68,12 +85,12 @@ def _hash(p, a):
 
 @prim("Object", "printString")
 def _print_string(p, v):
-    return print_string(p.interp, v)
+    return print_string(p.interp, v, p)
 
 
 @prim("Object", "displayString")
 def _display_string(p, v):
-    return display_string(p.interp, v)
+    return display_string(p.interp, v, p)
 
 
 @prim("Object", "class")
@@ -106,12 +123,14 @@ def _not_nil(p, v):
 
 @prim("Object", "ifNil:")
 def _if_nil(p, v, blk):
-    return Call(blk) if v is None else v
+    return call(p, blk, "ifNil:") if v is None else v
 
 
 @prim("Object", "ifNil:ifNotNil:")
 def _if_nil_not_nil(p, v, a, b):
-    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+    if v is None:
+        return call(p, a, "ifNil:ifNotNil:")
+    return call(p, b, "ifNil:ifNotNil:", (v,) if block(p, b, "ifNil:ifNotNil:").code.nparams == 1 else ())
 
 
 @prim("Object", "yourself", "copy")
@@ -247,7 +266,7 @@ def _raise_class(p, cls, message):
 
 @prim("Error", "new:", class_side=True)
 def _error_new(p, cls, message):
-    return make_error(p.interp, message, cls.name)
+    return make_error(p.interp, message if type(message) is str else print_string(p.interp, message), cls.name)
 
 
 @prim("Error", "new", class_side=True)
@@ -268,17 +287,19 @@ def _message_text(p, err):
 
 @prim("Error", "try:onError:", class_side=True)
 def _try(p, cls, blk, handler):
-    return Call(blk, (), ("try", handler, cls))
+    return call(p, blk, "try:onError:", (), ("try", block(p, handler, "try:onError:"), cls))
 
 
 @prim("Block", "on:do:")
 def _on_do(p, blk, cls, handler):
-    return Call(blk, (), ("try", handler, cls))
+    if type(cls) is not LPClass:
+        raise LPRaise(make_error(p.interp, f"#on:do: expects an Error class, not {p.interp.describe(cls)}"))
+    return call(p, blk, "on:do:", (), ("try", block(p, handler, "on:do:"), cls))
 
 
 @prim("Block", "ensure:")
 def _ensure(p, blk, ens):
-    return Call(blk, (), ("ensure", ens))
+    return call(p, blk, "ensure:", (), ("ensure", block(p, ens, "ensure:")))
 
 
 @prim("Block", "numArgs")
@@ -288,16 +309,19 @@ def _num_args(p, blk):
 
 @prim("Block", "valueWithArguments:")
 def _value_with_args(p, blk, args):
-    return Call(blk, tuple(args))
+    if type(args) is not tuple:
+        raise LPRaise(make_error(p.interp, f"#valueWithArguments: expects an Array, not {p.interp.describe(args)}"))
+    return Call(blk, args)
 
 
 # ---- Log and Transcript
 
 def _log(p, level, text):
     interp = p.interp
+    line = f"{level}: {displayed(interp, text, p)}\n"
     with interp.out_lock:
         interp.out.flush()
-        interp.err.write(f"{level}: {display_string(interp, text)}\n")
+        interp.err.write(line)
         interp.err.flush()
     return None
 
@@ -319,17 +343,17 @@ def _error(p, cls, text):
 
 @prim("Transcript", "show:", "display:", class_side=True)
 def _show(p, cls, v):
-    p.interp.write(display_string(p.interp, v))
+    p.interp.write(displayed(p.interp, v, p))
 
 
 @prim("Transcript", "print:", class_side=True)
 def _print(p, cls, v):
-    p.interp.write(print_string(p.interp, v))
+    p.interp.write(printed(p.interp, v, p))
 
 
 @prim("Transcript", "showLine:", class_side=True)
 def _show_line(p, cls, v):
-    p.interp.write(display_string(p.interp, v) + "\n")
+    p.interp.write(displayed(p.interp, v, p) + "\n")
 
 
 @prim("Transcript", "cr", class_side=True)
@@ -361,11 +385,11 @@ def to_json(p, v):
         return v.name
     if t is Char:
         return v.ch
-    if t is tuple:
+    if t is tuple or t is Interval:
         return [to_json(p, x) for x in v]
     if t is LPDict:
         out = {}
-        for k, x in v.items.items():
+        for k, x in v.entries():
             if type(k) not in (str, Symbol):
                 raise LPRaise(make_error(p.interp, f"JSON object keys must be strings, not "
                                          f"{p.interp.describe(k)}"))
@@ -383,13 +407,35 @@ def to_json(p, v):
 
 
 def from_json(v):
+    if isinstance(v, str):
+        return _scalar_text(v)
     if isinstance(v, list):
         return tuple(from_json(x) for x in v)
     if isinstance(v, dict):
-        return LPDict({k: from_json(x) for k, x in v.items()})
-    if isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 63):
-        return float(v)
+        return LPDict.of((_scalar_text(k), from_json(x)) for k, x in v.items())
     return v
+
+
+def _scalar_text(s: str) -> str:
+    """LP strings hold characters only: a lone UTF-16 surrogate escape (`"\\ud800"`) becomes U+FFFD."""
+    try:
+        s.encode("utf-8")
+        return s
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in s)
+
+
+def _json_int(text: str):
+    """JSON numbers without a fraction: an Integer when it fits in 64 bits, else a Float."""
+    if len(text.lstrip("-0")) <= 19:
+        v = int(text)
+        if -(1 << 63) <= v < (1 << 63):
+            return v
+    return float(text)
+
+
+def _json_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 @prim("JSON", "encode:", class_side=True)
@@ -402,9 +448,14 @@ def _decode(p, cls, s):
     if type(s) is not str:
         raise LPRaise(make_error(p.interp, f"JSON decode: expects a String, not {p.interp.describe(s)}"))
     try:
-        return from_json(json.loads(s))
-    except (ValueError, RecursionError) as e:
+        return from_json(json.loads(s, parse_int=_json_int, parse_constant=_json_constant))
+    except json.JSONDecodeError as e:
+        raise LPRaise(make_error(p.interp, f"invalid JSON at line {e.lineno} column {e.colno}: "
+                                 f"{e.msg[0].lower()}{e.msg[1:]}")) from None
+    except ValueError as e:
         raise LPRaise(make_error(p.interp, f"invalid JSON: {e}")) from None
+    except RecursionError:
+        raise LPRaise(make_error(p.interp, "invalid JSON: the value is nested too deeply")) from None
 
 
 @prim("Actor", "printString")
@@ -451,7 +502,9 @@ def _err_error(p, e):
 
 @prim("Object", "ifNotNil:ifNil:")
 def _if_not_nil_nil(p, v, b, a):
-    return Call(a) if v is None else Call(b, (v,) if b.code.nparams == 1 else ())
+    if v is None:
+        return call(p, a, "ifNotNil:ifNil:")
+    return call(p, b, "ifNotNil:ifNil:", (v,) if block(p, b, "ifNotNil:ifNil:").code.nparams == 1 else ())
 
 
 @prim("Object", "isString")
@@ -479,13 +532,13 @@ def _as_string(p, v):
 @prim("Error", "signal:")
 def _signal_with(p, err, message):
     values = list(err.values)
-    values[err.cls.field_index["message"]] = message
+    values[err.cls.field_index["message"]] = message if type(message) is str else print_string(p.interp, message)
     raise LPRaise(Instance(err.cls, tuple(values)))
 
 
 @prim("Block", "ifCurtailed:")
 def _if_curtailed(p, blk, cleanup):
-    return Call(blk, (), ("curtailed", cleanup))
+    return call(p, blk, "ifCurtailed:", (), ("curtailed", block(p, cleanup, "ifCurtailed:")))
 
 
 @prim("Log", "debug:", class_side=True)
@@ -495,4 +548,4 @@ def _debug(p, cls, text):
 
 @prim("Transcript", "showCr:", class_side=True)
 def _show_cr(p, cls, v):
-    p.interp.write(display_string(p.interp, v) + "\n")
+    p.interp.write(displayed(p.interp, v, p) + "\n")

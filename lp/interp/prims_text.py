@@ -1,6 +1,8 @@
 """String, Symbol and Character primitives. Strings are immutable; indices start at 1."""
 from __future__ import annotations
 
+import re
+
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.registry import prim
 from lp.interp.values import Char, Symbol
@@ -62,26 +64,32 @@ def _as_string(p, s):
     return s
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _quoted(p, s):
+    return p.interp.print_string(s if len(s) <= 40 else s[:37] + "...")
+
+
 @prim("String", "asInteger")
 def _as_integer(p, s):
-    try:
-        v = int(s.strip())
-    except ValueError:
-        raise LPRaise(make_error(p.interp, f"{p.interp.print_string(s)} is not an integer")) from None
-    if not -(1 << 63) <= v < (1 << 63):
-        raise LPRaise(make_error(p.interp, f"{s.strip()} does not fit in 64 bits"))
-    return v
+    t = s.strip()
+    if not _INTEGER.fullmatch(t):
+        raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not an integer"))
+    if len(t.lstrip("+-0")) > 19 or not -(1 << 63) <= int(t) < (1 << 63):
+        raise LPRaise(make_error(p.interp, f"{_quoted(p, t)} does not fit in 64 bits"))
+    return int(t)
 
 
 @prim("String", "asNumber")
 def _as_number(p, s):
-    try:
+    t = s.strip()
+    if _INTEGER.fullmatch(t):
         return _as_integer(p, s)
-    except LPRaise:
-        try:
-            return float(s.strip())
-        except ValueError:
-            raise LPRaise(make_error(p.interp, f"{p.interp.print_string(s)} is not a number")) from None
+    if not _FLOAT.fullmatch(t):
+        raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not a number"))
+    return float(t)
 
 
 @prim("String", "lines")
@@ -132,7 +140,8 @@ def _lower(p, s):
 @prim("String", "copyFrom:to:")
 def _copy_from(p, s, a, b):
     if type(a) is not int or type(b) is not int or a < 1 or b > len(s) or a > b + 1:
-        raise LPRaise(make_error(p.interp, f"copyFrom: {a} to: {b} is out of bounds for size {len(s)}"))
+        raise LPRaise(make_error(p.interp, f"copyFrom: {p.interp.print_string(a)} to: {p.interp.print_string(b)} "
+                                 f"is out of bounds for size {len(s)}"))
     return s[a - 1:b]
 
 
@@ -144,7 +153,20 @@ def _index_of(p, s, c):
 
 @prim("String", "copyReplaceAll:with:")
 def _replace(p, s, a, b):
-    return s.replace(_str(p, a, "copyReplaceAll:with:"), _str(p, b, "copyReplaceAll:with:"))
+    a, b = _str(p, a, "copyReplaceAll:with:"), _str(p, b, "copyReplaceAll:with:")
+    if not a:
+        raise LPRaise(make_error(p.interp, "#copyReplaceAll:with: needs a non-empty String to replace"))
+    _fits(p, len(s) + s.count(a) * max(0, len(b) - len(a)), "copyReplaceAll:with:")
+    return s.replace(a, b)
+
+
+MAX_SIZE = 1 << 28  # elements or characters: a larger String or Array is refused before it is built
+
+
+def _fits(p, n, sel):
+    if n > MAX_SIZE:
+        raise LPRaise(make_error(p.interp, f"#{sel} would build a collection of {n} elements, more than the "
+                                 f"limit of {MAX_SIZE}"))
 
 
 @prim("String", "<")
@@ -195,6 +217,8 @@ def _sym_concat(p, s, t):
 @prim("Symbol", "numArgs")
 def _sym_num_args(p, s):
     n = s.name
+    if not n:
+        return 0
     return n.count(":") if n.endswith(":") else (0 if n[0].isalpha() or n[0] == "_" else 1)
 
 
@@ -329,3 +353,62 @@ def _symlt(p, a, b):
 @prim("Symbol", ">")
 def _symgt(p, a, b):
     return type(b) is Symbol and a.name > b.name
+
+
+@prim("String", "join:")
+def _join(p, sep, parts):
+    if type(parts) is not tuple:
+        raise LPRaise(make_error(p.interp, f"#join: expects an Array of Strings, not {p.interp.describe(parts)}"))
+    return sep.join(_str(p, x, "join:") for x in parts)
+
+
+@prim("String", "substrings:")
+def _substrings_by(p, s, seps):
+    """The parts between any of the characters of seps, without empty parts (Smalltalk's substrings:)."""
+    if type(seps) is Char:
+        seps = seps.ch
+    seps = _str(p, seps, "substrings:")
+    parts, cur = [], []
+    for c in s:
+        if c in seps:
+            if cur:
+                parts.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+    if cur:
+        parts.append("".join(cur))
+    return tuple(parts)
+
+
+@prim("String", "occurrencesOf:")
+def _occurrences(p, s, c):
+    return s.count(c.ch) if type(c) is Char else 0
+
+
+@prim("String", "first:")
+def _sfirst_n(p, s, n):
+    return s[:_count(p, s, n, "first:")]
+
+
+@prim("String", "last:")
+def _slast_n(p, s, n):
+    n = _count(p, s, n, "last:")
+    return s[len(s) - n:]
+
+
+def _count(p, s, n, sel):
+    if type(n) is not int or not 0 <= n <= len(s):
+        raise LPRaise(make_error(p.interp, f"#{sel} expects a count from 0 to {len(s)}, not {p.interp.describe(n)}"))
+    return n
+
+
+@prim("String", "allButFirst")
+def _sall_but_first(p, s):
+    return s[1:]
+
+
+@prim("String", "allButLast")
+def _sall_but_last(p, s):
+    return s[:-1]
+

@@ -1,14 +1,32 @@
-"""printString and displayString of every value, iteratively safe for the shapes LP builds."""
+"""printString and displayString of every value.
+
+One path consults a user's `printString` (or `displayString`) method: `printed` answers what
+sending `printString` to a value answers, and the built-in formats print their elements with
+it, so an override shows in printNl, displayNl, displayString, Transcript and collections alike.
+Without a process (error messages, run-time reports) the built-in formats are used.
+"""
 from __future__ import annotations
 
 import math
 
-from lp.interp.values import (ActorValue, Association, Char, Closure, Future, Instance, LPClass, LPDict, Maybe,
+from lp.interp.values import (ActorValue, Association, Char, Closure, Future, Instance, Interval, LPClass, LPDict, Maybe,
                               Promise, Record, ReplyAddress, Symbol)
+from lp.interp.code import Method
+from lp.interp.errors import LPRaise, make_error
 from lp.syntax.format import float_text, string_text, symbol_text
 
 
-def print_string(interp, v) -> str:
+def printed(interp, v, proc=None) -> str:
+    """What `v printString` answers: a method the program defines, else the built-in format."""
+    if proc is not None:
+        m = _override(interp, v, "printString")
+        if m is not None:
+            return _run_override(proc, m, v, "printString")
+    return print_string(interp, v, proc)
+
+
+def print_string(interp, v, proc=None) -> str:
+    """The built-in printString of v; its elements are `printed`."""
     t = type(v)
     if t is int:
         return str(v)
@@ -29,23 +47,25 @@ def print_string(interp, v) -> str:
     if t is Char:
         return "$" + v.ch
     if t is tuple:
-        return "#(" + " ".join(print_string(interp, x) for x in v) + ")"
+        return "#(" + " ".join(printed(interp, x, proc) for x in v) + ")"
     if t is Instance:
         if not v.values:
             return f"{v.cls.name}()"
-        inner = ", ".join(f"{n}: {print_string(interp, x)}" for n, x in zip(v.cls.fields, v.values))
+        inner = ", ".join(f"{n}: {printed(interp, x, proc)}" for n, x in zip(v.cls.fields, v.values))
         return f"{v.cls.name}({inner})"
     if t is LPClass:
         return v.name
     if t is Association:
-        return f"{print_string(interp, v.key)} -> {print_string(interp, v.value)}"
+        return f"{printed(interp, v.key, proc)} -> {printed(interp, v.value, proc)}"
     if t is LPDict:
-        inner = ", ".join(f"{print_string(interp, k)} -> {print_string(interp, x)}" for k, x in v.items.items())
+        inner = ", ".join(f"{printed(interp, k, proc)} -> {printed(interp, x, proc)}" for k, x in v.entries())
         return f"Dictionary({inner})"
+    if t is Interval:
+        return f"({v.start} to: {v.stop})" if v.step == 1 else f"({v.start} to: {v.stop} by: {v.step})"
     if t is Maybe:
-        return f"Maybe some: {print_string(interp, v.value)}" if v.present else "Maybe none"
+        return f"Maybe some: {printed(interp, v.value, proc)}" if v.present else "Maybe none"
     if t is Record:
-        inner = ". ".join(f"{n}: {print_string(interp, x)}" for n, x in zip(v.names, v.values))
+        inner = ". ".join(f"{n}: {printed(interp, x, proc)}" for n, x in zip(v.names, v.values))
         return "{ " + inner + " }" if inner else "{}"
     if t is ActorValue:
         return f"Actor<{v.id}>"
@@ -60,7 +80,8 @@ def print_string(interp, v) -> str:
     return f"a {type(v).__name__}"
 
 
-def display_string(interp, v) -> str:
+def display_string(interp, v, proc=None) -> str:
+    """The built-in displayString of v: text unquoted, anything else as `printed`."""
     t = type(v)
     if t is str:
         return v
@@ -68,7 +89,43 @@ def display_string(interp, v) -> str:
         return v.name
     if t is Char:
         return v.ch
-    return print_string(interp, v)
+    return printed(interp, v, proc)
+
+
+def displayed(interp, v, proc=None) -> str:
+    """What `v displayString` answers: a method the program defines, else the built-in format."""
+    if proc is not None:
+        m = _override(interp, v, "displayString")
+        if m is not None:
+            return _run_override(proc, m, v, "displayString")
+    return display_string(interp, v, proc)
+
+
+def _override(interp, v, selector):
+    m = (v.lookup_class(selector) if type(v) is LPClass else interp.class_of(v).lookup(selector))
+    return m if type(m) is Method else None
+
+
+def _run_override(proc, m, v, selector) -> str:
+    """Run the program's method to completion in a nested machine on this actor's behalf."""
+    from lp.interp.vm import BLOCK, DONE, Process
+    interp = proc.interp
+    sub = Process(interp, None)
+    sub.stack = [sub.method_frame(m, v, (), None)]
+    sub.ctx, sub.me = proc.ctx, proc.me
+    while True:
+        r = sub.run()
+        if r == DONE:
+            break
+        if r == BLOCK:
+            raise LPRaise(make_error(interp, f"#{selector} of {describe(interp, v)} cannot wait for a message "
+                                     "while its value is being printed"))
+    if sub.error is not None:
+        raise LPRaise(sub.error)
+    if type(sub.result) is not str:
+        raise LPRaise(make_error(interp, f"#{selector} of {describe(interp, v)} answered "
+                                 f"{describe(interp, sub.result)}, not a String"))
+    return sub.result
 
 
 def describe(interp, v) -> str:

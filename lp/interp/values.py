@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import threading
 
+from immutables import Map
+
 
 class Symbol:
     """An interned symbol: equal symbols are the same object."""
@@ -192,17 +194,123 @@ class Record:
 
 
 class LPDict:
-    """An immutable dictionary; `at:put:` answers a new one. Keys keep insertion order."""
-    __slots__ = ("items",)
+    """An immutable dictionary on a HAMT: `at:put:` answers a new one sharing most of the
+    structure. Keys keep insertion order: each entry remembers when its key was first added."""
+    __slots__ = ("map", "next", "_order")
 
-    def __init__(self, items: dict):
-        self.items = items
+    def __init__(self, map_: Map = Map(), next_: int = 0):
+        self.map = map_      # dict_key(k) -> (insertion number, k, value)
+        self.next = next_    # the insertion number of the next new key
+        self._order = None   # the entries in insertion order, computed once on demand
+
+    @staticmethod
+    def of(pairs) -> "LPDict":
+        d = LPDict()
+        with d.map.mutate() as m:
+            n = 0
+            for k, v in pairs:
+                dk = dict_key(k)
+                old = m.get(dk)
+                if old is None:
+                    m[dk] = (n, k, v)
+                    n += 1
+                else:
+                    m[dk] = (old[0], old[1], v)
+            return LPDict(m.finish(), n)
+
+    def get(self, k, default=None):
+        e = self.map.get(dict_key(k))
+        return default if e is None else e[2]
+
+    def __contains__(self, k):
+        return dict_key(k) in self.map
+
+    def __len__(self):
+        return len(self.map)
+
+    def put(self, k, v) -> "LPDict":
+        dk = dict_key(k)
+        old = self.map.get(dk)
+        if old is None:
+            return LPDict(self.map.set(dk, (self.next, k, v)), self.next + 1)
+        return LPDict(self.map.set(dk, (old[0], old[1], v)), self.next)
+
+    def remove(self, k) -> "LPDict":
+        dk = dict_key(k)
+        if dk not in self.map:
+            return self
+        return LPDict(self.map.delete(dk), self.next)
+
+    def entries(self) -> list:
+        """(key, value) pairs in insertion order."""
+        if self._order is None:
+            self._order = [(k, v) for _, k, v in sorted(self.map.values(), key=_first)]
+        return self._order
 
     def __eq__(self, other):
-        return isinstance(other, LPDict) and other.items == self.items
+        if not isinstance(other, LPDict) or len(other.map) != len(self.map):
+            return False
+        for dk, (_, _, v) in self.map.items():
+            e = other.map.get(dk, _ABSENT)
+            if e is _ABSENT or not e[2] == v:
+                return False
+        return True
 
     def __hash__(self):
-        return hash(frozenset(self.items.items()))
+        return hash(frozenset((dk, e[2]) for dk, e in self.map.items()))
+
+
+_ABSENT = object()
+
+
+def _first(e):
+    return e[0]
+
+
+class _BoolKey:
+    """A Boolean as a dictionary key: Python's True == 1, LP's `true = 1` is false."""
+    __slots__ = ("b",)
+
+    def __init__(self, b):
+        self.b = b
+
+    def __eq__(self, other):
+        return type(other) is _BoolKey and other.b is self.b
+
+    def __hash__(self):
+        return hash(("bool", self.b))
+
+
+_TRUE_KEY, _FALSE_KEY = _BoolKey(True), _BoolKey(False)
+
+
+def dict_key(k):
+    if k is True:
+        return _TRUE_KEY
+    if k is False:
+        return _FALSE_KEY
+    return k
+
+
+class Interval:
+    """`start to: stop by: step`: the Integers from start towards stop, without storing them."""
+    __slots__ = ("start", "stop", "step", "size")
+
+    def __init__(self, start: int, stop: int, step: int = 1):
+        self.start, self.stop, self.step = start, stop, step
+        self.size = max(0, (stop - start) // step + 1)
+
+    def at(self, i: int) -> int:
+        return self.start + (i - 1) * self.step
+
+    def __iter__(self):
+        return iter(range(self.start, self.start + self.size * self.step, self.step))
+
+    def __eq__(self, other):
+        return isinstance(other, Interval) and tuple(self) == tuple(other)
+
+    def __hash__(self):
+        return hash(("interval", self.size, self.start, self.step if self.size > 1 else 0))
 
 
 class Future:

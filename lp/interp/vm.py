@@ -9,9 +9,12 @@ one, so deep recursion uses heap memory up to `Interpreter.stack_limit`.
 """
 from __future__ import annotations
 
+import itertools
+import sys
+
 from lp.interp import code as C
 from lp.interp.code import FieldGetter, Method, Primitive
-from lp.interp.errors import LPRaise, internal_error, make_error
+from lp.interp.errors import ActorExit, LPRaise, internal_error, make_error
 from lp.interp.values import Closure, Instance, LPClass, Record
 
 YIELD, BLOCK, DONE = 0, 1, 2
@@ -33,25 +36,72 @@ class Call:
         self.guard = guard
 
 
+class Home:
+    """The target of `^` in blocks: one per method activation that created such a block.
+
+    Blocks hold this token, never the frame itself, so no frame can reach itself
+    and reference counting frees every frame (and its registers) when it ends.
+    """
+    __slots__ = ("alive", "owner")
+
+    def __init__(self, owner: int):
+        self.alive = True
+        self.owner = owner      # Process.uid of the actor running the method
+
+
 class Frame:
-    __slots__ = ("code", "regs", "pc", "dst", "home", "guard", "after", "wait", "alive")
+    __slots__ = ("code", "regs", "pc", "dst", "home", "guard", "after", "wait")
 
     def __init__(self, code, regs, dst, home=None):
         self.code = code
         self.regs = regs
         self.pc = 0
         self.dst = dst
-        self.home = home if home is not None else self
+        # A method frame's own Home once it creates a block with `^` (None before);
+        # a block frame's is its closure's (None when the block has no `^`).
+        self.home = home
         self.guard = None   # ("try", handler, error_class) | ("ensure", block)
-        self.after = None   # ("value", v) | ("raise", err) | ("nlr", v, home): what an ensure block's end resumes
+        self.after = None   # ("tail",) | ("value", v, after) | ("raise", err) | ("nlr", v, home) | ("exit", e)
         self.wait = None    # resumption state of a blocking instruction
-        self.alive = True
+
+
+def _end(f: Frame) -> None:
+    """f's activation is over: blocks can no longer `^` from it."""
+    h = f.home
+    if h is not None and not f.code.is_block:
+        h.alive = False
+
+
+def _replaceable(f: Frame) -> bool:
+    """Can a tail call drop f? Not while it guards, nor while a block may still `^` from it."""
+    if f.guard is not None:
+        return False
+    h = f.home
+    if h is None or f.code.is_block:
+        return True
+    # Blocks that can return here and are held only by f's own registers die with f; one held
+    # anywhere else (an argument of this very call, a data structure, a nested block) keeps f.
+    # Reference counts tell which: h is referenced by f.home, the local `h`, getrefcount's
+    # argument and each such block; a block c in f's registers by them (n times), by `mine`
+    # (n times), the loop variable and getrefcount's argument.
+    mine = [v for v in f.regs if type(v) is Closure and v.home is h]
+    if sys.getrefcount(h) - 3 > len(set(map(id, mine))):
+        return False
+    for c in mine:
+        n = mine.count(c)
+        if sys.getrefcount(c) - 2 * n - 2 > 0:
+            return False
+    return True
+
+
+_uids = itertools.count(1)
 
 
 class Process:
     """One actor's machine state."""
 
     def __init__(self, interp, frame: Frame):
+        self.uid = next(_uids)
         self.interp = interp
         self.stack: list[Frame] = [frame]
         self.ctx = None          # the runtime's view of this actor (set on first step)
@@ -148,9 +198,10 @@ class Process:
                                 for a in args:
                                     nregs[i] = regs[a]
                                     i += 1
-                            if op == 1 and frame.guard is None and frame.after is None:
+                            if op == 1 and _replaceable(frame):
                                 new = Frame(code, nregs, frame.dst)
-                                frame.alive = False
+                                new.after = frame.after
+                                _end(frame)
                                 stack[-1] = new
                             else:
                                 frame.pc = pc + 1
@@ -160,6 +211,7 @@ class Process:
                                 self.push(new)
                             frame = new
                             instrs, regs, pc = code.instrs, nregs, 0
+                            new = nregs = None   # a finished callee's frame must not outlive it here
                             continue
                         if mt is Primitive:
                             n = len(args)
@@ -209,15 +261,14 @@ class Process:
                     regs[ins[1]] = regs[ins[2]]
                     pc += 1
                     continue
-                if op == 3:   # JF
+                if op == 3:   # JF cond target fallback
                     c = regs[ins[1]]
                     if c is False:
                         pc = ins[2]
                     elif c is True:
                         pc += 1
                     else:
-                        raise LPRaise(make_error(self.interp, f"a condition must be a Boolean, not "
-                                                 f"{self.interp.describe(c)}"))
+                        pc = ins[3]   # not a Boolean: the real send
                     continue
                 if op == 4:   # JMP
                     if ins[1] <= pc:
@@ -252,6 +303,27 @@ class Process:
                     return DONE
                 frame = stack[-1]
                 instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+            except ActorExit as e:
+                frame.pc = pc
+                if e.where is None:
+                    e.where = self.trace()
+                    v = e.value
+                    if type(v) is Instance and v.trace is None:
+                        v.trace = e.where
+                if not e.unwind:
+                    raise
+                self._exit(e)
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+            except MemoryError:
+                frame.pc = pc
+                if self._raise(make_error(self.interp, "out of memory: the program needs more memory than the "
+                                          "machine gives it")):
+                    return DONE
+                frame = stack[-1]
+                instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
             except RecursionError:
                 frame.pc = pc
                 if self._raise(make_error(self.interp, "a value is nested too deeply to process")):
@@ -273,7 +345,7 @@ class Process:
             return BLOCK if r is SUSPEND else None
         if op == C.CLOSURE:
             _, dst, code, caps, _node = ins
-            regs[dst] = Closure(code, tuple(regs[c] for c in caps), frame.home)
+            regs[dst] = self._closure(frame, code, caps)
         elif op == C.ARRAY:
             regs[ins[1]] = tuple(regs[r] for r in ins[2])
         elif op == C.RECORD:
@@ -284,15 +356,22 @@ class Process:
                 frame.pc = ins[2]
                 return None
             if c is not False:
-                raise LPRaise(make_error(self.interp, f"a condition must be a Boolean, not "
-                                         f"{self.interp.describe(c)}"))
-        elif op == C.INTCHECK:
+                frame.pc = ins[3]   # not a Boolean: the real send
+                return None
+        elif op == C.INTCHECK:   # INTCHECK a b i receiver fallback: i := a, both Integers
             a, b = regs[ins[1]], regs[ins[2]]
             if type(a) is not int or type(b) is not int:
+                if type(regs[ins[4]]) is not int:
+                    frame.pc = ins[5]   # the receiver is no Integer: the real send
+                    return None
                 bad = a if type(a) is not int else b
                 raise LPRaise(make_error(self.interp, f"a loop bound must be an Integer, not "
                                          f"{self.interp.describe(bad)}"))
             regs[ins[3]] = a
+        elif op == C.FALLBACK:
+            _, fb, dsts, _node = ins
+            for (code, caps), r in zip(fb.closure_codes(), dsts):
+                regs[r] = self._closure(frame, code, caps)
         elif op in (C.SUPER, C.TSUPER):
             return self._super(ins, op, frame)
         elif op == C.NLRET:
@@ -302,6 +381,14 @@ class Process:
         frame.pc += 1
         return None
 
+    def _closure(self, frame: Frame, code, caps) -> Closure:
+        home = None
+        if code.returns:
+            home = frame.home
+            if home is None:    # only a method frame lacks one: it becomes the target of `^`
+                home = frame.home = Home(self.uid)
+        return Closure(code, tuple(frame.regs[c] for c in caps), home)
+
     def _super(self, ins, op, frame: Frame):
         regs = frame.regs
         if op == C.SUPER:
@@ -309,7 +396,7 @@ class Process:
         else:
             _, r, sel, args, node = ins
             dst = None
-        owner = frame.code.owner if not frame.code.is_block else frame.home.code.owner
+        owner = frame.code.owner
         recv = regs[r]
         start = owner.superclass if owner is not None else None
         m = None
@@ -318,7 +405,7 @@ class Process:
         elif start is not None:
             m = start.lookup(sel)
         if m is None:
-            raise LPRaise(self.interp.not_understood(recv, sel, node, via_super=True))
+            raise LPRaise(self.interp.not_understood(recv, sel, node, via_super=True, start=start))
         argv = [regs[a] for a in args]
         if type(m) is Primitive:
             v = m.fn(self, recv, *argv)
@@ -339,8 +426,14 @@ class Process:
                 frame.pc += 1
                 return None
             return DONE if self._return(v) else None
-        frame.pc += 1
         new = self.method_frame(m, recv, argv, dst)
+        if op == C.TSUPER and _replaceable(frame):
+            new.dst = frame.dst
+            new.after = frame.after
+            _end(frame)
+            self.stack[-1] = new
+            return None
+        frame.pc += 1
         if op == C.TSUPER:
             new.after = ("tail",)
         self.push(new)
@@ -352,9 +445,10 @@ class Process:
         new = self.closure_frame(call.closure, call.args, dst)
         new.guard = call.guard
         frame.wait = None
-        if tail and frame.guard is None and frame.after is None and call.guard is None:
+        if tail and call.guard is None and _replaceable(frame):
             new.dst = frame.dst
-            frame.alive = False
+            new.after = frame.after
+            _end(frame)
             self.stack[-1] = new
             return
         frame.pc += 1
@@ -370,12 +464,12 @@ class Process:
             g = f.guard
             if g is not None and g[0] == "ensure":
                 f.guard = None
-                f.alive = False
+                _end(f)
                 ens = self.closure_frame(g[1], (), f.dst)
                 ens.after = ("value", v, f.after)
                 stack[-1] = ens
                 return False
-            f.alive = False
+            _end(f)
             stack.pop()
             after = f.after
             if after is not None:
@@ -391,6 +485,8 @@ class Process:
                     return self._raise(after[1])
                 elif kind == "nlr":
                     return self._nonlocal_unwind(after[1], after[2])
+                elif kind == "exit":
+                    return self._exit(after[1])
                 elif kind == "tail":
                     if not stack:
                         self.result = v
@@ -412,7 +508,7 @@ class Process:
         while stack:
             f = stack[-1]
             g = f.guard
-            f.alive = False
+            _end(f)
             stack.pop()
             if g is None:
                 continue
@@ -433,21 +529,41 @@ class Process:
 
     def _nonlocal_return(self, v, frame: Frame) -> bool:
         home = frame.home
+        if home.owner != self.uid:
+            raise LPRaise(make_error(self.interp, "`^` in a block run by another actor: it can only return "
+                                     "from a method of the actor that created the block"))
         if not home.alive:
             raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
         return self._nonlocal_unwind(v, home)
 
-    def _nonlocal_unwind(self, v, home: Frame) -> bool:
+    def _nonlocal_unwind(self, v, home: Home) -> bool:
         stack = self.stack
-        while stack[-1] is not home:
-            f = stack.pop()
-            f.alive = False
+        while True:
+            if not stack:
+                raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
+            f = stack[-1]
+            if f.home is home and not f.code.is_block:
+                return self._return(v)
+            stack.pop()
+            _end(f)
             g = f.guard
             if g is not None and (g[0] == "ensure" or g[0] == "curtailed"):
                 new = self.closure_frame(g[1], (), None)
                 new.after = ("nlr", v, home)
                 self.push(new)
                 return False
-            if not stack:
-                raise LPRaise(make_error(self.interp, "`^` returns from a method that has already returned"))
-        return self._return(v)
+
+    def _exit(self, e: ActorExit) -> None:
+        """`Actor exit:` unwinds every frame, running `ensure:` and `ifCurtailed:` blocks on the
+        way (try:onError: handlers do not catch it); then the actor ends with e's reason."""
+        stack = self.stack
+        while stack:
+            f = stack.pop()
+            _end(f)
+            g = f.guard
+            if g is not None and (g[0] == "ensure" or g[0] == "curtailed"):
+                new = self.closure_frame(g[1], (), None)
+                new.after = ("exit", e)
+                self.push(new)
+                return False
+        raise e

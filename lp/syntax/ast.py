@@ -2,6 +2,8 @@
 
 Spans take no part in equality, so two parses of differently formatted sources
 with the same meaning compare equal (the formatter's round-trip test relies on it).
+Nor does a literal's source spelling (`text`: `16rFF` and `255` are equal), which
+the formatter prints back as written.
 """
 from __future__ import annotations
 
@@ -30,6 +32,10 @@ def _span():
     return field(default=NO_SPAN, compare=False, repr=False)
 
 
+def _spelling(default=None):
+    return field(default=default, compare=False, repr=False)
+
+
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -38,7 +44,7 @@ def _child_fields(cls) -> tuple[str, ...]:
     if names is None:
         names = _CHILD_FIELDS[cls] = tuple(
             f.name for f in fields(cls) if f.name not in ("span", "selector_span", "name_span", "file", "comments",
-                                                          "chain")
+                                                          "chain", "text", "opener")
             and f.type not in ("str", "int", "float", "bool"))
     return names
 
@@ -65,12 +71,14 @@ class Node:
 class IntLit(Node):
     value: int
     span: Span = _span()
+    text: str | None = _spelling()   # as written (`16rFF`, `1e6`), None for a built node
 
 
 @dataclass(frozen=True, slots=True)
 class FloatLit(Node):
     value: float
     span: Span = _span()
+    text: str | None = _spelling()
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,7 @@ class CharLit(Node):
 class SymLit(Node):
     name: str
     span: Span = _span()
+    text: str | None = _spelling()   # `#foo`, `#'foo'`, or a bare `foo` inside a literal array
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +105,7 @@ class LitArray(Node):
     """`#(1 $a foo 'x' (nested))`: elements are literals; bare words are symbols."""
     items: tuple[Node, ...]
     span: Span = _span()
+    opener: str = _spelling("#(")   # a nested array may be written `(1 2)` or `#(1 2)`
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,16 +213,16 @@ class _ToAst(Transformer):
         text = c[0][1:]
         if text.startswith("'"):
             text = text[1:-1].replace("''", "'")
-        return A.SymLit(text, self.sp(c[0]))
+        return A.SymLit(text, self.sp(c[0]), str(c[0]))
 
     def lit_word(self, c):
         if c[0] in ("true", "false", "nil"):
             return A.Name(str(c[0]), self.sp(c[0]))
-        return A.SymLit(str(c[0]), self.sp(c[0]))
+        return A.SymLit(str(c[0]), self.sp(c[0]), str(c[0]))
 
     def lit_array(self, c):
         items = tuple(x for x in c[1:-1])
-        return A.LitArray(items, self.between(c[0], c[-1]))
+        return A.LitArray(items, self.between(c[0], c[-1]), str(c[0]))
 
     def block(self, c):
         params = []
@@ -293,7 +293,7 @@ def parse_number(text: str, span: A.Span):
             raise _SyntaxProblem(f"`{text}` is not a valid number", span)
         if value == float("inf"):
             raise _SyntaxProblem(f"the float literal `{text}` is too large", span)
-        return A.FloatLit(-value if neg else value, span)
+        return A.FloatLit(-value if neg else value, span, str(text))
     elif "e" in body:
         mant, exp = body.split("e")
         if int(exp) > 30:
@@ -305,7 +305,7 @@ def parse_number(text: str, span: A.Span):
     if not INT_MIN <= value <= INT_MAX:
         raise _SyntaxProblem(f"the integer literal `{text}` does not fit in 64 bits",
                              span, hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
-    return A.IntLit(value, span)
+    return A.IntLit(value, span, str(text))
 
 
 _transformer = _ToAst()
@@ -317,10 +317,27 @@ _lark = Lark(
     maybe_placeholders=True,
     cache=os.environ.get("LP_NO_PARSER_CACHE") is None,
 )
-_TABLE = _lark.parser.parser._parse_table
+
+
+def lark_internals(lark: Lark):
+    """The LALR table and reduce callbacks, read from Lark's private attributes (hence the exact
+    version pin in pyproject.toml and tests/syntax/test_lark_pin.py)."""
+    try:
+        table = lark.parser.parser._parse_table
+        callbacks = lark.parser.parser.parser.callbacks
+        table.states, table.start_states["start"], table.end_states["start"]
+    except (AttributeError, KeyError) as e:
+        import lark as lark_module
+        raise RuntimeError(
+            f"lp's parser drives Lark's LALR table through Lark internals that lark "
+            f"{lark_module.__version__} does not have ({e}); install the Lark version pinned in "
+            f"pyproject.toml") from e
+    return table, callbacks
+
+
+_TABLE, _CALLBACKS = lark_internals(_lark)
 _START = _TABLE.start_states["start"]
 _END = _TABLE.end_states["start"]
-_CALLBACKS = _lark.parser.parser.parser.callbacks
 _lock = threading.Lock()
 
 
@@ -423,6 +440,25 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
         if deep is not None:
             raise LPError(too_deep(deep, MAX_NESTING))
     return program
+
+
+def tokens(text: str, file: str = "<input>") -> list[Tok]:
+    """The tokens of a text (comments excluded) as the parser classifies them; the text must parse."""
+    lexer = Lexer(text)
+    seen: list[Tok] = []
+    next_token = lexer.next
+
+    def recording(accepts):
+        tok = next_token(accepts)
+        if tok is not None:
+            seen.append(tok)
+        return tok
+
+    lexer.next = recording
+    with _lock:
+        _transformer.file = file
+        _drive(lexer)
+    return seen
 
 
 def _too_deep(program: A.Program):

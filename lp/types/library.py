@@ -15,7 +15,7 @@ from __future__ import annotations
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
-    "Future": ("t",), "Promise": ("t",), "ArrayBuilder": ("t",), "Actor": ("p",),
+    "Future": ("t",), "Promise": ("t",), "Actor": ("p",),
 }
 
 # The builtin class tree: name -> superclass. Every builtin can be a receive key.
@@ -25,7 +25,8 @@ BUILTIN_CLASSES = {
     "Array": "Object", "Dictionary": "Object", "Maybe": "Object", "Block": "Object",
     "Association": "Object", "Actor": "Object", "Future": "Object", "Promise": "Object",
     "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
-    "Log": "Object", "JSON": "Object", "ArrayBuilder": "Object", "Transcript": "Object",
+    "Log": "Object", "JSON": "Object", "Transcript": "Object",
+    "Interval": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -101,6 +102,11 @@ bitAnd: Integer -> Integer
 bitOr: Integer -> Integer
 bitXor: Integer -> Integer
 bitShift: Integer -> Integer
+raisedTo: Integer -> Integer
+to: Integer -> Interval
+to: Integer by: Integer -> Interval
+to: Integer by: Integer do: Block[Integer,a] -> Integer
+lcm: Integer -> Integer
 """,
     "Float": """
 + special
@@ -132,6 +138,7 @@ asInteger -> Integer
 asString -> String
 roundTo: Float -> Float
 between: Float and: Float -> Boolean
+raisedTo: Float -> Float
 """,
     "Boolean": """
 ifTrue: Block[a] ifFalse: Block[a] -> a
@@ -192,6 +199,18 @@ notEmpty -> Boolean
 indexOf: Character -> Integer
 copyFrom: Integer to: Integer -> String
 copyReplaceAll: String with: String -> String
+join: Array[String] -> String
+substrings: String -> Array[String]
+occurrencesOf: Character -> Integer
+first: Integer -> String
+last: Integer -> String
+allButFirst -> String
+allButLast -> String
+inject: a into: Block[a,Character,a] -> a
+anySatisfy: Block[Character,Boolean] -> Boolean
+allSatisfy: Block[Character,Boolean] -> Boolean
+count: Block[Character,Boolean] -> Integer
+detect: Block[Character,Boolean] ifNone: Block[Character] -> Character
 do: Block[Character,a] -> String
 collect: Block[Character,Character] -> String
 select: Block[Character,Boolean] -> String
@@ -253,6 +272,14 @@ min special
 sum special
 asSortedArray special
 asArray -> Array[t]
+occurrencesOf: t -> Integer
+first: Integer -> Array[t]
+last: Integer -> Array[t]
+copyWithout: t -> Array[t]
+detectMax: Block[t,Integer] -> t
+detectMin: Block[t,Integer] -> t
+collectWithIndex: Block[t,Integer,a] -> Array[a]
+flatCollect: Block[t,Array[a]] -> Array[a]
 """,
     "Dictionary": """
 at: k -> v
@@ -273,6 +300,37 @@ isEmpty -> Boolean
 notEmpty -> Boolean
 collect: Block[v,a] -> Dictionary[k,a]
 select: Block[v,Boolean] -> Dictionary[k,v]
+reject: Block[v,Boolean] -> Dictionary[k,v]
+inject: a into: Block[a,v,a] -> a
+anySatisfy: Block[v,Boolean] -> Boolean
+allSatisfy: Block[v,Boolean] -> Boolean
+count: Block[v,Boolean] -> Integer
+includes: v -> Boolean
+keyAtValue: v -> Maybe[k]
+keysSortedBy: Block[k,k,Boolean] -> Array[k]
+""",
+    "Interval": """
+at: Integer -> Integer
+size -> Integer
+first -> Integer
+last -> Integer
+isEmpty -> Boolean
+notEmpty -> Boolean
+includes: Integer -> Boolean
+asArray -> Array[Integer]
+reversed -> Interval
+reverse -> Interval
+sum -> Integer
+do: Block[Integer,a] -> Interval
+reverseDo: Block[Integer,a] -> Interval
+collect: Block[Integer,a] -> Array[a]
+select: Block[Integer,Boolean] -> Array[Integer]
+reject: Block[Integer,Boolean] -> Array[Integer]
+inject: a into: Block[a,Integer,a] -> a
+detect: Block[Integer,Boolean] ifNone: Block[Integer] -> Integer
+anySatisfy: Block[Integer,Boolean] -> Boolean
+allSatisfy: Block[Integer,Boolean] -> Boolean
+count: Block[Integer,Boolean] -> Integer
 """,
     "Maybe": """
 ifPresent: Block[t,a] -> UndefinedObject
@@ -334,11 +392,6 @@ raise -> a
 messageText -> String
 description -> String
 signal: String -> a
-""",
-    "ArrayBuilder": """
-add: t -> ArrayBuilder[t]
-asArray -> Array[t]
-size -> Integer
 """,
     "Reason": """
 isNormal -> Boolean
@@ -417,9 +470,6 @@ print: a -> UndefinedObject
 cr -> UndefinedObject
 tab -> UndefinedObject
 space -> UndefinedObject
-""",
-    "ArrayBuilder": """
-new -> ArrayBuilder[a]
 """,
 }
 

@@ -7,16 +7,23 @@ from pathlib import Path
 from lp.diagnostics import LPError, SourceMap, render_all
 from lp.interp.interp import Interpreter
 from lp.modules import Loader
+from lp.types import check_program
 
 
-def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, stack_limit: int = 200_000):
-    """(exit status, stdout, stderr) of running `src` as a program file."""
+def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, stack_limit: int = 200_000,
+               check: bool = True):
+    """(exit status, stdout, stderr) of running `src` as a program file, type-checked first as
+    `lp run` does (check=False is `lp run --no-check`, for run-time checks the checker would refuse)."""
     f = tmp_path / "prog.lp"
     f.write_text(src)
     sources = SourceMap()
     out, err = io.StringIO(), io.StringIO()
     try:
         main, imports = Loader(sources).load_main(str(f))
+        if check:
+            result = check_program(main, imports)
+            if result.diagnostics:
+                raise LPError(*result.diagnostics)
         interp = Interpreter(sources, out=out, err=err, quiet=quiet, stack_limit=stack_limit)
         interp.load(imports + [main])
         status = interp.run_main(main, domains)

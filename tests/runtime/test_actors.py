@@ -2,15 +2,16 @@
 receive, timeouts, snapshots. Assertions are about behaviour, never timing."""
 import gc
 
-from lp.runtime import (BLOCK, DONE, TIMEOUT, YIELD, Receive, Runtime, Sleep, WAKE_MESSAGE,
-                        WAKE_START)
+from lp.runtime import (BLOCK, DONE, EDEADLOCK, TIMEOUT, YIELD, Receive, Runtime, Sleep, WAKE_MESSAGE,
+                        WAKE_START, WAKE_YIELD)
 
 
 def run_main(domains, genfn, *args):
-    rt = Runtime(domains=domains)
+    # deadlock detection on: a test whose actors wait for what never comes fails at once
+    rt = Runtime(domains=domains, on_deadlock=lambda: None)
     out = {}
     main = rt.spawn_gen(genfn, rt, out, *args)
-    rt.run(main)
+    assert rt.run(main) != EDEADLOCK, "every actor is waiting for good"
     del main
     gc.collect()
     assert rt.live_values == 0
@@ -56,9 +57,11 @@ def test_ping_pong_raw_step_functions(domains):
         return step
 
     pong = rt.spawn(make_pong())
-    state = {"n": 0, "sent": False}
+    state = {"n": 0, "sent": False, "ended": None}
+    expected_wake = {None: WAKE_START, BLOCK: WAKE_MESSAGE, YIELD: WAKE_YIELD}
 
     def main_step(me):
+        assert me.wake_reason == expected_wake[state["ended"]]
         if me.wake_reason == WAKE_START:
             assert not state["sent"]
         while True:
@@ -68,8 +71,8 @@ def test_ping_pong_raw_step_functions(domains):
             m = me.first()
             if m is None:
                 me.wait_receive(0)
+                state["ended"] = BLOCK
                 return BLOCK
-            assert me.wake_reason in (WAKE_MESSAGE, WAKE_START) or True
             v = me.take(m)
             log.append(v)
             state["n"] = v
@@ -78,6 +81,7 @@ def test_ping_pong_raw_step_functions(domains):
                 pong.send(None)
                 return DONE
             if me.reductions(10):
+                state["ended"] = YIELD
                 return YIELD
 
     main = rt.spawn(main_step)
@@ -193,3 +197,20 @@ def test_values_are_released_when_mailboxes_are_dropped(domains):
     del m
     gc.collect()
     assert rt.live_values == 0
+
+
+def test_timeouts_saturate_and_negative_ones_count_as_zero(domains):
+    def late(me, target):
+        yield Sleep(20)
+        target.send("late")
+
+    def main(me, rt, out):
+        rt.spawn_gen(late, me)
+        out["huge"] = yield Receive(timeout_ms=10 ** 30)
+        out["negative"] = yield Receive(timeout_ms=-5)
+        me.send("here")
+        out["negative_here"] = yield Receive(timeout_ms=-5)
+        yield Sleep(-10)
+
+    out = run_main(domains, main)
+    assert out == {"huge": "late", "negative": TIMEOUT, "negative_here": "here"}

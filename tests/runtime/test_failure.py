@@ -1,7 +1,7 @@
 """Links, monitors, exit trapping, exit signals and error reasons from Python step actors."""
 import gc
 
-from lp.runtime import (ERROR, KILLED, NORMAL, TIMEOUT, YIELD, Down, Exit, Receive, Runtime,
+from lp.runtime import (EDEADLOCK, ERROR, KILLED, NORMAL, TIMEOUT, YIELD, Down, Exit, Receive, Runtime,
                         Sleep)
 
 
@@ -11,10 +11,12 @@ class Boom(Exception):
 
 def run_main(domains, genfn, **kw):
     unobserved = []
-    rt = Runtime(domains=domains, on_unobserved=lambda aid, kind, reason: unobserved.append((aid, kind, reason)))
+    # deadlock detection on: a test whose actors wait for what never comes fails at once
+    rt = Runtime(domains=domains, on_unobserved=lambda aid, kind, reason: unobserved.append((aid, kind, reason)),
+                 on_deadlock=lambda: None)
     out = {}
     main = rt.spawn_gen(genfn, rt, out, **kw)
-    rt.run(main)
+    assert rt.run(main) != EDEADLOCK, "every actor is waiting for good"
     del main
     gc.collect()
     assert rt.live_values == 0

@@ -59,7 +59,7 @@ def test_canonical_layout():
         "        ]\n"
         "    }.\n"
         "\n"
-        "x := #(1 $a #foo) , { 1. 2 }.\n")
+        "x := #(1 $a foo) , { 1. 2 }.\n")   # literals keep their spelling
 
 
 def test_fmt_command_modes(tmp_path, lp):

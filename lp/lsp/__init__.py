@@ -1,0 +1,1 @@
+"""`lp lsp`: LP's Language Server (pygls over stdio). `server.py` wires the features together."""
