@@ -84,9 +84,11 @@ def _as_integer(p, s):
 
 @prim("String", "asNumber")
 def _as_number(p, s):
+    """A Float for every number ('3' asNumber is 3.0), as its type `asNumber -> Float` says;
+    `asInteger` reads an Integer."""
     t = s.strip()
     if _INTEGER.fullmatch(t):
-        return _as_integer(p, s)
+        return float(int(t))
     if not _FLOAT.fullmatch(t):
         raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not a number"))
     return float(t)

@@ -12,6 +12,7 @@ from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types.errors import did_you_mean
+from lp.types.generics import replaced
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.library import PARAMS
 from lp.types.terms import (DYN, ERR, GENERIC, Require, TCon, TProto, TSpecial, TVar, accepted_names,
@@ -264,6 +265,9 @@ def ask(ck: Checker, m, p, result, node):
         ck.unify(result, ERR)
         return
     owner = ck.table.field_owner(m.name, "reply")
+    if "reply" in owner.params:
+        # the message sent is a copy of m whose reply is the future's address (generics.py)
+        m = replaced(ck, owner, m, {"reply": ck.fresh()})
     rt = ck.field_type(owner, "reply", arg, m)
     rp = actor_proto(ck, rt, arg, "reply")
     add_require(ck, p, m, node.span, None)
@@ -366,6 +370,8 @@ def unify_plain(ck, r, m, req):
 def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
     for tag, (pay, span) in r.accepts.items():
         if ck.table.is_ancestor(tag, m.name):
+            if tag == m.name and nil_reply_used(ck, pay, m, req, span):
+                return True
             if tag == m.name:
                 clash = ck.unify(pay, m)
                 if clash:
@@ -378,6 +384,25 @@ def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
         if req.literal is None or req.literal[0] != m.name or req.literal[1] in vals:
             return True
     return False
+
+
+def nil_reply_used(ck: Checker, pay, m: TCon, req: Require, span) -> bool:
+    """A request whose `reply` is nil (built without one and sent with `!`) reaching an entry whose
+    handler replies: reported as such rather than as `Get[UndefinedObject]` against `Get[Actor]`."""
+    info = ck.table.get(m.name)
+    if info is None or "reply" not in info.params:
+        return False
+    i = info.params.index("reply")
+    mine, theirs = prune(m.args[i]), prune(prune(pay).args[i]) if type(prune(pay)) is TCon else None
+    if not (type(mine) is TCon and mine.name == "UndefinedObject" and type(theirs) is TCon
+            and theirs.name == "Actor"):
+        return False
+    ck.error("reply to a message without one", f"This sends a `{m.name}` whose `reply` is nil (it was built "
+             f"without one) with `!`, but the handler that receives it replies to it, which would fail at run "
+             "time.", req.span, [Note(f"The `{m.name}` entry is here:", span)],
+             hint=f"send it with `ask:` (`(target ask: {m.name} new) await`), which fills `reply`, or give it "
+                  f"an address: `{m.name} fields: {{ reply: Actor self }}`")
+    return True
 
 
 def reject(ck: Checker, r: TProto, m: TCon, req: Require):

@@ -74,19 +74,19 @@ class Ask:
 
 class With:
     """`obj with: { field: value }` where obj's class was not known yet."""
-    __slots__ = ("recv", "fields", "node")
+    __slots__ = ("recv", "fields", "node", "result")
 
-    def __init__(self, recv, fields, node):
-        self.recv, self.fields, self.node = recv, fields, node
+    def __init__(self, recv, fields, node, result):
+        self.recv, self.fields, self.node, self.result = recv, fields, node, result
 
     def types(self):
-        return [self.recv, *(t for _, t, _ in self.fields)]
+        return [self.recv, *(t for _, t, _ in self.fields), self.result]
 
     def copy(self, f):
-        return With(f(self.recv), [(n, f(t), s) for n, t, s in self.fields], self.node)
+        return With(f(self.recv), [(n, f(t), s) for n, t, s in self.fields], self.node, f(self.result))
 
     def fire(self, ck):
-        ck.with_fields(prune(self.recv), self.fields, self.node)
+        ck.unify(self.result, ck.with_fields(prune(self.recv), self.fields, self.node))
 
 
 class Reason:

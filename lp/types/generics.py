@@ -1,27 +1,36 @@
-"""Which user classes are generic: a field whose type no method fixes becomes a type parameter.
+"""Generic user classes: which fields are type parameters, and instance types with one replaced.
 
-After the methods are inferred with one type per field, a field of a class that
-inherits from `Object` directly and has no subclasses is generic when its type is
-still an unconstrained variable: no method reads it as a particular class, so each
-instance may hold its own type (`Box[Integer]`, `Box[String]`, a request class whose
-`reply` answers different types on different servers); so is one whose type still
-contains such a variable (`items` of type `Array[a]`). The checker then runs again
-with those fields as parameters. Classes in a hierarchy keep one type per field
-(subtyping between them stays nominal).
+After the methods are inferred with one type per field (first pass), a field of a
+class that inherits from `Object` directly and has no subclasses becomes a type
+parameter when its type is still open: a variable no method sends anything to
+(`Box`'s `contents`), a type containing one (`items : Array[a]`), or an actor
+type whose protocol no method fixes. A `reply` field of such a class is always a
+parameter: the address `ask:` fills differs per request. The checker then runs
+again with those fields as parameters, so each instance has its own types
+(`Box[Integer]`, `Box[String]`) and methods are polymorphic in them. A field some
+method fixes (`n + 1`) keeps one type per program; classes in a hierarchy keep
+one type per field (subtyping between them stays nominal).
+
+A generic `reply` is `UndefinedObject` in an instance built by `new` or by
+`fields:` without it: only `ask:` (which sends a copy with the address) or an
+explicit `reply:` gives it an actor, so a handler replying to a request sent
+with `!` is a checked error (docs/types.md).
 """
 from __future__ import annotations
 
-from lp.types.terms import TCon, TVar, prune
+from lp.types.terms import TCon, TProto, TVar, prune
 
 
 def _open(t) -> bool:
-    """Does t still contain a type variable, none of them waiting on a send (`Array[a]`, `a`)?"""
+    """Does t still contain a free variable or protocol, no variable waiting on a send?"""
     found, constrained = [], []
 
     def walk(x):
         x = prune(x)
         if type(x) is TVar:
             (constrained if x.pending else found).append(x)
+        elif type(x) is TProto:
+            found.append(x)
         elif type(x) is TCon:
             for a in x.args:
                 walk(a)
@@ -30,11 +39,29 @@ def _open(t) -> bool:
 
 
 def generic_fields(ck) -> dict[str, list[str]]:
+    """class name -> its fields that are type parameters, from the first pass's field types."""
     out = {}
     for info in ck.table.classes.values():
         if info.builtin or info.superclass != "Object" or info.subclasses:
             continue
-        free = [f for f in info.fields if _open(info.field_types[f])]
+        free = [f for f in info.fields if f == "reply" or _open(info.field_types[f])]
         if free:
             out[info.name] = free
     return out
+
+
+def replaced(ck, info, inst, changes: dict):
+    """A copy of the instance type `inst` of generic class `info` with the parameters of the fields
+    in `changes` (field -> type) replaced; the others are shared with `inst`."""
+    inst = prune(inst)
+    if type(inst) is not TCon or inst.name != info.name or len(inst.args) != len(info.params):
+        return inst
+    args = tuple(changes.get(f, a) for f, a in zip(info.params, inst.args))
+    return TCon(inst.name, args, inst.why)
+
+
+def nil_reply(ck, info, inst):
+    """Built without `reply` (by `new`, or `fields:` not naming it): its reply is nil."""
+    if "reply" in info.params:
+        ck.unify(inst.args[info.params.index("reply")], TCon("UndefinedObject"))
+    return inst

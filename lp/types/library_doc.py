@@ -83,7 +83,7 @@ DESCRIPTIONS = {
     "includesSubstring:": "whether the argument occurs in the receiver", "startsWith:": "whether the receiver begins with the argument",
     "endsWith:": "whether the receiver ends with the argument",
     "asInteger": "the Integer it denotes (optional sign, decimal digits); anything else raises",
-    "asNumber": "the Integer or Float it denotes; anything else raises",
+    "asNumber": "the Float it denotes ('3' asNumber is 3.0; `asInteger` reads an Integer); anything else raises",
     "lines": "the lines, without line terminators", "splitOn:": "the parts between occurrences of the separator",
     "substrings": "the words separated by white space", "substrings:": "the parts between any of the argument's characters, without empty parts",
     "trim": "without leading and trailing white space", "reversed": "the elements in reverse order", "reverse": "the elements in reverse order",

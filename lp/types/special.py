@@ -10,6 +10,7 @@ from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types.errors import did_you_mean
+from lp.types.generics import nil_reply, replaced
 from lp.types.infer import Checker
 from lp.types.terms import ERR, TCon, TSpecial, TVar, prune, show
 
@@ -198,7 +199,7 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
                  [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
                  hint=f"write `{cname} fields: {{ {example} }}`")
         return ERR
-    return ck.table.instance_type(cname, why=node.span, level=ck.level)
+    return nil_reply(ck, info, ck.table.instance_type(cname, why=node.span, level=ck.level))
 
 
 def class_itself(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
@@ -299,6 +300,8 @@ def form_fields(ck: Checker, n, scope, cx, discard):
                  f"{', '.join('`' + m + '`' for m in missing)}: every field must be given a value"
                  + (" (except `reply`, which `ask:` fills)." if "reply" in all_fields else "."),
                  rec.span, [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else ())
+    if "reply" not in given:
+        nil_reply(ck, info, inst)
     return inst
 
 
@@ -315,22 +318,27 @@ def form_with(ck: Checker, n, scope, cx, discard):
     rt = ck.infer(n.receiver, scope, cx)
     fields = [(f.name, ck.infer(f.value, scope, cx), f) for f in rec.fields]
     r = prune(rt)
+    result = ck.fresh()
     if type(r) is TVar:
-        ck.watch(r, C.With(r, fields, n))
+        ck.watch(r, C.With(r, fields, n, result))
     else:
-        ck.with_fields(r, fields, n)
-    return rt
+        ck.unify(result, ck.with_fields(r, fields, n))
+    return result
 
 
 def with_fields(ck: Checker, r, fields, node):
+    """The type of `r with: { ... }`: r's own, or for a generic class a copy whose replaced fields'
+    parameters are the new values' types (`(Box of: 1) with: { contents: 'a' }` is a `Box[String]`)."""
     if type(r) is TSpecial:
-        return
+        return r
     if type(r) is not TCon or r.name.endswith(" class") or not ck.table.all_fields(r.name):
         ck.error("type mismatch", f"`with:` copies an instance with some fields replaced, but this is "
                  f"`{show(r)}`, which has no fields.", node.receiver.span)
-        return
+        return ERR
     cname = r.name
+    info = ck.table.get(cname)
     all_fields = ck.table.all_fields(cname)
+    out = replaced(ck, info, r, {name: ck.fresh() for name, _, _ in fields if name in info.params})
     for name, t, f in fields:
         owner = ck.table.field_owner(cname, name)
         if owner is None:
@@ -338,11 +346,12 @@ def with_fields(ck: Checker, r, fields, node):
             ck.error("unknown field", f"`{cname}` has no field named `{name}`. Its fields are: "
                      f"{', '.join(all_fields)}.", f.span, hint=f"did you mean `{near}`?" if near else None)
             continue
-        ft = ck.field_type(owner, name, f, r)
+        ft = ck.field_type(owner, name, f, out)
         clash = ck.unify(ft, t)
         if clash:
             ck.clash_error(clash, f.value.span, f"The new value of the field `{name}`",
                            f"`{cname}`'s field `{name}` holds", ft, t)
+    return out
 
 
 Checker.with_fields = with_fields
