@@ -81,10 +81,7 @@ def _load_program(path: str, sources: SourceMap):
 
 def _type_check(main, imports, sources: SourceMap, quiet: bool = False) -> None:
     """Errors stop the program; warnings are printed (unless quiet) and do not."""
-    try:
-        from lp.types import check_program
-    except ImportError:
-        return
+    from lp.types import check_program
     result = check_program(main, imports)
     if any(d.severity == "error" for d in result.diagnostics):
         raise LPError(*result.diagnostics)
