@@ -31,10 +31,46 @@ class Send:
     def fire(self, ck):
         actor = prune(self.actor)
         if actor.level == GENERIC:
-            actor = ck.new_proto()
+            # The variable waited on is not generic (a field's type, say) but the method's actor is:
+            # the send runs in every actor that calls the method, so it is typed once per instance
+            # of that protocol, those made so far and those later calls make (unify.Instantiator).
+            self.reach(ck, actor)
+            return
+        self.fire_in(ck, actor)
+
+    def fire_in(self, ck, actor):
         t = ck.send(prune(self.recv), self.selector, self.args, self.node, actor, self.discard,
                     arg_nodes=self.arg_nodes, deferred=True)
         ck.unify_result(self.result, t, self.node)
+
+    def reach(self, ck, proto):
+        if self in proto.late:
+            return
+        proto.late.append(self)
+        for c in proto.copies:
+            r = prune(c)
+            if r.level == GENERIC:
+                self.reach(ck, r)
+            else:
+                ck.queue.append(self.run_in(r))
+
+    def run_in(self, actor):
+        return _SendIn(self, actor)
+
+
+class _SendIn:
+    """A deferred send to type in one given actor (an instance of a generic method's protocol)."""
+    __slots__ = ("send", "actor")
+
+    def __init__(self, send, actor):
+        self.send, self.actor = send, actor
+
+    def fire(self, ck):
+        actor = prune(self.actor)
+        if actor.level == GENERIC:
+            self.send.reach(ck, actor)
+        else:
+            self.send.fire_in(ck, actor)
 
 
 class Numeric:
