@@ -11,6 +11,7 @@ from __future__ import annotations
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import problems as P
 from lp.types.errors import did_you_mean
 from lp.types.generics import replaced
 from lp.types.infer import Checker, Cx, Scope
@@ -53,9 +54,7 @@ def form_spawn(ck: Checker, n, scope, cx, discard):
     me = TCon("Actor", (p,), n.span)
     if type(body) is A.Block:
         if len(body.params) != 1:
-            ck.error("wrong number of arguments", f"The body of `Actor spawn:` is a block of one argument, the new "
-                     f"actor's own reference, but this block takes {len(body.params)}.", body.span,
-                     hint="write `Actor spawn: [:me | ...]`")
+            ck.report(P.SpawnArity(len(body.params), body.span))
             return TCon("Actor", (p,), n.span)
         inner = Cx(cx.cls, cx.class_side, cx.self_t, None, p, in_spawn=True)
         t = ck.i_Block(body, scope, inner, True, param_types=[me])
@@ -121,9 +120,7 @@ def plain_receive(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
 
 
 def table_receive_nonliteral(ck, recv, ats, node, actor, arg_nodes, discard):
-    ck.error("receive needs a table", f"`{node.selector}` takes a literal dispatch table, "
-             "`{ Class -> [:msg | ...]. #symbol -> [:m | ...] }`, so that each handler can be typed.",
-             arg_nodes[0].span if arg_nodes else node.span)
+    ck.report(P.ReceiveNeedsTable(node.selector, arg_nodes[0].span if arg_nodes else node.span))
     return ERR
 
 
@@ -143,8 +140,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
         h = e.handler
         if type(h) is A.Block:
             if len(h.params) > 1:
-                ck.error("wrong number of arguments", f"A receive handler takes the message as its one argument "
-                         f"(or none), but this block takes {len(h.params)}.", h.span)
+                ck.report(P.HandlerArity(len(h.params), h.span))
                 ht = ck.i_Block(h, scope, cx, discard)
                 ck.record(h, ht)
                 continue
@@ -218,8 +214,7 @@ def entry_key(ck: Checker, key, scope):
     if type(key) is A.Name and key.name[:1].isupper() and scope.lookup(key.name) is None:
         info = ck.table.get(key.name)
         if info is not None and key.name in NOT_RECEIVABLE:
-            ck.error("bad receive key", f"No message is an instance of `{key.name}` at run time, so this entry "
-                     "would never match.", key.span, hint=NOT_RECEIVABLE[key.name])
+            ck.report(P.UnreceivableKey(key.name, NOT_RECEIVABLE[key.name], key.span))
             return ERR, None, None
         if info is not None:
             ck.record(key, TCon(key.name + " class"))
@@ -227,12 +222,9 @@ def entry_key(ck: Checker, key, scope):
                 # any arity: the handler's use of the block and the messages sent decide it
                 return ck.fresh(), key.name, None
             return ck.table.instance_type(key.name, why=key.span, level=ck.level), key.name, None
-        near = did_you_mean(key.name, ck.table.classes)
-        ck.error("unknown class", f"This receive entry matches instances of `{key.name}`, but there is no "
-                 "such class.", key.span, hint=f"did you mean `{near}`?" if near else None)
+        ck.report(P.UnknownKeyClass(key.name, did_you_mean(key.name, ck.table.classes), key.span))
         return ERR, None, None
-    ck.error("bad receive key", "A receive entry's key is a class name (matching its instances) or a literal "
-             "symbol, integer, string or character (matching equal values).", key.span)
+    ck.report(P.BadReceiveKey(key.span))
     return ERR, None, None
 
 
@@ -256,12 +248,9 @@ def ask(ck: Checker, m, p, result, node):
     arg = node.args[0] if getattr(node, "args", None) else node
     if type(m) is not TCon or m.name.endswith(" class") or ck.table.field_owner(m.name, "reply") is None:
         info = ck.table.get(m.name) if type(m) is TCon else None
-        ck.error("ask needs a reply field", f"`ask:` sends a message with a `reply` field, which it fills with "
-                 f"the address the answer goes to, but `{m.name if type(m) is TCon else show(m)}` has no `reply` "
-                 "field.", arg.span,
-                 [Note(f"`{m.name}` is declared here:", info.decl.span)] if info is not None and info.decl else (),
-                 hint=f"declare it with one: `Object subclass: #{m.name} fields: (reply)`" if info is not None
-                 and not info.builtin else "to send without waiting for an answer, use `!`")
+        ck.report(P.AskWithoutReply(m.name if type(m) is TCon else show(m), arg.span,
+                                    info.decl.span if info is not None and info.decl else None,
+                                    m.name if info is not None and not info.builtin else None))
         ck.unify(result, ERR)
         return
     owner = ck.table.field_owner(m.name, "reply")
@@ -335,11 +324,7 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
             return unify_plain(ck, r, m, req)
         if r.opaque is not None:
             what = literal_text(*req.literal) if req.literal is not None else show(m)
-            ck.error("unknown protocol", f"This sends `{what}` to an actor whose protocol is not known: it came "
-                     "from the `actor` field of a `Down` or `Exit`, which can be any actor.", req.span,
-                     [Note("The actor reference comes from here:", r.opaque)] if r.opaque.line > 0 else (),
-                     hint="send to the reference you spawned or monitored instead; compare it with "
-                          "`d actor = child` to find it")
+            ck.report(P.SendToOpaqueActor(what, req.span, r.opaque))
             return True
         if not r.origins:
             return final
@@ -397,11 +382,7 @@ def nil_reply_used(ck: Checker, pay, m: TCon, req: Require, span) -> bool:
     if not (type(mine) is TCon and mine.name == "UndefinedObject" and type(theirs) is TCon
             and theirs.name == "Actor"):
         return False
-    ck.error("reply to a message without one", f"This sends a `{m.name}` whose `reply` is nil (it was built "
-             f"without one) with `!`, but the handler that receives it replies to it, which would fail at run "
-             "time.", req.span, [Note(f"The `{m.name}` entry is here:", span)],
-             hint=f"send it with `ask:` (`(target ask: {m.name} new) await`), which fills `reply`, or give it "
-                  f"an address: `{m.name} fields: {{ reply: Actor self }}`")
+    ck.report(P.NilReply(m.name, req.span, span))
     return True
 
 
@@ -409,26 +390,19 @@ def reject(ck: Checker, r: TProto, m: TCon, req: Require):
     names = accepted_names(r)
     lit = req.literal
     what = literal_text(*lit) if lit is not None else show(m)
-    if names:
-        listing = ", ".join(f"`{x}`" for x in names)
-        msg = f"This sends `{what}` to an actor that never receives it. That actor's receives accept: {listing}."
-        spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()]
-        notes = [Note("Its receive is here:", min(spans, key=lambda s: (s.file, s.line, s.col)))] if spans else []
-        hint = None
-        if lit is not None and lit[0] in r.lits:
-            near = did_you_mean(str(lit[1]), [str(v) for v in r.lits[lit[0]]])
-            if near is not None:
-                hint = f"did you mean `{literal_text(lit[0], near)}`?"
-        if hint is None:
-            near = did_you_mean(m.name, list(r.accepts))
-            hint = f"did you mean `{near}`?" if near else f"add an entry `{m.name} -> [:msg | ...]` to a receive " \
-                                                          "of that actor"
-    else:
-        msg = f"This sends `{what}` to an actor that never receives any message, so it would stay in the " \
-              "mailbox forever."
-        notes = [Note("The actor is spawned here:", r.origins[0])] if r.origins and r.origins[0].line > 0 else []
-        hint = "give the actor a `receive` for it"
-    ck.error("message not understood by actor", msg, req.span, notes, hint)
+    if not names:
+        spawned = r.origins[0] if r.origins and r.origins[0].line > 0 else None
+        ck.report(P.NeverReceives(what, req.span, spawned))
+        return
+    spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()]
+    first = min(spans, key=lambda s: (s.file, s.line, s.col)) if spans else None
+    near = None
+    if lit is not None and lit[0] in r.lits:
+        close = did_you_mean(str(lit[1]), [str(v) for v in r.lits[lit[0]]])
+        near = literal_text(lit[0], close) if close is not None else None
+    if near is None:
+        near = did_you_mean(m.name, list(r.accepts))
+    ck.report(P.NotAccepted(what, req.span, names, first, near, m.name))
 
 
 def check_owner(ck, r, c, span):
@@ -440,12 +414,7 @@ def check_owner(ck, r, c, span):
         return
     if set(r.origins) <= set(c.origins):
         return
-    other = r.origins[0]
-    notes = [Note("That actor is spawned here:", other)] if other.line > 0 else \
-        [Note("That actor is the main program's.")]
-    ck.error("receive on another actor", "This receives from the mailbox of an actor that is not the one running "
-             "this code. Only an actor can take messages out of its own mailbox.", span, notes,
-             hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")
+    ck.report(P.ReceiveOnAnotherActor(span, r.origins[0]))
 
 
 def register():

@@ -77,7 +77,7 @@ def _check(ck: Checker, program, imports):
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
     generic = generic_fields(ck)
-    if generic and not ck.diagnostics:
+    if generic:   # again, with those fields as parameters (the first pass's diagnostics recur)
         ck = Checker(generic)
         ck.guard(program, ck.declare, items)
         ck.guard(program, ck.infer_methods)

@@ -18,6 +18,7 @@ with `!` is a checked error (docs/types.md).
 """
 from __future__ import annotations
 
+from lp.types.reports import encloses
 from lp.types.terms import TCon, TProto, TVar, prune
 
 
@@ -38,11 +39,19 @@ def _open(t) -> bool:
     return bool(found) and not constrained
 
 
+def _faulty(ck) -> set[str]:
+    """Classes with a method the first pass reported an error in: they stay as they were checked,
+    so the second pass reports the same diagnostics in the same words."""
+    spans = [d.span for d in ck.diagnostics if d.span is not None]
+    return {mi.cls.name for mi in ck.method_list if any(encloses(mi.decl.span, s) for s in spans)}
+
+
 def generic_fields(ck) -> dict[str, list[str]]:
     """class name -> its fields that are type parameters, from the first pass's field types."""
     out = {}
+    faulty = _faulty(ck)
     for info in ck.table.classes.values():
-        if info.builtin or info.superclass != "Object" or info.subclasses:
+        if info.builtin or info.superclass != "Object" or info.subclasses or info.name in faulty:
             continue
         free = [f for f in info.fields if f == "reply" or _open(info.field_types[f])]
         if free:

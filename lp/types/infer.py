@@ -8,13 +8,16 @@ Sends to receivers whose class is not known yet are deferred (constraints.py).
 """
 from __future__ import annotations
 
+from lp.classdecls import validate
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import problems as P
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
-from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, NUMERIC_OPS, PARAMS, SUBCLASSABLE,
+from lp.types.reports import class_problem
+from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, NUMERIC_OPS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
 from lp.types.terms import DYN, ERR, GENERIC, TCon, TProto, TSpecial, TVar, con, prune, show
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
@@ -145,76 +148,30 @@ class Checker(Unifier, Reporter):
     # ---- declarations ---------------------------------------------------------------
     def declare(self, items):
         classes = [i for i in items if isinstance(i, A.ClassDecl)]
-        for d in classes:
-            if d.name in self.table.classes:
-                old = self.table.classes[d.name]
-                if old.builtin:
-                    self.error("duplicate class", f"`{d.name}` is a builtin class; it cannot be declared again.",
-                               d.span, hint=f"choose another name, like `My{d.name}`")
-                else:
-                    self.error("duplicate class", f"The class `{d.name}` is declared twice.", d.span,
-                               [Note("It was first declared here:", old.decl.span)])
-                continue
-            self.table.classes[d.name] = ClassInfo(d.name, d.superclass, d)
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
-            sup = self.table.get(d.superclass)
-            if sup is None:
-                near = did_you_mean(d.superclass, self.table.classes)
-                self.error("unknown class", f"`{d.name}` inherits from `{d.superclass}`, but there is no such class.",
-                           d.span, hint=f"did you mean `{near}`?" if near else None)
-                info.superclass = "Object"
-            elif sup.builtin and sup.name not in SUBCLASSABLE:
-                self.error("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
-                           "only `Object` and `Error` can.", d.span)
-                info.superclass = "Object"
-        # cycles
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
-            seen = {d.name}
-            c = self.table.get(info.superclass)
-            while c is not None and not c.builtin:
-                if c.name in seen:
-                    self.error("inheritance cycle", f"`{d.name}` inherits from itself through `{c.name}`.", d.span)
-                    info.superclass = "Object"
-                    break
-                seen.add(c.name)
-                c = self.table.get(c.superclass)
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
+        builtins = {name: (info.superclass, tuple(info.fields)) for name, info in self.table.classes.items()}
+        v = validate(classes, builtins)
+        names = list(self.table.classes) + [d.name for d in v.kept]
+        for p in v.problems:
+            near = did_you_mean(p.decl.superclass, names) if p.kind == "unknown superclass" else None
+            self.add(class_problem(p, near))
+        for d in v.kept:
+            self.table.classes[d.name] = ClassInfo(d.name, v.superclass[d.name], d)
+        for d in v.kept:
+            info = self.table.classes[d.name]
             self.table.classes[info.superclass].subclasses.append(d.name)
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
-            inherited = self.table.all_fields(info.superclass)
-            for f in d.fields:
-                if f in inherited:
-                    owner = self.table.field_owner(info.superclass, f)
-                    self.error("duplicate field", f"`{d.name}` declares the field `{f}`, but it already inherits "
-                               f"one with that name from `{owner.name}`.", d.span)
-                    continue
-                info.fields.append(f)
-                info.field_types[f] = TVar(0)
+            info.fields = list(v.fields[d.name])
+            info.field_types = {f: TVar(0) for f in info.fields}
             info.params = [f for f in info.fields if f in self.generic.get(d.name, ())]
         for m in (i for i in items if isinstance(i, A.MethodDecl)):
             info = self.table.get(m.class_name)
             if info is None:
-                near = did_you_mean(m.class_name, self.table.classes)
-                self.error("unknown class", f"This method is defined on `{m.class_name}`, but there is no such class.",
-                           m.span, hint=f"did you mean `{near}`?" if near else None)
+                self.report(P.MethodOnUnknownClass(m.class_name, m.span, did_you_mean(m.class_name,
+                                                                                      self.table.classes)))
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
-                side = " class" if m.class_side else ""
-                self.error("duplicate method", f"`{m.class_name}{side} >> {m.selector}` is defined twice.", m.span,
-                           [Note("The first definition is here:", table[m.selector].decl.span)])
+                self.report(P.DuplicateMethod(m.class_name, m.selector, m.class_side, m.span,
+                                              table[m.selector].decl.span))
                 continue
             mi = MethodInfo(m, info, m.class_side)
             table[m.selector] = mi
