@@ -237,7 +237,7 @@ def ask_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     if type(m) is TVar:
         ck.watch(m, C.Ask(m, p, result, node))
     else:
-        ck.ask(m, p, result, node)
+        ask(ck, m, p, result, node)
     return result
 
 
@@ -267,8 +267,6 @@ def ask(ck: Checker, m, p, result, node):
         rp.plain = (TVar(rp.level), node.span, False)
     ck.unify(result, TCon("Future", (rp.plain[0],), node.span))
 
-
-Checker.ask = ask
 
 
 # ---- the protocol checks, once everything is inferred ----------------------------------------------
@@ -417,20 +415,19 @@ def check_owner(ck, r, c, span):
     ck.report(P.ReceiveOnAnotherActor(span, r.origins[0]))
 
 
-def register():
-    ck = Checker
-    ck.SPECIAL_FORMS["spawn:"] = form_spawn
-    ck.SPECIAL_FORMS["receive:"] = form_receive
-    ck.SPECIAL_FORMS["receive:after:do:"] = form_receive
-    ck.SPECIAL_SENDS[("Actor", "!")] = bang
-    ck.SPECIAL_SENDS[("Actor", "receive")] = plain_receive
-    ck.SPECIAL_SENDS[("Actor", "receive:")] = table_receive_nonliteral
-    ck.SPECIAL_SENDS[("Actor", "receive:after:do:")] = table_receive_nonliteral
-    ck.SPECIAL_SENDS[("Actor", "ask:")] = ask_send
-    ck.SPECIAL_CLASS_SENDS["spawn:"] = class_spawn
-    ck.SPECIAL_CLASS_SENDS["spawnLink:"] = class_spawn
-    ck.SPECIAL_FORMS["spawnLink:"] = form_spawn
-    ck.SPECIAL_CLASS_SENDS["self"] = class_self
+def register(parts):
+    """Into lp/types/parts.py's Parts: spawn, !, receive, ask:."""
+    parts.ask = ask
+    parts.forms["spawn:"] = form_spawn
+    parts.forms["receive:"] = form_receive
+    parts.forms["receive:after:do:"] = form_receive
+    parts.sends[("Actor", "!")] = bang
+    parts.sends[("Actor", "receive")] = plain_receive
+    parts.sends[("Actor", "receive:")] = table_receive_nonliteral
+    parts.sends[("Actor", "receive:after:do:")] = table_receive_nonliteral
+    parts.sends[("Actor", "ask:")] = ask_send
+    parts.class_sends["spawn:"] = class_spawn
+    parts.class_sends["spawnLink:"] = class_spawn
+    parts.forms["spawnLink:"] = form_spawn
+    parts.class_sends["self"] = class_self
 
-
-register()

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
-from lp.types import actors, special  # noqa: F401 - registers the special sends
-from lp.types import traps
+from lp.types import actors, traps
 from lp.types.generics import generic_fields
 from lp.types.infer import Checker, Cx, Scope
+from lp.types.parts import assemble
 from lp.types.terms import TCon, prune
 
 
@@ -43,7 +43,7 @@ def _order(d: Diagnostic):
 
 
 def check_program(program: A.Program, imports=()) -> CheckResult:
-    ck = Checker()
+    ck = Checker(assemble())
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20000))
     try:
@@ -78,7 +78,7 @@ def _check(ck: Checker, program, imports):
     ck.guard(program, ck.infer_methods)
     generic = generic_fields(ck)
     if generic:   # again, with those fields as parameters (the first pass's diagnostics recur)
-        ck = Checker(generic)
+        ck = Checker(ck.parts, generic)
         ck.guard(program, ck.declare, items)
         ck.guard(program, ck.infer_methods)
     main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))

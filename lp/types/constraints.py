@@ -88,7 +88,7 @@ class Numeric:
         return Numeric(f(self.arg), f(self.result), self.op, self.recv_name, self.node, self.arg_node)
 
     def fire(self, ck):
-        ck.numeric(self.recv_name, self.op, prune(self.arg), self.result, self.node, self.arg_node)
+        ck.parts.numeric(ck, self.recv_name, self.op, prune(self.arg), self.result, self.node, self.arg_node)
 
 
 class Ask:
@@ -105,7 +105,7 @@ class Ask:
         return Ask(f(self.msg), f(self.proto), f(self.result), self.node)
 
     def fire(self, ck):
-        ck.ask(prune(self.msg), self.proto, self.result, self.node)
+        ck.parts.ask(ck, prune(self.msg), self.proto, self.result, self.node)
 
 
 class With:
@@ -122,7 +122,7 @@ class With:
         return With(f(self.recv), [(n, f(t), s) for n, t, s in self.fields], self.node, f(self.result))
 
     def fire(self, ck):
-        ck.unify(self.result, ck.with_fields(prune(self.recv), self.fields, self.node))
+        ck.unify(self.result, ck.parts.with_fields(ck, prune(self.recv), self.fields, self.node))
 
 
 class Reason:
@@ -139,7 +139,7 @@ class Reason:
         return Reason(f(self.arg), self.node)
 
     def fire(self, ck):
-        ck.check_reason(prune(self.arg), self.node)
+        ck.parts.check_reason(ck, prune(self.arg), self.node)
 
 
 class Element:
@@ -156,4 +156,4 @@ class Element:
         return Element(f(self.elem), self.selector, self.node)
 
     def fire(self, ck):
-        ck.check_element(prune(self.elem), self.selector, self.node)
+        ck.parts.check_element(ck, prune(self.elem), self.selector, self.node)

@@ -100,9 +100,16 @@ def _within(part, whole) -> bool:
 
 
 class Checker(Unifier, Reporter):
-    def __init__(self, generic=None):
+    """One check of one program. `parts` (lp/types/parts.py) holds the sends typed by rule
+    (special.py) and the actor sends and receives (actors.py): `parts.forms`, `parts.sends` and
+    `parts.class_sends` are consulted in `i_Send`, `send` and `class_send`; constraints.py calls
+    `parts.numeric`, `check_element`, `with_fields`, `check_reason` and `ask` when a variable is bound.
+    `generic` names the fields that are type parameters (generics.py)."""
+
+    def __init__(self, parts, generic=None):
         Unifier.__init__(self)
         Reporter.__init__(self)
+        self.parts = parts
         self.table = ClassTable()
         self.generic: dict[str, list[str]] = generic or {}   # class -> its generic fields (generics.py)
         self.level = 1
@@ -597,7 +604,7 @@ class Checker(Unifier, Reporter):
         sel = n.selector
         recv = n.receiver
         args = n.args
-        special = self.SPECIAL_FORMS.get(sel)
+        special = self.parts.forms.get(sel)
         if special is not None:
             r = special(self, n, scope, cx, discard)
             if r is not None:
@@ -628,7 +635,7 @@ class Checker(Unifier, Reporter):
             if owners and len(owners) == 1 and not self.class_side_selector(sel):
                 (owner,) = owners
                 if owner == "Block" and sel.startswith("value"):
-                    return self.SPECIAL_SENDS[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
+                    return self.parts.sends[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
                 if not self.table.has_subclasses(owner):
                     self.unify(r, self.table.instance_type(owner, why=None, level=r.level))
                     return self.send(r, sel, ats, node, actor, discard, arg_nodes, start, deferred)
@@ -647,7 +654,7 @@ class Checker(Unifier, Reporter):
                 sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)
                 if sig is not None:
                     if sig.special:
-                        return self.SPECIAL_SENDS[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
+                        return self.parts.sends[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
                     if discard and sel in BRANCHING_SIGS:
                         sig = BRANCHING_SIGS[sel]
                     return self.apply_sig(sig, r, ats, node, arg_nodes, discard)
@@ -663,7 +670,7 @@ class Checker(Unifier, Reporter):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 if sig.special:
-                    return self.SPECIAL_CLASS_SENDS[sel](self, cname, ats, node, actor, arg_nodes, discard)
+                    return self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]
                 inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
@@ -844,8 +851,3 @@ class Checker(Unifier, Reporter):
         near = did_you_mean(sel, every)
         self.error("unknown selector", f"No class understands `{sel}`.", span,
                    hint=f"did you mean `{near}`?" if near else None)
-
-    # ---- special forms (need the syntax, not just the types) are in special.py ----------------
-    SPECIAL_FORMS: dict = {}
-    SPECIAL_SENDS: dict = {}
-    SPECIAL_CLASS_SENDS: dict = {}

@@ -1,8 +1,8 @@
 """Sends typed by rule rather than by signature: numbers, element needs, blocks, instances, records, reasons.
 
-Actor sends and receives are in actors.py. Each function is registered on the
-Checker: SPECIAL_FORMS see the syntax of the send (a literal record, table or
-block), SPECIAL_SENDS / SPECIAL_CLASS_SENDS see only the types.
+Actor sends and receives are in actors.py. `register` puts each function into the
+checker's parts (lp/types/parts.py): forms see the syntax of the send (a literal
+record or block), sends and class sends see only the types.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def numeric_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     if type(a) is TVar:
         ck.watch(a, C.Numeric(a, result, op, recv.name, node, arg_nodes[0] if arg_nodes else None))
     else:
-        ck.numeric(recv.name, op, a, result, node, arg_nodes[0] if arg_nodes else None)
+        numeric(ck, recv.name, op, a, result, node, arg_nodes[0] if arg_nodes else None)
     return result
 
 
@@ -63,8 +63,6 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
     ck.unify(result, TCon(r, (), node.span))
 
 
-Checker.numeric = numeric
-
 
 # ---- collections whose selector needs something of their elements ------------------------
 
@@ -86,7 +84,7 @@ def element_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     if type(e) is TVar:
         ck.watch(e, C.Element(e, sel, node))
     else:
-        ck.check_element(e, sel, node)
+        check_element(ck, e, sel, node)
     return TCon("Array", (elem,), node.span) if sel == "asSortedArray" else elem
 
 
@@ -98,8 +96,6 @@ def check_element(ck: Checker, e, sel, node):
     ck.error("type mismatch", f"`{sel}` needs an Array of {names}, but this Array holds `{show(e)}`.",
              node.span, hint=hint)
 
-
-Checker.check_element = check_element
 
 
 # ---- blocks -----------------------------------------------------------------------------
@@ -322,7 +318,7 @@ def form_with(ck: Checker, n, scope, cx, discard):
     if type(r) is TVar:
         ck.watch(r, C.With(r, fields, n, result))
     else:
-        ck.unify(result, ck.with_fields(r, fields, n))
+        ck.unify(result, with_fields(ck, r, fields, n))
     return result
 
 
@@ -354,8 +350,6 @@ def with_fields(ck: Checker, r, fields, node):
     return out
 
 
-Checker.with_fields = with_fields
-
 
 # ---- failure reasons ------------------------------------------------------------------------
 
@@ -379,7 +373,7 @@ def reason_arg(ck, t, node, arg_nodes):
     if type(a) is TVar:
         ck.watch(a, C.Reason(a, an or node))
     else:
-        ck.check_reason(a, an or node)
+        check_reason(ck, a, an or node)
 
 
 def check_reason(ck, a, node):
@@ -391,34 +385,32 @@ def check_reason(ck, a, node):
              node.span)
 
 
-Checker.check_reason = check_reason
 
-
-def register():
-    ck = Checker
+def register(parts):
+    """Into lp/types/parts.py's Parts: the sends this module types."""
+    parts.numeric, parts.check_element = numeric, check_element
+    parts.with_fields, parts.check_reason = with_fields, check_reason
     for cls in ("Integer", "Float"):
         for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:"):
-            ck.SPECIAL_SENDS[(cls, op)] = numeric_send
+            parts.sends[(cls, op)] = numeric_send
     for sel in ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"):
-        ck.SPECIAL_SENDS[("Block", sel)] = block_value
+        parts.sends[("Block", sel)] = block_value
     for sel in ELEMENT_NEEDS:
-        ck.SPECIAL_SENDS[("Array", sel)] = element_send
-    ck.SPECIAL_SENDS[("Block", "numArgs")] = block_num_args
-    ck.SPECIAL_SENDS[("Block", "ensure:")] = block_ensure
-    ck.SPECIAL_SENDS[("Block", "ifCurtailed:")] = block_ensure
+        parts.sends[("Array", sel)] = element_send
+    parts.sends[("Block", "numArgs")] = block_num_args
+    parts.sends[("Block", "ensure:")] = block_ensure
+    parts.sends[("Block", "ifCurtailed:")] = block_ensure
     for sel in ("whileTrue:", "whileFalse:", "whileTrue", "whileFalse"):
-        ck.SPECIAL_SENDS[("Block", sel)] = block_while
-    ck.SPECIAL_SENDS[("Block", "on:do:")] = block_on_do
-    ck.SPECIAL_SENDS[("Actor", "exit:")] = exit_send
-    ck.SPECIAL_CLASS_SENDS["new"] = class_new
+        parts.sends[("Block", sel)] = block_while
+    parts.sends[("Block", "on:do:")] = block_on_do
+    parts.sends[("Actor", "exit:")] = exit_send
+    parts.class_sends["new"] = class_new
     for sel in ("printNl", "displayNl", "yourself"):
-        ck.SPECIAL_CLASS_SENDS[sel] = class_itself
+        parts.class_sends[sel] = class_itself
     for sel in ("raise:", "signal:", "new:"):
-        ck.SPECIAL_CLASS_SENDS[sel] = class_error_text
-    ck.SPECIAL_CLASS_SENDS["fields:"] = class_fields_nonrecord
-    ck.SPECIAL_CLASS_SENDS["exit:"] = class_exit
-    ck.SPECIAL_FORMS["fields:"] = form_fields
-    ck.SPECIAL_FORMS["with:"] = form_with
+        parts.class_sends[sel] = class_error_text
+    parts.class_sends["fields:"] = class_fields_nonrecord
+    parts.class_sends["exit:"] = class_exit
+    parts.forms["fields:"] = form_fields
+    parts.forms["with:"] = form_with
 
-
-register()
