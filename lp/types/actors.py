@@ -14,9 +14,8 @@ from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types.errors import did_you_mean
 from lp.types.generics import replaced
-from lp.types.infer import Checker, Cx, Scope
-from lp.types.library import PARAMS
-from lp.types.terms import (DYN, ERR, GENERIC, Require, TCon, TProto, TSpecial, TVar, accepted_names,
+from lp.types.infer import Checker, Cx
+from lp.types.terms import (ERR, GENERIC, Require, TCon, TProto, TSpecial, TVar, accepted_names,
                             literal_text, prune, show)
 
 LITERAL_KINDS = {A.SymLit: "Symbol", A.IntLit: "Integer", A.StrLit: "String", A.CharLit: "Character"}

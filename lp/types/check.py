@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
 from lp.types import actors, traps
+from lp.types import problems as P
 from lp.types.generics import generic_fields
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.parts import assemble
-from lp.types.terms import TCon, prune
+from lp.types.terms import prune
 
 
 @dataclass
@@ -50,8 +51,8 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
         try:
             ck = _check(ck, program, list(imports or ()))
         except Exception as e:  # noqa: BLE001 - never a traceback
-            ck.error("internal checker error", f"The type checker failed ({type(e).__name__}: {e}). "
-                     "This is a bug in LP.", getattr(program, "span", None))
+            ck.report(P.InternalError(f"The type checker failed ({type(e).__name__}: {e}). This is a bug in LP.",
+                                      getattr(program, "span", None)))
     finally:
         sys.setrecursionlimit(old_limit)
     files = [getattr(p, "file", "") for p in list(imports or ()) + [program]]

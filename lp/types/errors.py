@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from lp.diagnostics import Diagnostic
-from lp.types.reports import encloses, mismatch, render
+from lp.types.reports import mismatch, render
 
 
 def did_you_mean(word: str, candidates) -> str | None:
@@ -22,11 +22,6 @@ class Reporter:
         self.diagnostics: list[Diagnostic] = []
         self._reported: set = set()
 
-    def warn(self, title, message, span, notes=(), hint=None):
-        """A diagnostic that does not stop the program: its title says it is a warning."""
-        self.diagnostics.append(Diagnostic(f"warning: {title}", message, span, severity="warning",
-                                           notes=tuple(notes), hint=hint))
-
     def error(self, title, message, span, notes=(), hint=None, label=""):
         self.add(Diagnostic(title, message, span, notes=tuple(notes), hint=hint, label=label))
 
@@ -35,7 +30,11 @@ class Reporter:
         self.add(render(problem))
 
     def add(self, d: Diagnostic):
-        """An error, unless one was already reported at the same span (one diagnostic per root cause)."""
+        """An error, unless one was already reported at the same span (one diagnostic per root cause);
+        every warning."""
+        if d.severity == "warning":
+            self.diagnostics.append(d)
+            return
         span = d.span
         key = (span.file, span.line, span.col, span.end_line, span.end_col) \
             if span is not None and span.line > 0 else None

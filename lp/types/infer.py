@@ -17,9 +17,9 @@ from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
 from lp.types.reports import class_problem
-from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, NUMERIC_OPS, PARAMS,
+from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
-from lp.types.terms import DYN, ERR, GENERIC, TCon, TProto, TSpecial, TVar, con, prune, show
+from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
 
 VALUE_NODES = (A.Block, A.IntLit, A.FloatLit, A.StrLit, A.CharLit, A.SymLit, A.LitArray, A.Name)
@@ -371,12 +371,8 @@ class Checker(Unifier, Reporter):
             else:
                 continue
             side = " class" if mi.class_side else ""
-            self.error("incompatible override",
-                       f"`{mi.cls.name}{side} >> {mi.decl.selector}` {extra}, but "
-                       f"{whose} takes more than that, and a send typed against it can reach this override.",
-                       mi.decl.span,
-                       [Note("The overridden method is here:", parent_decl.span)] if parent_decl else (),
-                       hint="an override must accept every argument the method it overrides accepts")
+            self.report(P.NarrowerOverride(f"`{mi.cls.name}{side} >> {mi.decl.selector}`", extra, whose,
+                                           mi.decl.span, parent_decl.span if parent_decl else None))
             return True
         return False
 
@@ -385,12 +381,11 @@ class Checker(Unifier, Reporter):
         try:
             return fn(*args)
         except RecursionError:
-            self.error("internal checker error", "This expression is nested too deeply for the checker.",
-                       getattr(node, "span", None))
+            self.report(P.InternalError("This expression is nested too deeply for the checker.",
+                                        getattr(node, "span", None)))
         except Exception as e:  # noqa: BLE001 - the checker must never raise
-            self.error("internal checker error",
-                       f"The type checker failed on this code ({type(e).__name__}: {e}). This is a bug in LP.",
-                       getattr(node, "span", None))
+            self.report(P.InternalError(f"The type checker failed on this code ({type(e).__name__}: {e}). "
+                                        "This is a bug in LP.", getattr(node, "span", None)))
         self.queue.clear()
         return ERR
 
@@ -422,12 +417,9 @@ class Checker(Unifier, Reporter):
             t = self.infer(s.value, scope, cx)
             if cx.result is None:
                 if cx.in_spawn:
-                    self.error("return outside a method", "`^` returns from a method, but this one is inside "
-                               "an actor's body, which runs on its own: there is no method to return from.",
-                               s.span, hint="let the actor's body end instead, or use `Actor exit: #normal`")
+                    self.report(P.ReturnOutsideMethod(True, s.span))
                 else:
-                    self.error("return outside a method", "`^` returns from a method, but this statement is "
-                               "not inside one.", s.span, hint="at the top level, just write the expression")
+                    self.report(P.ReturnOutsideMethod(False, s.span))
             else:
                 clash = self.unify(cx.result, t)
                 if clash:
@@ -441,8 +433,8 @@ class Checker(Unifier, Reporter):
     def infer(self, node, scope, cx, discard=False):
         m = getattr(self, "i_" + type(node).__name__, None)
         if m is None:
-            self.error("internal checker error", f"The checker does not know `{type(node).__name__}` nodes.",
-                       getattr(node, "span", None))
+            self.report(P.InternalError(f"The checker does not know `{type(node).__name__}` nodes.",
+                                        getattr(node, "span", None)))
             return ERR
         t = m(node, scope, cx, discard)
         self.types[id(node)] = (node, t)
@@ -486,11 +478,7 @@ class Checker(Unifier, Reporter):
             for t in [elem] + [t for _, _, t in clashes]:
                 if show(t) not in kinds:
                     kinds.append(show(t))
-            listing = ", ".join(f"`{k}`" for k in kinds)
-            self.error("type mismatch", f"This array's elements are of {len(kinds)} different types ({listing}), "
-                       "but an array holds one type of element.", n.span,
-                       [Note(f"The first element that is not `{kinds[0]}` is here:", clashes[0][0].span)],
-                       hint="an Array is homogeneous; to mix kinds of value, make them instances of one class")
+            self.report(P.MixedArray(kinds, n.span, clashes[0][0].span))
         return TCon("Array", (elem,), n.span)
 
     def i_BraceArray(self, n, scope, cx, discard):
@@ -499,16 +487,13 @@ class Checker(Unifier, Reporter):
     def i_Record(self, n, scope, cx, discard):
         for f in n.fields:
             self.infer(f.value, scope, cx)
-        self.error("record out of place", "A record literal `{ name: value }` only builds instances: it is the "
-                   "argument of `fields:` or `with:`.", n.span,
-                   hint="write `Point fields: { x: 1. y: 2 }` or `p with: { x: 3 }`")
+        self.report(P.RecordOutOfPlace(n.span))
         return ERR
 
     def i_DispatchTable(self, n, scope, cx, discard):
         for e in n.entries:
             self.infer(e.handler, scope, cx)
-        self.error("dispatch table out of place", "A dispatch table `{ Key -> [:m | ...] }` is the argument of "
-                   "`receive:` or `receive:after:do:`, and nothing else.", n.span)
+        self.report(P.TableOutOfPlace(n.span))
         return ERR
 
     def i_Sequence(self, n, scope, cx, discard):
@@ -561,11 +546,10 @@ class Checker(Unifier, Reporter):
             return TCon("Boolean", (), n.span)
         if name in ("self", "super"):
             if cx.cls is None:
-                self.error("self outside a method", f"`{name}` only means something inside a method, "
-                           "where it is the receiver.", n.span)
+                self.report(P.SelfOutsideMethod(name, n.span))
                 return ERR
             if name == "super" and cx.cls.superclass is None:
-                self.error("no superclass", f"`{cx.cls.name}` has no superclass for `super` to refer to.", n.span)
+                self.report(P.NoSuperclass(cx.cls.name, n.span))
                 return ERR
             return cx.self_t
         v = scope.lookup(name)
@@ -575,15 +559,12 @@ class Checker(Unifier, Reporter):
             if name in self.table.classes:
                 return TCon(name + " class", (), n.span)
             near = did_you_mean(name, list(self.table.classes) + list(scope.names()))
-            self.error("unknown class", f"There is no class or variable named `{name}`.", n.span,
-                       hint=f"did you mean `{near}`?" if near else None)
+            self.report(P.UnknownName(name, near, n.span))
             return ERR
         near = did_you_mean(name, scope.names())
-        hint = f"did you mean `{near}`?" if near else \
-            "variables are introduced with `name := value` before they are used"
-        if cx.cls is not None and not cx.class_side and self.table.field_owner(cx.cls.name, name) is not None:
-            hint = f"`{name}` is a field of `{cx.cls.name}`: read it with `self {name}`"
-        self.error("unknown variable", f"There is no variable named `{name}` here.", n.span, hint=hint)
+        field_of = cx.cls.name if cx.cls is not None and not cx.class_side and \
+            self.table.field_owner(cx.cls.name, name) is not None else None
+        self.report(P.UnknownVariable(name, near, field_of, n.span))
         scope.vars[name] = Var(ERR, False, n.span)
         return ERR
 
@@ -706,16 +687,8 @@ class Checker(Unifier, Reporter):
 
     def receiver_clash(self, mi: MethodInfo, self_t, recv, node):
         """A method on a builtin class (or `Object`) whose body only works for some receivers."""
-        sel, owner = mi.decl.selector, mi.cls.name
         span = getattr(node, "selector_span", None) or node.span
-        note = [Note(f"`{owner} >> {sel}` is defined here:", mi.decl.span)]
-        if owner == "Object":
-            self.error("type mismatch", f"`{owner} >> {sel}` sends `self` selectors that only `{show(self_t)}` "
-                       f"understands, so it cannot run on this `{show(recv)}`.", span, note,
-                       hint=f"define `{sel}` on the classes it is meant for instead of on `Object`")
-        else:
-            self.error("type mismatch", f"`{owner} >> {sel}` only works on `{show(self_t)}`, but this receiver "
-                       f"is `{show(recv)}`.", span, note)
+        self.report(P.ReceiverClash(mi.cls.name, mi.decl.selector, show(self_t), show(recv), span, mi.decl.span))
 
     @staticmethod
     def _why_in(clash):
@@ -815,24 +788,23 @@ class Checker(Unifier, Reporter):
         t = prune(t)
         span = getattr(node, "selector_span", None) or node.span
         if type(t) is TProto or t.name == "Method":
-            self.error("unknown selector", f"This value does not understand `{sel}`.", span)
+            self.report(P.ValueNotUnderstood(sel, span))
             return ERR
         cands = self.understood(t)
         near = did_you_mean(sel, cands)
         name = t.name
         what = f"The class `{name[:-6]}` (the class itself, not an instance)" if name.endswith(" class") \
             else f"`{show(t)}`"
-        notes = []
-        if t.why is not None and t.why.line > 0 and t.why != node.span and not name.endswith(" class"):
-            notes.append(Note(f"It is `{show(t)}` because of this:", t.why))
-        hint = f"did you mean `{near}`?" if near else None
+        because = (show(t), t.why) if t.why is not None and t.why.line > 0 and t.why != node.span and \
+            not name.endswith(" class") else None
+        instance_side = class_side = None
         if not near and name.endswith(" class") and sel in self.understood(
                 self.table.instance_type(name[:-6], level=self.level)):
-            hint = f"`{sel}` is understood by instances of `{name[:-6]}`, not by the class itself"
+            instance_side = name[:-6]
         elif not near and not name.endswith(" class") and name in self.table.classes and \
                 sel in self.understood(TCon(name + " class")):
-            hint = f"`{sel}` is a class-side method: send it to `{name}` itself"
-        self.error("unknown selector", f"{what} does not understand `{sel}`.", span, notes, hint)
+            class_side = name
+        self.report(P.NotUnderstood(what, sel, span, because, near, instance_side, class_side))
         return ERR
 
     def class_side_selector(self, sel) -> bool:
@@ -849,5 +821,4 @@ class Checker(Unifier, Reporter):
         for info in self.table.classes.values():
             every.update(info.cmethods)
         near = did_you_mean(sel, every)
-        self.error("unknown selector", f"No class understands `{sel}`.", span,
-                   hint=f"did you mean `{near}`?" if near else None)
+        self.report(P.NoClassUnderstands(sel, near, span))

@@ -12,7 +12,7 @@ and receives, `fields:`, `ask:`, ...) are marked `special` and typed in
 """
 from __future__ import annotations
 
-from lp.classdecls import CHECKER_ONLY, HIERARCHY, RUNTIME_ONLY, SUBCLASSABLE  # noqa: F401
+from lp.classdecls import CHECKER_ONLY, HIERARCHY, RUNTIME_ONLY
 
 # type name -> its type parameters
 PARAMS = {

@@ -6,9 +6,9 @@ record or block), sends and class sends see only the types.
 """
 from __future__ import annotations
 
-from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import problems as P
 from lp.types.errors import did_you_mean
 from lp.types.generics import nil_reply, replaced
 from lp.types.infer import Checker
@@ -36,20 +36,14 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
         return
     if type(a) is not TCon or a.name not in NUMBERS:
         span = arg_node.span if arg_node is not None else node.span
-        ck.error("type mismatch", f"The argument of `{op}` is `{show(a)}`, but `{op}` on `{recv_name}` needs a "
-                 "number (`Integer` or `Float`).", span,
-                 [Note(f"It is `{show(a)}` because of this:", a.why)] if isinstance(a, TCon) and a.why
-                 and a.why != span and a.why.line > 0 else (),
-                 hint="use `printString` to turn a number into a String, or `asInteger` for the reverse"
-                 if a.name == "String" and op == "+" else None)
+        because = a.why if isinstance(a, TCon) and a.why and a.why != span and a.why.line > 0 else None
+        ck.report(P.NotANumber(op, recv_name, show(a), span, because, a.name == "String" and op == "+"))
         ck.unify(result, ERR)
         return
     if op in ("max:", "min:") and a.name != recv_name:
         # The primitive answers one of the two numbers unchanged, so mixed kinds have no one type.
         span = arg_node.span if arg_node is not None else node.span
-        ck.error("type mismatch", f"The argument of `{op}` is `{a.name}`, but `{op}` on `{recv_name}` answers "
-                 f"one of the two numbers unchanged, so both must be `{recv_name}`.", span,
-                 hint=f"convert one side first: `asFloat` or `rounded`")
+        ck.report(P.MixedNumbers(op, recv_name, a.name, span))
         ck.unify(result, ERR)
         return
     if op in ("<", ">", "<=", ">="):
@@ -92,9 +86,7 @@ def check_element(ck: Checker, e, sel, node):
     allowed, hint = ELEMENT_NEEDS[sel]
     if type(e) is TSpecial or (type(e) is TCon and e.name in allowed):
         return
-    names = " or ".join(f"`{a}`" for a in allowed)
-    ck.error("type mismatch", f"`{sel}` needs an Array of {names}, but this Array holds `{show(e)}`.",
-             node.span, hint=hint)
+    ck.report(P.ElementNeed(sel, tuple(allowed), show(e), node.span, hint))
 
 
 
@@ -108,20 +100,12 @@ def block_value(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
         n = len(ats)
         if clash.kind == "arity" and prune(clash.actual) is prune(recv) or clash.kind == "arity":
             got = len(prune(recv).args) - 1
-            ck.error("wrong number of arguments",
-                     f"This block takes {got} argument{'s' if got != 1 else ''}, but `{node.selector}` "
-                     f"passes {n}.", node.span,
-                     hint=f"a block of {got} argument{'s' if got != 1 else ''} is run with "
-                          f"`{value_selector(got)}`")
+            ck.report(P.BlockArity(got, node.selector, n, node.span))
         else:
             ck.clash_error(clash, node.span, f"An argument of `{node.selector}`", "the block needs",
                            recv, want)
         return ERR
     return result
-
-
-def value_selector(n):
-    return "value" if n == 0 else "value:" * n
 
 
 def block_num_args(ck, recv, ats, node, actor, arg_nodes, discard):
@@ -164,8 +148,7 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     if type(cls) is TCon and cls.name.endswith(" class") and ck.table.is_ancestor("Error", cls.name[:-6]):
         err = ck.table.instance_type(cls.name[:-6], level=ck.level)
     elif type(cls) is not TSpecial:
-        ck.error("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
-                 "subclass of it.", arg_nodes[0].span)
+        ck.report(P.OnDoNeedsErrorClass(arg_nodes[0].span))
     h = TCon("Block", (err, r))
     clash = ck.unify(h, ats[1])
     if clash:
@@ -183,17 +166,10 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
             return ERR
         return ck.table.instance_type(cname, why=node.span, level=ck.level)
     if info.builtin and cname not in ("Object",):
-        ck.error("cannot instantiate", f"`{cname}` instances are not made with `new`.", node.span,
-                 hint={"Error": "raise an error with `Error raise: 'text'`, or build one with "
-                                "`Error fields: { message: 'text' }`"}.get(cname))
+        ck.report(P.NotMadeWithNew(cname, node.span))
         return ERR
     if [f for f in fields if f != "reply"]:
-        listing = " ".join(fields)
-        example = ". ".join(f"{f}: {chr(ord('a') + i)}" for i, f in enumerate(f for f in fields if f != "reply"))
-        ck.error("missing fields", f"`{cname}` has fields ({listing}), so `new` cannot build one: every field "
-                 "needs a value.", node.span,
-                 [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
-                 hint=f"write `{cname} fields: {{ {example} }}`")
+        ck.report(P.NewNeedsFields(cname, list(fields), node.span, info.decl.span if info.decl else None))
         return ERR
     return nil_reply(ck, info, ck.table.instance_type(cname, why=node.span, level=ck.level))
 
@@ -209,11 +185,7 @@ def error_with_fields(ck: Checker, cname, node):
     if not own:
         return False
     info = ck.table.get(cname)
-    example = "message: 'text'. " + ". ".join(f"{f}: ..." for f in own)
-    ck.error("missing fields", f"`{cname}` has fields ({' '.join(own)}) besides `message`, so "
-             f"`{node.selector}` cannot build one: every field needs a value.", node.span,
-             [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
-             hint=f"build it with every field and raise it: `({cname} fields: {{ {example} }}) raise`")
+    ck.report(P.ErrorFieldsByText(cname, own, node.selector, node.span, info.decl.span if info.decl else None))
     return True
 
 
@@ -257,15 +229,14 @@ def form_fields(ck: Checker, n, scope, cx, discard):
             return None
     if type(rec) is not A.Record:
         t = ck.infer(rec, scope, cx)
-        ck.error("fields needs a record", f"`fields:` takes a record literal naming every field, like "
-                 f"`{cname} fields: {{ name: value }}`.", rec.span)
+        ck.report(P.FieldsNeedsRecord(cname, rec.span))
         return ERR
     info = ck.table.get(cname)
     all_fields = ck.table.all_fields(cname)
     if info.builtin and not all_fields:
         for f in rec.fields:
             ck.infer(f.value, scope, cx)
-        ck.error("cannot instantiate", f"`{cname}` has no fields, so it cannot be built with `fields:`.", n.span)
+        ck.report(P.NoFieldsToBuild(cname, n.span))
         return ERR
     inst = ck.table.instance_type(cname, why=n.span, level=ck.level)
     ck.record(rec, inst)
@@ -277,11 +248,8 @@ def form_fields(ck: Checker, n, scope, cx, discard):
         owner = ck.table.field_owner(cname, f.name)
         if owner is None:
             bad = True
-            near = did_you_mean(f.name, all_fields)
-            ck.error("unknown field", f"`{cname}` has no field named `{f.name}`. Its fields are: "
-                     f"{', '.join(all_fields) if all_fields else '(none)'}.", f.span,
-                     [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
-                     hint=f"did you mean `{near}`?" if near else None)
+            ck.report(P.UnknownField(cname, f.name, all_fields, did_you_mean(f.name, all_fields), f.span,
+                                     info.decl.span if info.decl else None))
             continue
         ft = ck.field_type(owner, f.name, f, inst)
         clash = ck.unify(ft, t)
@@ -291,19 +259,15 @@ def form_fields(ck: Checker, n, scope, cx, discard):
                            hint="each field has one type, fixed by every place that builds or reads it")
     missing = [f for f in all_fields if f not in given and f != "reply"]
     if missing and not bad:
-        s = "s" if len(missing) > 1 else ""
-        ck.error("missing fields", f"This `{cname}` is built without the field{s} "
-                 f"{', '.join('`' + m + '`' for m in missing)}: every field must be given a value"
-                 + (" (except `reply`, which `ask:` fills)." if "reply" in all_fields else "."),
-                 rec.span, [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else ())
+        ck.report(P.MissingFields(cname, missing, "reply" in all_fields, rec.span,
+                                  info.decl.span if info.decl else None))
     if "reply" not in given:
         nil_reply(ck, info, inst)
     return inst
 
 
 def class_fields_nonrecord(ck, cname, ats, node, actor, arg_nodes, discard):
-    ck.error("fields needs a record", f"`fields:` takes a record literal naming every field, like "
-             f"`{cname} fields: {{ name: value }}`.", arg_nodes[0].span if arg_nodes else node.span)
+    ck.report(P.FieldsNeedsRecord(cname, arg_nodes[0].span if arg_nodes else node.span))
     return ERR
 
 
@@ -328,8 +292,7 @@ def with_fields(ck: Checker, r, fields, node):
     if type(r) is TSpecial:
         return r
     if type(r) is not TCon or r.name.endswith(" class") or not ck.table.all_fields(r.name):
-        ck.error("type mismatch", f"`with:` copies an instance with some fields replaced, but this is "
-                 f"`{show(r)}`, which has no fields.", node.receiver.span)
+        ck.report(P.WithWithoutFields(show(r), node.receiver.span))
         return ERR
     cname = r.name
     info = ck.table.get(cname)
@@ -338,9 +301,7 @@ def with_fields(ck: Checker, r, fields, node):
     for name, t, f in fields:
         owner = ck.table.field_owner(cname, name)
         if owner is None:
-            near = did_you_mean(name, all_fields)
-            ck.error("unknown field", f"`{cname}` has no field named `{name}`. Its fields are: "
-                     f"{', '.join(all_fields)}.", f.span, hint=f"did you mean `{near}`?" if near else None)
+            ck.report(P.UnknownField(cname, name, all_fields, did_you_mean(name, all_fields), f.span, None))
             continue
         ft = ck.field_type(owner, name, f, out)
         clash = ck.unify(ft, t)
@@ -366,8 +327,7 @@ def class_exit(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
 def reason_arg(ck, t, node, arg_nodes):
     an = arg_nodes[0] if arg_nodes else None
     if type(an) is A.SymLit and an.name not in ("normal", "killed"):
-        ck.error("bad exit reason", f"`#{an.name}` is not an exit reason: a reason is `#normal`, `#killed`, "
-                 "or an Error.", an.span, hint="to end with an error, pass one: `Error fields: { message: '...' }`")
+        ck.report(P.BadReasonSymbol(an.name, an.span))
         return
     a = prune(t)
     if type(a) is TVar:
@@ -381,8 +341,7 @@ def check_reason(ck, a, node):
         return
     if type(a) is TCon and (a.name in ("Symbol", "Reason") or ck.table.is_ancestor("Error", a.name)):
         return
-    ck.error("bad exit reason", f"An exit reason is `#normal`, `#killed`, or an Error, but this is `{show(a)}`.",
-             node.span)
+    ck.report(P.BadReasonType(show(a), node.span))
 
 
 
