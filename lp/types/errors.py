@@ -22,9 +22,6 @@ class Reporter:
         self.diagnostics: list[Diagnostic] = []
         self._reported: set = set()
 
-    def error(self, title, message, span, notes=(), hint=None, label=""):
-        self.add(Diagnostic(title, message, span, notes=tuple(notes), hint=hint, label=label))
-
     def report(self, problem):
         """A problem as data (lp/types/problems.py), worded by lp/types/reports.py."""
         self.add(render(problem))
