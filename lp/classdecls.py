@@ -25,8 +25,9 @@ HIERARCHY = [
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}
-# only in the checker: the static type of exit reasons (Symbols or Errors at run time)
-CHECKER_ONLY = {"Reason": "Object"}
+# only in the checker: the static type of exit reasons (Symbols or Errors at run time), and of what
+# `x class` answers (a class, known only as one: a subclass instance answers its own class)
+CHECKER_ONLY = {"Reason": "Object", "Class": "Object"}
 # the builtin classes a program may subclass, in the order messages name them
 SUBCLASSABLE = ("Object", "Error")
 

@@ -200,6 +200,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
 # Classes of the type system that no run-time value belongs to.
 NOT_RECEIVABLE = {
     "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
+    "Class": "a class is known to the checker only as a class; send its `name` instead",
 }
 
 

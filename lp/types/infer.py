@@ -803,7 +803,7 @@ class Checker(Unifier, Reporter):
             instance_side = name[:-6]
         elif not near and not name.endswith(" class") and name in self.table.classes and \
                 sel in self.understood(TCon(name + " class")):
-            class_side = name
+            class_side = name   # for `Class` (what `x class` answers) reports.py says to name the class
         self.report(P.NotUnderstood(what, sel, span, because, near, instance_side, class_side))
         return ERR
 

@@ -56,6 +56,7 @@ respondsTo: Symbol -> Boolean
 isString -> Boolean
 isNumber -> Boolean
 isSymbol -> Boolean
+class -> Class
 """
 
 INSTANCE = {
@@ -393,6 +394,9 @@ isKilled -> Boolean
 isError -> Boolean
 error -> Maybe[Error]
 """,
+    "Class": """
+name -> String
+""",
 }
 
 CLASS_SIDE = {
@@ -407,6 +411,7 @@ displayString -> String
 == a -> Boolean
 ~= a -> Boolean
 ~~ a -> Boolean
+class -> Class
 new special
 fields: special
 """,

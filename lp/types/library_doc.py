@@ -40,6 +40,7 @@ DESCRIPTIONS = {
     "hash": "an Integer equal for equal values", "isKindOf:": "whether the receiver's class is the argument or inherits from it",
     "respondsTo:": "whether the receiver understands the selector", "isString": "whether the receiver is a String",
     "isNumber": "whether the receiver is an Integer or a Float", "isSymbol": "whether the receiver is a Symbol",
+    "class": "the receiver's class (typed `Class`: what every class understands)",
     # numbers
     "+": "sum; Integer overflow past 64 bits raises", "-": "difference; Integer overflow raises",
     "*": "product; Integer overflow raises", "/": "quotient as a Float; division by zero raises",

@@ -247,6 +247,9 @@ def _not_understood(p: P.NotUnderstood):
     hint = f"did you mean `{p.near}`?" if p.near else None
     if p.instance_side:
         hint = f"`{p.selector}` is understood by instances of `{p.instance_side}`, not by the class itself"
+    elif p.class_side == "Class":
+        hint = f"`x class` answers a class known only as a class (an instance of a subclass answers its own " \
+               f"class), so it takes only what every class understands; send `{p.selector}` to the class by name"
     elif p.class_side:
         hint = f"`{p.selector}` is a class-side method: send it to `{p.class_side}` itself"
     return Diagnostic("unknown selector", f"{p.what} does not understand `{p.selector}`.", p.span, notes=notes,
