@@ -13,7 +13,7 @@ from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types.errors import did_you_mean
-from lp.types.generics import replaced
+from lp.types.generics import align, param_of, replaced
 from lp.types.infer import Checker, Cx
 from lp.types.terms import (ERR, GENERIC, Require, TCon, TProto, TSpecial, TVar, accepted_names,
                             literal_text, prune, show)
@@ -254,9 +254,9 @@ def ask(ck: Checker, m, p, result, node):
         ck.unify(result, ERR)
         return
     owner = ck.table.field_owner(m.name, "reply")
-    if "reply" in owner.params:
+    if param_of(ck, m, "reply") is not None:
         # the message sent is a copy of m whose reply is the future's address (generics.py)
-        m = replaced(ck, owner, m, {"reply": ck.fresh()})
+        m = replaced(ck, ck.table.get(m.name), m, {"reply": ck.fresh()})
     rt = ck.field_type(owner, "reply", arg, m)
     rp = actor_proto(ck, rt, arg, "reply")
     add_require(ck, p, m, node.span, None)
@@ -337,8 +337,8 @@ def unify_plain(ck, r, m, req):
         ck.clash_error(clash, req.span, "This reply", "the other replies sent to the same `reply` field are",
                        r.plain[0], m,
                        notes=[Note("The answers to this `ask:` arrive at that address:", r.plain[1])],
-                       hint="a field has one type per program (fields are not generic yet), so every answer to "
-                            "one request class has one type; declare one request class per kind of answer")
+                       hint="every answer sent to one request's `reply` arrives at the future of its `ask:`, "
+                            "which has one type; answer with one type (wrap several kinds in one class)")
         return True
     if clash:
         ck.clash_error(clash, req.span, "This message", "the actor takes its messages with a plain `receive`, "
@@ -353,10 +353,10 @@ def unify_plain(ck, r, m, req):
 def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
     for tag, (pay, span) in r.accepts.items():
         if ck.table.is_ancestor(tag, m.name):
-            if tag == m.name and nil_reply_used(ck, pay, m, req, span):
+            if nil_reply_used(ck, pay, m, req, span, tag):
                 return True
-            if tag == m.name:
-                clash = ck.unify(pay, m)
+            if tag == m.name or param_of(ck, m, "reply") is not None:
+                clash = align(ck, pay, m)
                 if clash:
                     ck.clash_error(clash, req.span, "This message", f"the `{tag}` entry that receives it takes",
                                    pay, m, notes=[Note(f"The `{tag}` entry is here:", span)],
@@ -369,18 +369,17 @@ def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
     return False
 
 
-def nil_reply_used(ck: Checker, pay, m: TCon, req: Require, span) -> bool:
+def nil_reply_used(ck: Checker, pay, m: TCon, req: Require, span, tag) -> bool:
     """A request whose `reply` is nil (built without one and sent with `!`) reaching an entry whose
     handler replies: reported as such rather than as `Get[UndefinedObject]` against `Get[Actor]`."""
-    info = ck.table.get(m.name)
-    if info is None or "reply" not in info.params:
+    mine, theirs = param_of(ck, m, "reply"), param_of(ck, pay, "reply")
+    if mine is None or theirs is None:
         return False
-    i = info.params.index("reply")
-    mine, theirs = prune(m.args[i]), prune(prune(pay).args[i]) if type(prune(pay)) is TCon else None
+    mine, theirs = prune(mine), prune(theirs)
     if not (type(mine) is TCon and mine.name == "UndefinedObject" and type(theirs) is TCon
             and theirs.name == "Actor"):
         return False
-    ck.report(P.NilReply(m.name, req.span, span))
+    ck.report(P.NilReply(m.name, req.span, span, tag))
     return True
 
 

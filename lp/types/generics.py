@@ -9,7 +9,10 @@ parameter: the address `ask:` fills differs per request. The checker then runs
 again with those fields as parameters, so each instance has its own types
 (`Box[Integer]`, `Box[String]`) and methods are polymorphic in them. A field some
 method fixes (`n + 1`) keeps one type per program; classes in a hierarchy keep
-one type per field (subtyping between them stays nominal).
+one type per field (subtyping between them stays nominal), except `reply`: every
+class of a hierarchy that has one has it as its one parameter, and an instance of
+a subclass meets its ancestors' methods and receive entries parameter by parameter
+(`align`).
 
 A generic `reply` is `UndefinedObject` in an instance built by `new` or by
 `fields:` without it: only `ask:` (which sends a copy with the address) or an
@@ -51,12 +54,41 @@ def generic_fields(ck) -> dict[str, list[str]]:
     out = {}
     faulty = _faulty(ck)
     for info in ck.table.classes.values():
-        if info.builtin or info.superclass != "Object" or info.subclasses or info.name in faulty:
+        if info.builtin or info.name in faulty:
+            continue
+        if info.superclass != "Object" or info.subclasses:
+            if "reply" in ck.table.all_fields(info.name):
+                out[info.name] = ["reply"]
             continue
         free = [f for f in info.fields if f == "reply" or _open(info.field_types[f])]
         if free:
             out[info.name] = free
     return out
+
+
+def param_of(ck, inst, f):
+    """The parameter of instance type `inst` that field f is, or None if f is not one."""
+    inst = prune(inst)
+    if type(inst) is not TCon or inst.name.endswith(" class"):
+        return None
+    info = ck.table.get(inst.name)
+    if info is None or f not in info.params or len(inst.args) != len(info.params):
+        return None
+    return inst.args[info.params.index(f)]
+
+
+def align(ck, self_t, recv):
+    """A method's `self` type met by its receiver: unified, or for an instance of a subclass (whose
+    parameters are its ancestor's, `reply`) unified parameter by parameter. Answers the first clash."""
+    s, r = prune(self_t), prune(recv)
+    if type(s) is TCon and type(r) is TCon and s.name != r.name and not r.name.endswith(" class") \
+            and ck.table.is_ancestor(s.name, r.name):
+        first = None
+        for f in ck.table.get(s.name).params:
+            clash = ck.unify(param_of(ck, s, f), param_of(ck, r, f))
+            first = first or clash
+        return first
+    return ck.unify(self_t, recv)
 
 
 def replaced(ck, info, inst, changes: dict):

@@ -16,6 +16,7 @@ from lp.types import problems as P
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
+from lp.types.generics import align, param_of
 from lp.types.reports import class_problem
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
@@ -168,7 +169,9 @@ class Checker(Unifier, Reporter):
             self.table.classes[info.superclass].subclasses.append(d.name)
             info.fields = list(v.fields[d.name])
             info.field_types = {f: TVar(0) for f in info.fields}
-            info.params = [f for f in info.fields if f in self.generic.get(d.name, ())]
+        for d in v.kept:   # once every class has its fields: a subclass's parameters include inherited ones
+            info = self.table.classes[d.name]
+            info.params = [f for f in self.table.all_fields(d.name) if f in self.generic.get(d.name, ())]
         for m in (i for i in items if isinstance(i, A.MethodDecl)):
             info = self.table.get(m.class_name)
             if info is None:
@@ -670,7 +673,7 @@ class Checker(Unifier, Reporter):
         ctx_t, self_t, *params, result = t.args
         self.unify(ctx_t, TCon("Actor", (actor,)))
         if (mi.cls.builtin or mi.cls.params) and not mi.class_side:
-            clash = self.unify(self_t, recv)
+            clash = align(self, self_t, recv)
             if clash:
                 self.receiver_clash(mi, self_t, recv, node)
                 return ERR
@@ -695,13 +698,12 @@ class Checker(Unifier, Reporter):
         e = prune(clash.expected)
         return isinstance(e, TCon) and e.why is not None and e.why.line > 0
 
-    def field_type(self, info: ClassInfo, f, node, inst=None):
-        """The type of field f of an instance of type `inst` (a generic field is one of its parameters)."""
-        if f in info.params:
-            inst = prune(inst) if inst is not None else None
-            if type(inst) is TCon and inst.name == info.name and len(inst.args) == len(info.params):
-                return inst.args[info.params.index(f)]
-            return self.fresh()
+    def field_type(self, info: ClassInfo, f, node, inst):
+        """The type of field f (declared by `info`) of an instance of type `inst`: a generic field is one of
+        the instance type's parameters (generics.py), any other the field's one type."""
+        p = param_of(self, inst, f)
+        if p is not None:
+            return p
         t = info.field_types[f]
         if isinstance(t, tuple):
             return self.build(t, {}, None, why=node.span)

@@ -77,6 +77,7 @@ class NilReply:
     class_name: str
     span: Span
     entry: Span
+    entry_class: str       # the entry's key: the message's class or an ancestor
 
 
 @dataclass

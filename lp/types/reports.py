@@ -93,7 +93,7 @@ def _nil_reply(p: P.NilReply):
     name = p.class_name
     return Diagnostic("reply to a message without one", f"This sends a `{name}` whose `reply` is nil (it was "
                       f"built without one) with `!`, but the handler that receives it replies to it, which would "
-                      "fail at run time.", p.span, notes=(Note(f"The `{name}` entry is here:", p.entry),),
+                      "fail at run time.", p.span, notes=(Note(f"The `{p.entry_class}` entry is here:", p.entry),),
                       hint=f"send it with `ask:` (`(target ask: {name} new) await`), which fills `reply`, or "
                            f"give it an address: `{name} fields: {{ reply: Actor self }}`")
 
