@@ -352,6 +352,7 @@ class Gen:
         keys = list(dict.fromkeys(keys))
         msg_t = self.simple_type(0)
         lines = [f"Object subclass: #Msg fields: (v).", "Object subclass: #Req fields: (v reply).",
+                 "Req subclass: #SubReq.",
                  f"msgProbe := [:m | (m v) {PROBES[head(msg_t)]}]."]
         entries = []
         for k in keys:
@@ -369,7 +370,7 @@ class Gen:
         for _ in range(n):
             # mostly what the server takes; sometimes a Float equal to an Integer key, a stray symbol,
             # or a request without a reply address
-            s = self.draw(keys * 3 + ["1.0", "1", "#pong", "Req!"])
+            s = self.draw(keys * 3 + ["1.0", "1", "#pong", "Req!", "SubReq", "SubReq!"])
             v_t = self.draw([msg_t, msg_t, msg_t, self.simple_type(0)])   # sometimes hostile
             if s == "Msg":
                 sends.append(f"srv ! (Msg fields: {{ v: {self.leaf(v_t, [])} }})")
@@ -377,6 +378,10 @@ class Gen:
                 sends.append(f"((srv ask: (Req fields: {{ v: {self.leaf(v_t, [])} }})) await: 2000) printString")
             elif s == "Req!":   # a request sent without a reply address
                 sends.append(f"srv ! (Req fields: {{ v: {self.leaf(v_t, [])} }})")
+            elif s == "SubReq":  # a subclass instance, taken by the Req entry
+                sends.append(f"((srv ask: (SubReq fields: {{ v: {self.leaf(v_t, [])} }})) await: 2000) printString")
+            elif s == "SubReq!":
+                sends.append(f"srv ! (SubReq fields: {{ v: {self.leaf(v_t, [])} }})")
             elif s == "Block":
                 sends.append(f"srv ! {self.draw(['[:x | x + 1]', '[:x :y | x]', '[7]'])}")
             else:
