@@ -50,24 +50,26 @@ class Validated:
 
 
 def validate(decls, builtins: dict) -> Validated:
-    """builtins: name -> (superclass, fields) of the classes that exist before the program."""
+    """builtins: name -> (superclass, fields) of the classes that exist before the program. The names
+    only the checker or only the interpreter has are builtin for both, so both judge alike."""
     v = Validated()
     first = {}
+    reserved = set(builtins) | RUNTIME_ONLY | set(CHECKER_ONLY)
     for d in decls:
-        if d.name in builtins:
+        if d.name in reserved:
             v.problems.append(Problem("duplicate builtin", d))
         elif d.name in first:
             v.problems.append(Problem("duplicate class", d, first[d.name]))
         else:
             first[d.name] = d
             v.kept.append(d)
-    known = set(builtins) | set(first)
+    known = reserved | set(first)
     for d in v.kept:
         sup = d.superclass
         if sup not in known:
             v.problems.append(Problem("unknown superclass", d))
             sup = "Object"
-        elif sup in builtins and sup not in SUBCLASSABLE:
+        elif sup in reserved and sup not in SUBCLASSABLE:
             v.problems.append(Problem("cannot subclass", d))
             sup = "Object"
         v.superclass[d.name] = sup
