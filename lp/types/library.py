@@ -378,7 +378,7 @@ await: Integer -> t
 isResolved -> Boolean
 """,
     "Promise": """
-resolve: t -> UndefinedObject
+resolve: t -> t
 future -> Future[t]
 """,
     "Error": """

@@ -151,7 +151,7 @@ DESCRIPTIONS = {
     "exit:": "ends the actor (or sends it an exit signal) with the reason", "isAlive": "whether the actor is running",
     "id": "the actor's number", "await": "waits for the value",
     "await:": "waits at most the given ms for the value; raises on timeout", "isResolved": "whether the value has arrived",
-    "resolve:": "gives the Future its value (once)", "future": "the Promise's Future",
+    "resolve:": "gives the Future its value (once) and answers it", "future": "the Promise's Future",
     # errors and reasons
     "signal": "raises the receiver", "raise": "raises the receiver", "messageText": "the message", "description": "the message",
     "signal:": "raises with the given message", "isNormal": "whether the reason is #normal", "isKilled": "whether the reason is #killed",

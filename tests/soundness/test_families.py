@@ -57,3 +57,9 @@ def test_user_class_control_selectors_are_real_sends(tmp_path):
                 "T >> to: x do: blk = 'loop'.\n((T new) ifTrue: [1] ifFalse: [2]) even printNl.\n"
                 "((T new) and: [true]) size printNl.\n((T new) to: 3 do: [:i | i]) size printNl.", tmp_path)
     assert out == "true\n3\n4\n"
+
+
+def test_resolve_answers_the_value_it_gives(tmp_path):
+    # the primitive answers the value, so its type is the value's (it was typed UndefinedObject)
+    status, out, err = checked_run("p := Promise new.\n((p resolve: 8) + 1) printNl.\np future await printNl.", tmp_path)
+    assert (status, out) == (0, "9\n8\n"), err
