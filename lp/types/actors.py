@@ -399,7 +399,7 @@ def reject(ck: Checker, r: TProto, m: TCon, req: Require):
         near = literal_text(lit[0], close) if close is not None else None
     if near is None:
         near = did_you_mean(m.name, list(r.accepts))
-    ck.report(P.NotAccepted(what, req.span, names, first, near, m.name))
+    ck.report(P.NotAccepted(what, req.span, names, first, near, what if lit is not None else m.name))
 
 
 def check_owner(ck, r, c, span):

@@ -94,7 +94,7 @@ class NotAccepted:
     accepted: list         # what the receiving actor accepts, as shown
     receive: Span | None   # its first receive entry
     suggestion: str | None  # a near literal or class, already shown
-    class_name: str        # the message's class
+    key: str               # the entry key that would take it: the literal sent, or the message's class
 
 
 @dataclass

@@ -109,7 +109,7 @@ def _send_to_opaque_actor(p: P.SendToOpaqueActor):
 def _not_accepted(p: P.NotAccepted):
     listing = ", ".join(f"`{x}`" for x in p.accepted)
     hint = f"did you mean `{p.suggestion}`?" if p.suggestion else \
-        f"add an entry `{p.class_name} -> [:msg | ...]` to a receive of that actor"
+        f"add an entry `{p.key} -> [:msg | ...]` to a receive of that actor"
     return Diagnostic("message not understood by actor", f"This sends `{p.what}` to an actor that never receives "
                       f"it. That actor's receives accept: {listing}.", p.span,
                       notes=(Note("Its receive is here:", p.receive),) if p.receive else (), hint=hint)
