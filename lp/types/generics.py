@@ -3,10 +3,9 @@
 After the methods are inferred with one type per field (first pass), a field of a
 class that inherits from `Object` directly and has no subclasses becomes a type
 parameter when its type is still open: a variable no method sends anything to
-(`Box`'s `contents`), a type containing one (`items : Array[a]`), or an actor
-type whose protocol no method fixes. A `reply` field of such a class is always a
-parameter: the address `ask:` fills differs per request. The checker then runs
-again with those fields as parameters, so each instance has its own types
+(`Box`'s `contents`) or a type containing one (`items : Array[a]`); an actor
+type is fixed whatever its protocol. A `reply` field is always a parameter: the
+address `ask:` fills differs per request. The checker then runs again with those fields as parameters, so each instance has its own types
 (`Box[Integer]`, `Box[String]`) and methods are polymorphic in them. A field some
 method fixes (`n + 1`) keeps one type per program; classes in a hierarchy keep
 one type per field (subtyping between them stays nominal), except `reply`: every
@@ -22,19 +21,18 @@ with `!` is a checked error (docs/types.md).
 from __future__ import annotations
 
 from lp.types.reports import encloses
-from lp.types.terms import TCon, TProto, TVar, prune
+from lp.types.terms import TCon, TVar, prune
 
 
 def _open(t) -> bool:
-    """Does t still contain a free variable or protocol, no variable waiting on a send?"""
+    """Does t still contain a free variable, none waiting on a send? An actor's protocol does not
+    count: a field a method uses as an actor (`ChildSpec`'s `start : Block[Actor[p]]`) is fixed."""
     found, constrained = [], []
 
     def walk(x):
         x = prune(x)
         if type(x) is TVar:
             (constrained if x.pending else found).append(x)
-        elif type(x) is TProto:
-            found.append(x)
         elif type(x) is TCon:
             for a in x.args:
                 walk(a)
