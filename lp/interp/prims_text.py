@@ -1,6 +1,7 @@
 """String, Symbol and Character primitives. Strings are immutable; indices start at 1."""
 from __future__ import annotations
 
+import math
 import re
 
 from lp.interp.errors import LPRaise, make_error
@@ -74,7 +75,7 @@ def _quoted(p, s):
 
 @prim("String", "asInteger")
 def _as_integer(p, s):
-    t = s.strip()
+    t = s
     if not _INTEGER.fullmatch(t):
         raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not an integer"))
     if len(t.lstrip("+-0")) > 19 or not -(1 << 63) <= int(t) < (1 << 63):
@@ -86,12 +87,12 @@ def _as_integer(p, s):
 def _as_number(p, s):
     """A Float for every number ('3' asNumber is 3.0), as its type `asNumber -> Float` says;
     `asInteger` reads an Integer."""
-    t = s.strip()
-    if _INTEGER.fullmatch(t):
-        return float(int(t))
-    if not _FLOAT.fullmatch(t):
+    if not (_INTEGER.fullmatch(s) or _FLOAT.fullmatch(s)):
         raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not a number"))
-    return float(t)
+    f = float(s)
+    if math.isinf(f):
+        raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is too large for a Float"))
+    return f
 
 
 @prim("String", "lines")
@@ -300,11 +301,11 @@ def _is_lower(p, c):
 
 @prim("Character", "digitValue")
 def _digit_value(p, c):
-    ch = c.ch.upper()
-    if ch.isdigit():
-        return int(ch)
-    if "A" <= ch <= "Z":
-        return ord(ch) - ord("A") + 10
+    ch = c.ch
+    if "0" <= ch <= "9":
+        return ord(ch) - ord("0")
+    if ch.isascii() and ch.isalpha():
+        return ord(ch.lower()) - ord("a") + 10
     return -1
 
 

@@ -30,6 +30,10 @@ DISCARDING = {"do:", "timesRepeat:", "to:do:", "keysDo:", "valuesDo:", "keysAndV
               "whileFalse:", "ifTrue:", "ifFalse:", "ifPresent:", "ifNotNil:", "spawn:"}
 
 
+# Equality and hashing are structural for every value (values are immutable): not redefinable.
+STRUCTURAL_SELECTORS = frozenset({"=", "~=", "==", "~~", "hash"})
+
+
 class Var:
     __slots__ = ("type", "generic", "span")
 
@@ -177,6 +181,9 @@ class Checker(Unifier, Reporter):
             if info is None:
                 self.report(P.MethodOnUnknownClass(m.class_name, m.span, did_you_mean(m.class_name,
                                                                                       self.table.classes)))
+                continue
+            if not m.class_side and m.selector in STRUCTURAL_SELECTORS:
+                self.report(P.EqualityBuiltIn(m.selector, m.span))
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
@@ -494,10 +501,9 @@ class Checker(Unifier, Reporter):
         return ERR
 
     def i_DispatchTable(self, n, scope, cx, discard):
-        for e in n.entries:
-            self.infer(e.handler, scope, cx)
-        self.report(P.TableOutOfPlace(n.span))
-        return ERR
+        # outside receive: it is what it is written as, an array of Associations (the interpreter agrees)
+        pairs = tuple(A.Send(e.key, "->", (e.handler,), e.span, e.span) for e in n.entries)
+        return self.i_LitArray(A.BraceArray(pairs, n.span), scope, cx, discard)
 
     def i_Sequence(self, n, scope, cx, discard):
         return self.infer_body(n.body, Scope(scope), cx, discard)

@@ -19,6 +19,13 @@ class MethodOnUnknownClass:
 
 
 @dataclass
+class EqualityBuiltIn:
+    """A class defining =, ~=, ==, ~~ or hash."""
+    selector: str
+    span: Span
+
+
+@dataclass
 class DuplicateMethod:
     class_name: str
     selector: str
@@ -142,11 +149,6 @@ class MixedArray:
 
 @dataclass
 class RecordOutOfPlace:
-    span: Span
-
-
-@dataclass
-class TableOutOfPlace:
     span: Span
 
 

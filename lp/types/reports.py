@@ -42,6 +42,12 @@ def _method_on_unknown_class(p: P.MethodOnUnknownClass):
                       p.span, hint=f"did you mean `{p.near}`?" if p.near else None)
 
 
+def _equality_built_in(p: P.EqualityBuiltIn):
+    return Diagnostic("equality is built in", f"`{p.selector}` is LP's structural equality (identity for `==`), "
+                      "which every collection, receive table and dictionary relies on; a class cannot redefine it.",
+                      p.span, hint="give your comparison a name of its own, e.g. `sameAs:`")
+
+
 def _duplicate_method(p: P.DuplicateMethod):
     side = " class" if p.class_side else ""
     return Diagnostic("duplicate method", f"`{p.class_name}{side} >> {p.selector}` is defined twice.", p.span,
@@ -203,11 +209,6 @@ def _record_out_of_place(p: P.RecordOutOfPlace):
     return Diagnostic("record out of place", "A record literal `{ name: value }` only builds instances: it is the "
                       "argument of `fields:` or `with:`.", p.span,
                       hint="write `Point fields: { x: 1. y: 2 }` or `p with: { x: 3 }`")
-
-
-def _table_out_of_place(p: P.TableOutOfPlace):
-    return Diagnostic("dispatch table out of place", "A dispatch table `{ Key -> [:m | ...] }` is the argument of "
-                      "`receive:` or `receive:after:do:`, and nothing else.", p.span)
 
 
 def _self_outside_method(p: P.SelfOutsideMethod):
@@ -401,7 +402,7 @@ RENDER = {
     P.ReceiveOnAnotherActor: _receive_on_another_actor,
     P.NarrowerOverride: _narrower_override, P.InternalError: _internal_error,
     P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
-    P.RecordOutOfPlace: _record_out_of_place, P.TableOutOfPlace: _table_out_of_place,
+    P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
     P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,
     P.UnknownVariable: _unknown_variable, P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood,
     P.ValueNotUnderstood: _value_not_understood, P.NoClassUnderstands: _no_class_understands,

@@ -575,3 +575,23 @@ def test_an_asks_late_down_is_not_reported_as_unmatched_mail(tmp_path, domains, 
     me receive: { #done -> [:d | 'done' displayNl] }.
     """)
     assert run_source(src, tmp_path, domains=domains) == (0, "done\n", "")
+
+
+@pytest.mark.parametrize("domains", [1, 2])
+def test_a_reply_address_answers_actor_messages_for_the_asker(tmp_path, domains):
+    # typed as an actor, a reply field must understand what actors understand
+    src = asked("""
+    a := Actor spawn: [:x | x receive: { Q -> [:q |
+        q reply printNl.
+        q reply isAlive printNl.
+        (q reply id = me id) printNl.
+        Actor self monitor: q reply.
+        q reply ! 5] }].
+    (a ask: Q new) await printNl.
+    b := Actor spawn: [:x | x receive: { Q -> [:q | q reply exit: (Error new: 'no')] }].
+    (b ask: Q new) await: 1000.
+    'not reached' displayNl.
+    """)
+    status, out, err = run_source(src, tmp_path, domains=domains)
+    assert (status, out) == (1, "a reply address\ntrue\ntrue\n5\n"), err
+    assert "the main actor ended abnormally (Error: no)" in err
