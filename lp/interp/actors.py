@@ -60,7 +60,9 @@ def _matches(interp, keys, v):
                 cls = v.cls if t is Instance else interp.type_classes.get(t) or interp.class_of(v)
             if type(key) is LPClass and key in cls.ancestors:
                 return i
-        elif interp.equal(key, v):
+        elif type(key) is type(v) and interp.equal(key, v):
+            # a literal key matches values of its own class only: `1 -> [...]` does not take the
+            # Float 1.0 (they are `=`), whose handler is typed Integer (docs/types.md)
             return i
     return None
 

@@ -1,25 +1,12 @@
-"""The built-in class hierarchy and the installation of every primitive into it."""
+"""The installation of the built-in classes (lp/classdecls.py's hierarchy) and of every primitive into them."""
 from __future__ import annotations
 
 import types
 
 from lp.interp import values as V
+from lp.classdecls import HIERARCHY
 from lp.interp.code import Primitive
 from lp.interp.registry import BLOCK_VALUE, PRIMITIVES
-
-# name, superclass, fields
-HIERARCHY = [
-    ("Object", None, ()),
-    ("Boolean", "Object", ()), ("UndefinedObject", "Object", ()),
-    ("Number", "Object", ()), ("Integer", "Number", ()), ("Float", "Number", ()),
-    ("Character", "Object", ()), ("String", "Object", ()), ("Symbol", "Object", ()),
-    ("Array", "Object", ()), ("Interval", "Object", ()), ("Dictionary", "Object", ()), ("Maybe", "Object", ()),
-    ("Association", "Object", ()), ("Record", "Object", ()), ("Block", "Object", ()),
-    ("Actor", "Object", ()), ("Future", "Object", ()), ("Promise", "Object", ()),
-    ("Error", "Object", ("message",)),
-    ("Down", "Object", ("actor", "reason")), ("Exit", "Object", ("actor", "reason")),
-    ("Log", "Object", ()), ("JSON", "Object", ()), ("Transcript", "Object", ()),
-]
 
 TYPES = {
     int: "Integer", float: "Float", bool: "Boolean", types.NoneType: "UndefinedObject", str: "String",

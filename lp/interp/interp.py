@@ -7,6 +7,7 @@ import os
 import sys
 import threading
 
+from lp.classdecls import validate
 from lp.diagnostics import Diagnostic, LPError
 from lp.interp import builtins
 from lp.interp.code import FieldGetter, Method
@@ -15,6 +16,8 @@ from lp.interp.errors import make_error
 from lp.interp.printer import describe, print_string
 from lp.interp.values import Instance, LPClass
 from lp.syntax import ast as A
+from lp.types.problems import MethodOnUnknownClass
+from lp.types.reports import class_problem, render
 
 DEFAULT_STACK_LIMIT = 200_000
 TRACE_HEAD, TRACE_TAIL = 12, 4
@@ -56,42 +59,29 @@ class Interpreter:
     def load(self, programs: list[A.Program]) -> None:
         """Declare every class, then compile every method (declarations are hoisted)."""
         decls = [d for p in programs for d in p.classes]
-        pending = {d.name: d for d in decls}
-        for d in decls:
-            if d.name in self.classes and self.classes[d.name].builtin:
-                raise LPError(Diagnostic("class redefined", f"`{d.name}` is a built-in class; "
-                                         "choose another name for yours.", d.span))
-        seen = set()
-        for d in decls:
-            if d.name in seen:
-                raise LPError(Diagnostic("class redefined", f"The class `{d.name}` is declared twice.", d.span))
-            seen.add(d.name)
-        while pending:
-            progressed = False
-            for name, d in list(pending.items()):
-                sup = self.classes.get(d.superclass)
+        # lp/classdecls.py validates the declarations as the checker does, worded as it words them
+        builtins = {n: (c.superclass.name if c.superclass else None, tuple(c.fields))
+                    for n, c in self.classes.items() if c.builtin}
+        v = validate(decls, builtins)
+        if v.problems:
+            first = min(v.problems, key=lambda p: (p.decl.span.line, p.decl.span.col))
+            raise LPError(class_problem(first))
+        pending = list(v.kept)
+        while pending:     # superclasses first (validate broke every cycle)
+            later = []
+            for d in pending:
+                sup = self.classes.get(v.superclass[d.name])
                 if sup is None:
-                    if d.superclass in pending:
-                        continue
-                    raise LPError(Diagnostic("unknown class", f"The superclass `{d.superclass}` of `{d.name}` "
-                                             "is not declared.", d.span))
-                clash = set(d.fields) & set(sup.fields)
-                if clash:
-                    raise LPError(Diagnostic("field redefined", f"`{d.name}` declares the field "
-                                             f"`{sorted(clash)[0]}`, which `{sup.name}` already has.", d.span))
-                self.add_class(LPClass(name, sup, d.fields))
-                del pending[name]
-                progressed = True
-            if not progressed:
-                d = next(iter(pending.values()))
-                raise LPError(Diagnostic("inheritance cycle", f"`{d.name}` inherits from itself.", d.span))
+                    later.append(d)
+                else:
+                    self.add_class(LPClass(d.name, sup, v.fields[d.name]))
+            pending = later
         comp = Compiler(self.classes)
         for p in programs:
             for m in p.methods:
                 cls = self.classes.get(m.class_name)
                 if cls is None:
-                    raise LPError(Diagnostic("unknown class", f"Methods can only be added to declared classes; "
-                                             f"there is no class `{m.class_name}`.", m.span))
+                    raise LPError(render(MethodOnUnknownClass(m.class_name, m.span, None)))
                 code = comp.method(m, cls)
                 table = cls.class_methods if m.class_side else cls.methods
                 table[m.selector] = Method(code, cls, m.selector, m.class_side)

@@ -85,9 +85,9 @@ def _as_integer(p, s):
 
 @prim("String", "asNumber")
 def _as_number(p, s):
-    if _INTEGER.fullmatch(s):
-        return _as_integer(p, s)
-    if not _FLOAT.fullmatch(s):
+    """A Float for every number ('3' asNumber is 3.0), as its type `asNumber -> Float` says;
+    `asInteger` reads an Integer."""
+    if not (_INTEGER.fullmatch(s) or _FLOAT.fullmatch(s)):
         raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not a number"))
     f = float(s)
     if math.isinf(f):

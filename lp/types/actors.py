@@ -11,10 +11,11 @@ from __future__ import annotations
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import problems as P
 from lp.types.errors import did_you_mean
-from lp.types.infer import Checker, Cx, Scope
-from lp.types.library import PARAMS
-from lp.types.terms import (DYN, ERR, GENERIC, Require, TCon, TProto, TSpecial, TVar, accepted_names,
+from lp.types.generics import align, param_of, replaced
+from lp.types.infer import Checker, Cx
+from lp.types.terms import (ERR, GENERIC, Require, TCon, TProto, TSpecial, TVar, accepted_names,
                             literal_text, prune, show)
 
 LITERAL_KINDS = {A.SymLit: "Symbol", A.IntLit: "Integer", A.StrLit: "String", A.CharLit: "Character"}
@@ -52,9 +53,7 @@ def form_spawn(ck: Checker, n, scope, cx, discard):
     me = TCon("Actor", (p,), n.span)
     if type(body) is A.Block:
         if len(body.params) != 1:
-            ck.error("wrong number of arguments", f"The body of `Actor spawn:` is a block of one argument, the new "
-                     f"actor's own reference, but this block takes {len(body.params)}.", body.span,
-                     hint="write `Actor spawn: [:me | ...]`")
+            ck.report(P.SpawnArity(len(body.params), body.span))
             return TCon("Actor", (p,), n.span)
         inner = Cx(cx.cls, cx.class_side, cx.self_t, None, p, in_spawn=True)
         t = ck.i_Block(body, scope, inner, True, param_types=[me])
@@ -120,9 +119,7 @@ def plain_receive(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
 
 
 def table_receive_nonliteral(ck, recv, ats, node, actor, arg_nodes, discard):
-    ck.error("receive needs a table", f"`{node.selector}` takes a literal dispatch table, "
-             "`{ Class -> [:msg | ...]. #symbol -> [:m | ...] }`, so that each handler can be typed.",
-             arg_nodes[0].span if arg_nodes else node.span)
+    ck.report(P.ReceiveNeedsTable(node.selector, arg_nodes[0].span if arg_nodes else node.span))
     return ERR
 
 
@@ -142,8 +139,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
         h = e.handler
         if type(h) is A.Block:
             if len(h.params) > 1:
-                ck.error("wrong number of arguments", f"A receive handler takes the message as its one argument "
-                         f"(or none), but this block takes {len(h.params)}.", h.span)
+                ck.report(P.HandlerArity(len(h.params), h.span))
                 ht = ck.i_Block(h, scope, cx, discard)
                 ck.record(h, ht)
                 continue
@@ -204,6 +200,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
 # Classes of the type system that no run-time value belongs to.
 NOT_RECEIVABLE = {
     "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
+    "Class": "a class is known to the checker only as a class; send its `name` instead",
 }
 
 
@@ -217,8 +214,7 @@ def entry_key(ck: Checker, key, scope):
     if type(key) is A.Name and key.name[:1].isupper() and scope.lookup(key.name) is None:
         info = ck.table.get(key.name)
         if info is not None and key.name in NOT_RECEIVABLE:
-            ck.error("bad receive key", f"No message is an instance of `{key.name}` at run time, so this entry "
-                     "would never match.", key.span, hint=NOT_RECEIVABLE[key.name])
+            ck.report(P.UnreceivableKey(key.name, NOT_RECEIVABLE[key.name], key.span))
             return ERR, None, None
         if info is not None:
             ck.record(key, TCon(key.name + " class"))
@@ -226,12 +222,9 @@ def entry_key(ck: Checker, key, scope):
                 # any arity: the handler's use of the block and the messages sent decide it
                 return ck.fresh(), key.name, None
             return ck.table.instance_type(key.name, why=key.span, level=ck.level), key.name, None
-        near = did_you_mean(key.name, ck.table.classes)
-        ck.error("unknown class", f"This receive entry matches instances of `{key.name}`, but there is no "
-                 "such class.", key.span, hint=f"did you mean `{near}`?" if near else None)
+        ck.report(P.UnknownKeyClass(key.name, did_you_mean(key.name, ck.table.classes), key.span))
         return ERR, None, None
-    ck.error("bad receive key", "A receive entry's key is a class name (matching its instances) or a literal "
-             "symbol, integer, string or character (matching equal values).", key.span)
+    ck.report(P.BadReceiveKey(key.span))
     return ERR, None, None
 
 
@@ -244,7 +237,7 @@ def ask_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     if type(m) is TVar:
         ck.watch(m, C.Ask(m, p, result, node))
     else:
-        ck.ask(m, p, result, node)
+        ask(ck, m, p, result, node)
     return result
 
 
@@ -255,15 +248,16 @@ def ask(ck: Checker, m, p, result, node):
     arg = node.args[0] if getattr(node, "args", None) else node
     if type(m) is not TCon or m.name.endswith(" class") or ck.table.field_owner(m.name, "reply") is None:
         info = ck.table.get(m.name) if type(m) is TCon else None
-        ck.error("ask needs a reply field", f"`ask:` sends a message with a `reply` field, which it fills with "
-                 f"the address the answer goes to, but `{show(m)}` has no `reply` field.", arg.span,
-                 [Note(f"`{m.name}` is declared here:", info.decl.span)] if info is not None and info.decl else (),
-                 hint=f"declare it with one: `Object subclass: #{m.name} fields: (reply)`" if info is not None
-                 and not info.builtin else "to send without waiting for an answer, use `!`")
+        ck.report(P.AskWithoutReply(m.name if type(m) is TCon else show(m), arg.span,
+                                    info.decl.span if info is not None and info.decl else None,
+                                    m.name if info is not None and not info.builtin else None))
         ck.unify(result, ERR)
         return
     owner = ck.table.field_owner(m.name, "reply")
-    rt = ck.field_type(owner, "reply", arg)
+    if param_of(ck, m, "reply") is not None:
+        # the message sent is a copy of m whose reply is the future's address (generics.py)
+        m = replaced(ck, ck.table.get(m.name), m, {"reply": ck.fresh()})
+    rt = ck.field_type(owner, "reply", arg, m)
     rp = actor_proto(ck, rt, arg, "reply")
     add_require(ck, p, m, node.span, None)
     if rp is None:
@@ -273,8 +267,6 @@ def ask(ck: Checker, m, p, result, node):
         rp.plain = (TVar(rp.level), node.span, False)
     ck.unify(result, TCon("Future", (rp.plain[0],), node.span))
 
-
-Checker.ask = ask
 
 
 # ---- the protocol checks, once everything is inferred ----------------------------------------------
@@ -330,11 +322,7 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
             return unify_plain(ck, r, m, req)
         if r.opaque is not None:
             what = literal_text(*req.literal) if req.literal is not None else show(m)
-            ck.error("unknown protocol", f"This sends `{what}` to an actor whose protocol is not known: it came "
-                     "from the `actor` field of a `Down` or `Exit`, which can be any actor.", req.span,
-                     [Note("The actor reference comes from here:", r.opaque)] if r.opaque.line > 0 else (),
-                     hint="send to the reference you spawned or monitored instead; compare it with "
-                          "`d actor = child` to find it")
+            ck.report(P.SendToOpaqueActor(what, req.span, r.opaque))
             return True
         if not r.origins:
             return final
@@ -349,8 +337,8 @@ def unify_plain(ck, r, m, req):
         ck.clash_error(clash, req.span, "This reply", "the other replies sent to the same `reply` field are",
                        r.plain[0], m,
                        notes=[Note("The answers to this `ask:` arrive at that address:", r.plain[1])],
-                       hint="a field has one type per program (fields are not generic yet), so every answer to "
-                            "one request class has one type; declare one request class per kind of answer")
+                       hint="every answer sent to one request's `reply` arrives at the future of its `ask:`, "
+                            "which has one type; answer with one type (wrap several kinds in one class)")
         return True
     if clash:
         ck.clash_error(clash, req.span, "This message", "the actor takes its messages with a plain `receive`, "
@@ -365,8 +353,10 @@ def unify_plain(ck, r, m, req):
 def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
     for tag, (pay, span) in r.accepts.items():
         if ck.table.is_ancestor(tag, m.name):
-            if tag == m.name:
-                clash = ck.unify(pay, m)
+            if nil_reply_used(ck, pay, m, req, span, tag):
+                return True
+            if tag == m.name or param_of(ck, m, "reply") is not None:
+                clash = align(ck, pay, m)
                 if clash:
                     ck.clash_error(clash, req.span, "This message", f"the `{tag}` entry that receives it takes",
                                    pay, m, notes=[Note(f"The `{tag}` entry is here:", span)],
@@ -379,30 +369,37 @@ def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
     return False
 
 
+def nil_reply_used(ck: Checker, pay, m: TCon, req: Require, span, tag) -> bool:
+    """A request whose `reply` is nil (built without one and sent with `!`) reaching an entry whose
+    handler replies: reported as such rather than as `Get[UndefinedObject]` against `Get[Actor]`."""
+    mine, theirs = param_of(ck, m, "reply"), param_of(ck, pay, "reply")
+    if mine is None or theirs is None:
+        return False
+    mine, theirs = prune(mine), prune(theirs)
+    if not (type(mine) is TCon and mine.name == "UndefinedObject" and type(theirs) is TCon
+            and theirs.name == "Actor"):
+        return False
+    ck.report(P.NilReply(m.name, req.span, span, tag))
+    return True
+
+
 def reject(ck: Checker, r: TProto, m: TCon, req: Require):
     names = accepted_names(r)
     lit = req.literal
     what = literal_text(*lit) if lit is not None else show(m)
-    if names:
-        listing = ", ".join(f"`{x}`" for x in names)
-        msg = f"This sends `{what}` to an actor that never receives it. That actor's receives accept: {listing}."
-        spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()]
-        notes = [Note("Its receive is here:", min(spans, key=lambda s: (s.file, s.line, s.col)))] if spans else []
-        hint = None
-        if lit is not None and lit[0] in r.lits:
-            near = did_you_mean(str(lit[1]), [str(v) for v in r.lits[lit[0]]])
-            if near is not None:
-                hint = f"did you mean `{literal_text(lit[0], near)}`?"
-        if hint is None:
-            near = did_you_mean(m.name, list(r.accepts))
-            hint = f"did you mean `{near}`?" if near else f"add an entry `{m.name} -> [:msg | ...]` to a receive " \
-                                                          "of that actor"
-    else:
-        msg = f"This sends `{what}` to an actor that never receives any message, so it would stay in the " \
-              "mailbox forever."
-        notes = [Note("The actor is spawned here:", r.origins[0])] if r.origins and r.origins[0].line > 0 else []
-        hint = "give the actor a `receive` for it"
-    ck.error("message not understood by actor", msg, req.span, notes, hint)
+    if not names:
+        spawned = r.origins[0] if r.origins and r.origins[0].line > 0 else None
+        ck.report(P.NeverReceives(what, req.span, spawned))
+        return
+    spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()]
+    first = min(spans, key=lambda s: (s.file, s.line, s.col)) if spans else None
+    near = None
+    if lit is not None and lit[0] in r.lits:
+        close = did_you_mean(str(lit[1]), [str(v) for v in r.lits[lit[0]]])
+        near = literal_text(lit[0], close) if close is not None else None
+    if near is None:
+        near = did_you_mean(m.name, list(r.accepts))
+    ck.report(P.NotAccepted(what, req.span, names, first, near, what if lit is not None else m.name))
 
 
 def check_owner(ck, r, c, span):
@@ -414,28 +411,22 @@ def check_owner(ck, r, c, span):
         return
     if set(r.origins) <= set(c.origins):
         return
-    other = r.origins[0]
-    notes = [Note("That actor is spawned here:", other)] if other.line > 0 else \
-        [Note("That actor is the main program's.")]
-    ck.error("receive on another actor", "This receives from the mailbox of an actor that is not the one running "
-             "this code. Only an actor can take messages out of its own mailbox.", span, notes,
-             hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")
+    ck.report(P.ReceiveOnAnotherActor(span, r.origins[0]))
 
 
-def register():
-    ck = Checker
-    ck.SPECIAL_FORMS["spawn:"] = form_spawn
-    ck.SPECIAL_FORMS["receive:"] = form_receive
-    ck.SPECIAL_FORMS["receive:after:do:"] = form_receive
-    ck.SPECIAL_SENDS[("Actor", "!")] = bang
-    ck.SPECIAL_SENDS[("Actor", "receive")] = plain_receive
-    ck.SPECIAL_SENDS[("Actor", "receive:")] = table_receive_nonliteral
-    ck.SPECIAL_SENDS[("Actor", "receive:after:do:")] = table_receive_nonliteral
-    ck.SPECIAL_SENDS[("Actor", "ask:")] = ask_send
-    ck.SPECIAL_CLASS_SENDS["spawn:"] = class_spawn
-    ck.SPECIAL_CLASS_SENDS["spawnLink:"] = class_spawn
-    ck.SPECIAL_FORMS["spawnLink:"] = form_spawn
-    ck.SPECIAL_CLASS_SENDS["self"] = class_self
+def register(parts):
+    """Into lp/types/parts.py's Parts: spawn, !, receive, ask:."""
+    parts.ask = ask
+    parts.forms["spawn:"] = form_spawn
+    parts.forms["receive:"] = form_receive
+    parts.forms["receive:after:do:"] = form_receive
+    parts.sends[("Actor", "!")] = bang
+    parts.sends[("Actor", "receive")] = plain_receive
+    parts.sends[("Actor", "receive:")] = table_receive_nonliteral
+    parts.sends[("Actor", "receive:after:do:")] = table_receive_nonliteral
+    parts.sends[("Actor", "ask:")] = ask_send
+    parts.class_sends["spawn:"] = class_spawn
+    parts.class_sends["spawnLink:"] = class_spawn
+    parts.forms["spawnLink:"] = form_spawn
+    parts.class_sends["self"] = class_self
 
-
-register()

@@ -6,10 +6,12 @@ from dataclasses import dataclass, field
 
 from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
-from lp.types import actors, special  # noqa: F401 - registers the special sends
-from lp.types import traps
+from lp.types import actors, traps
+from lp.types import problems as P
+from lp.types.generics import generic_fields
 from lp.types.infer import Checker, Cx, Scope
-from lp.types.terms import TCon, prune
+from lp.types.parts import assemble
+from lp.types.terms import prune
 
 
 @dataclass
@@ -42,15 +44,15 @@ def _order(d: Diagnostic):
 
 
 def check_program(program: A.Program, imports=()) -> CheckResult:
-    ck = Checker()
+    ck = Checker(assemble())
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20000))
     try:
         try:
-            _check(ck, program, list(imports or ()))
+            ck = _check(ck, program, list(imports or ()))
         except Exception as e:  # noqa: BLE001 - never a traceback
-            ck.error("internal checker error", f"The type checker failed ({type(e).__name__}: {e}). "
-                     "This is a bug in LP.", getattr(program, "span", None))
+            ck.report(P.InternalError(f"The type checker failed ({type(e).__name__}: {e}). This is a bug in LP.",
+                                      getattr(program, "span", None)))
     finally:
         sys.setrecursionlimit(old_limit)
     files = [getattr(p, "file", "") for p in list(imports or ()) + [program]]
@@ -75,6 +77,11 @@ def _check(ck: Checker, program, imports):
     items = [i for m in modules for i in m.items]
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
+    generic = generic_fields(ck)
+    if generic:   # again, with those fields as parameters (the first pass's diagnostics recur)
+        ck = Checker(ck.parts, generic)
+        ck.guard(program, ck.declare, items)
+        ck.guard(program, ck.infer_methods)
     main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))
     main.why = None
     ck.level = 1
@@ -87,3 +94,4 @@ def _check(ck: Checker, program, imports):
             ck.guard(item, ck.infer_stmt, item, scope, cx, True)
             traps.warn_discarded(ck, item)
     ck.guard(program, actors.finish, ck)
+    return ck

@@ -19,7 +19,7 @@ class MethodInfo:
 
 class ClassInfo:
     __slots__ = ("name", "superclass", "decl", "builtin", "fields", "field_types", "methods",
-                 "cmethods", "subclasses")
+                 "cmethods", "subclasses", "params")
 
     def __init__(self, name, superclass, decl=None, builtin=False):
         self.name = name
@@ -31,6 +31,7 @@ class ClassInfo:
         self.methods: dict[str, MethodInfo] = {}
         self.cmethods: dict[str, MethodInfo] = {}
         self.subclasses: list[str] = []
+        self.params: list[str] = []          # generic fields: type parameters of each instance (Box[a])
 
 
 class ClassTable:
@@ -82,6 +83,9 @@ class ClassTable:
         if name == "Actor":
             from lp.types.terms import TProto
             return TCon("Actor", (TProto(level),), why)
+        info = self.classes.get(name)
+        if info is not None and info.params:
+            return TCon(name, tuple(TVar(level) for _ in info.params), why)
         return TCon(name, tuple(TVar(level) for _ in params), why)
 
     def has_subclasses(self, name) -> bool:

@@ -31,10 +31,46 @@ class Send:
     def fire(self, ck):
         actor = prune(self.actor)
         if actor.level == GENERIC:
-            actor = ck.new_proto()
+            # The variable waited on is not generic (a field's type, say) but the method's actor is:
+            # the send runs in every actor that calls the method, so it is typed once per instance
+            # of that protocol, those made so far and those later calls make (unify.Instantiator).
+            self.reach(ck, actor)
+            return
+        self.fire_in(ck, actor)
+
+    def fire_in(self, ck, actor):
         t = ck.send(prune(self.recv), self.selector, self.args, self.node, actor, self.discard,
                     arg_nodes=self.arg_nodes, deferred=True)
         ck.unify_result(self.result, t, self.node)
+
+    def reach(self, ck, proto):
+        if self in proto.late:
+            return
+        proto.late.append(self)
+        for c in proto.copies:
+            r = prune(c)
+            if r.level == GENERIC:
+                self.reach(ck, r)
+            else:
+                ck.queue.append(self.run_in(r))
+
+    def run_in(self, actor):
+        return _SendIn(self, actor)
+
+
+class _SendIn:
+    """A deferred send to type in one given actor (an instance of a generic method's protocol)."""
+    __slots__ = ("send", "actor")
+
+    def __init__(self, send, actor):
+        self.send, self.actor = send, actor
+
+    def fire(self, ck):
+        actor = prune(self.actor)
+        if actor.level == GENERIC:
+            self.send.reach(ck, actor)
+        else:
+            self.send.fire_in(ck, actor)
 
 
 class Numeric:
@@ -52,7 +88,7 @@ class Numeric:
         return Numeric(f(self.arg), f(self.result), self.op, self.recv_name, self.node, self.arg_node)
 
     def fire(self, ck):
-        ck.numeric(self.recv_name, self.op, prune(self.arg), self.result, self.node, self.arg_node)
+        ck.parts.numeric(ck, self.recv_name, self.op, prune(self.arg), self.result, self.node, self.arg_node)
 
 
 class Ask:
@@ -69,24 +105,24 @@ class Ask:
         return Ask(f(self.msg), f(self.proto), f(self.result), self.node)
 
     def fire(self, ck):
-        ck.ask(prune(self.msg), self.proto, self.result, self.node)
+        ck.parts.ask(ck, prune(self.msg), self.proto, self.result, self.node)
 
 
 class With:
     """`obj with: { field: value }` where obj's class was not known yet."""
-    __slots__ = ("recv", "fields", "node")
+    __slots__ = ("recv", "fields", "node", "result")
 
-    def __init__(self, recv, fields, node):
-        self.recv, self.fields, self.node = recv, fields, node
+    def __init__(self, recv, fields, node, result):
+        self.recv, self.fields, self.node, self.result = recv, fields, node, result
 
     def types(self):
-        return [self.recv, *(t for _, t, _ in self.fields)]
+        return [self.recv, *(t for _, t, _ in self.fields), self.result]
 
     def copy(self, f):
-        return With(f(self.recv), [(n, f(t), s) for n, t, s in self.fields], self.node)
+        return With(f(self.recv), [(n, f(t), s) for n, t, s in self.fields], self.node, f(self.result))
 
     def fire(self, ck):
-        ck.with_fields(prune(self.recv), self.fields, self.node)
+        ck.unify(self.result, ck.parts.with_fields(ck, prune(self.recv), self.fields, self.node))
 
 
 class Reason:
@@ -103,7 +139,7 @@ class Reason:
         return Reason(f(self.arg), self.node)
 
     def fire(self, ck):
-        ck.check_reason(prune(self.arg), self.node)
+        ck.parts.check_reason(ck, prune(self.arg), self.node)
 
 
 class Element:
@@ -120,4 +156,4 @@ class Element:
         return Element(f(self.elem), self.selector, self.node)
 
     def fire(self, ck):
-        ck.check_element(prune(self.elem), self.selector, self.node)
+        ck.parts.check_element(ck, prune(self.elem), self.selector, self.node)

@@ -8,15 +8,19 @@ Sends to receivers whose class is not known yet are deferred (constraints.py).
 """
 from __future__ import annotations
 
+from lp.classdecls import validate
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import problems as P
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
-from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, NUMERIC_OPS, PARAMS, SUBCLASSABLE,
+from lp.types.generics import align, param_of
+from lp.types.reports import class_problem
+from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
-from lp.types.terms import DYN, ERR, GENERIC, TCon, TProto, TSpecial, TVar, con, prune, show
+from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
 
 VALUE_NODES = (A.Block, A.IntLit, A.FloatLit, A.StrLit, A.CharLit, A.SymLit, A.LitArray, A.Name)
@@ -101,10 +105,18 @@ def _within(part, whole) -> bool:
 
 
 class Checker(Unifier, Reporter):
-    def __init__(self):
+    """One check of one program. `parts` (lp/types/parts.py) holds the sends typed by rule
+    (special.py) and the actor sends and receives (actors.py): `parts.forms`, `parts.sends` and
+    `parts.class_sends` are consulted in `i_Send`, `send` and `class_send`; constraints.py calls
+    `parts.numeric`, `check_element`, `with_fields`, `check_reason` and `ask` when a variable is bound.
+    `generic` names the fields that are type parameters (generics.py)."""
+
+    def __init__(self, parts, generic=None):
         Unifier.__init__(self)
         Reporter.__init__(self)
+        self.parts = parts
         self.table = ClassTable()
+        self.generic: dict[str, list[str]] = generic or {}   # class -> its generic fields (generics.py)
         self.level = 1
         self.types: dict[int, tuple] = {}
         self.protocols: list[TProto] = []
@@ -148,81 +160,35 @@ class Checker(Unifier, Reporter):
     # ---- declarations ---------------------------------------------------------------
     def declare(self, items):
         classes = [i for i in items if isinstance(i, A.ClassDecl)]
-        for d in classes:
-            if d.name in self.table.classes:
-                old = self.table.classes[d.name]
-                if old.builtin:
-                    self.error("duplicate class", f"`{d.name}` is a builtin class; it cannot be declared again.",
-                               d.span, hint=f"choose another name, like `My{d.name}`")
-                else:
-                    self.error("duplicate class", f"The class `{d.name}` is declared twice.", d.span,
-                               [Note("It was first declared here:", old.decl.span)])
-                continue
-            self.table.classes[d.name] = ClassInfo(d.name, d.superclass, d)
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
-            sup = self.table.get(d.superclass)
-            if sup is None:
-                near = did_you_mean(d.superclass, self.table.classes)
-                self.error("unknown class", f"`{d.name}` inherits from `{d.superclass}`, but there is no such class.",
-                           d.span, hint=f"did you mean `{near}`?" if near else None)
-                info.superclass = "Object"
-            elif sup.builtin and sup.name not in SUBCLASSABLE:
-                self.error("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
-                           "only `Object` and `Error` can.", d.span)
-                info.superclass = "Object"
-        # cycles
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
-            seen = {d.name}
-            c = self.table.get(info.superclass)
-            while c is not None and not c.builtin:
-                if c.name in seen:
-                    self.error("inheritance cycle", f"`{d.name}` inherits from itself through `{c.name}`.", d.span)
-                    info.superclass = "Object"
-                    break
-                seen.add(c.name)
-                c = self.table.get(c.superclass)
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
+        builtins = {name: (info.superclass, tuple(info.fields)) for name, info in self.table.classes.items()}
+        v = validate(classes, builtins)
+        names = list(self.table.classes) + [d.name for d in v.kept]
+        for p in v.problems:
+            near = did_you_mean(p.decl.superclass, names) if p.kind == "unknown superclass" else None
+            self.add(class_problem(p, near))
+        for d in v.kept:
+            self.table.classes[d.name] = ClassInfo(d.name, v.superclass[d.name], d)
+        for d in v.kept:
+            info = self.table.classes[d.name]
             self.table.classes[info.superclass].subclasses.append(d.name)
-        for d in classes:
-            info = self.table.classes.get(d.name)
-            if info is None or info.decl is not d:
-                continue
-            inherited = self.table.all_fields(info.superclass)
-            for f in d.fields:
-                if f in inherited:
-                    owner = self.table.field_owner(info.superclass, f)
-                    self.error("duplicate field", f"`{d.name}` declares the field `{f}`, but it already inherits "
-                               f"one with that name from `{owner.name}`.", d.span)
-                    continue
-                info.fields.append(f)
-                info.field_types[f] = TVar(0)
+            info.fields = list(v.fields[d.name])
+            info.field_types = {f: TVar(0) for f in info.fields}
+        for d in v.kept:   # once every class has its fields: a subclass's parameters include inherited ones
+            info = self.table.classes[d.name]
+            info.params = [f for f in self.table.all_fields(d.name) if f in self.generic.get(d.name, ())]
         for m in (i for i in items if isinstance(i, A.MethodDecl)):
             info = self.table.get(m.class_name)
             if info is None:
-                near = did_you_mean(m.class_name, self.table.classes)
-                self.error("unknown class", f"This method is defined on `{m.class_name}`, but there is no such class.",
-                           m.span, hint=f"did you mean `{near}`?" if near else None)
+                self.report(P.MethodOnUnknownClass(m.class_name, m.span, did_you_mean(m.class_name,
+                                                                                      self.table.classes)))
                 continue
             if not m.class_side and m.selector in STRUCTURAL_SELECTORS:
-                self.error("equality is built in", f"`{m.selector}` is LP's structural equality (identity for "
-                           "`==`), which every collection, receive table and dictionary relies on; a class "
-                           "cannot redefine it.", m.span,
-                           hint="give your comparison a name of its own, e.g. `sameAs:`")
+                self.report(P.EqualityBuiltIn(m.selector, m.span))
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
-                side = " class" if m.class_side else ""
-                self.error("duplicate method", f"`{m.class_name}{side} >> {m.selector}` is defined twice.", m.span,
-                           [Note("The first definition is here:", table[m.selector].decl.span)])
+                self.report(P.DuplicateMethod(m.class_name, m.selector, m.class_side, m.span,
+                                              table[m.selector].decl.span))
                 continue
             mi = MethodInfo(m, info, m.class_side)
             table[m.selector] = mi
@@ -415,12 +381,8 @@ class Checker(Unifier, Reporter):
             else:
                 continue
             side = " class" if mi.class_side else ""
-            self.error("incompatible override",
-                       f"`{mi.cls.name}{side} >> {mi.decl.selector}` {extra}, but "
-                       f"{whose} takes more than that, and a send typed against it can reach this override.",
-                       mi.decl.span,
-                       [Note("The overridden method is here:", parent_decl.span)] if parent_decl else (),
-                       hint="an override must accept every argument the method it overrides accepts")
+            self.report(P.NarrowerOverride(f"`{mi.cls.name}{side} >> {mi.decl.selector}`", extra, whose,
+                                           mi.decl.span, parent_decl.span if parent_decl else None))
             return True
         return False
 
@@ -429,12 +391,11 @@ class Checker(Unifier, Reporter):
         try:
             return fn(*args)
         except RecursionError:
-            self.error("internal checker error", "This expression is nested too deeply for the checker.",
-                       getattr(node, "span", None))
+            self.report(P.InternalError("This expression is nested too deeply for the checker.",
+                                        getattr(node, "span", None)))
         except Exception as e:  # noqa: BLE001 - the checker must never raise
-            self.error("internal checker error",
-                       f"The type checker failed on this code ({type(e).__name__}: {e}). This is a bug in LP.",
-                       getattr(node, "span", None))
+            self.report(P.InternalError(f"The type checker failed on this code ({type(e).__name__}: {e}). "
+                                        "This is a bug in LP.", getattr(node, "span", None)))
         self.queue.clear()
         return ERR
 
@@ -466,12 +427,9 @@ class Checker(Unifier, Reporter):
             t = self.infer(s.value, scope, cx)
             if cx.result is None:
                 if cx.in_spawn:
-                    self.error("return outside a method", "`^` returns from a method, but this one is inside "
-                               "an actor's body, which runs on its own: there is no method to return from.",
-                               s.span, hint="let the actor's body end instead, or use `Actor exit: #normal`")
+                    self.report(P.ReturnOutsideMethod(True, s.span))
                 else:
-                    self.error("return outside a method", "`^` returns from a method, but this statement is "
-                               "not inside one.", s.span, hint="at the top level, just write the expression")
+                    self.report(P.ReturnOutsideMethod(False, s.span))
             else:
                 clash = self.unify(cx.result, t)
                 if clash:
@@ -485,8 +443,8 @@ class Checker(Unifier, Reporter):
     def infer(self, node, scope, cx, discard=False):
         m = getattr(self, "i_" + type(node).__name__, None)
         if m is None:
-            self.error("internal checker error", f"The checker does not know `{type(node).__name__}` nodes.",
-                       getattr(node, "span", None))
+            self.report(P.InternalError(f"The checker does not know `{type(node).__name__}` nodes.",
+                                        getattr(node, "span", None)))
             return ERR
         t = m(node, scope, cx, discard)
         self.types[id(node)] = (node, t)
@@ -530,11 +488,7 @@ class Checker(Unifier, Reporter):
             for t in [elem] + [t for _, _, t in clashes]:
                 if show(t) not in kinds:
                     kinds.append(show(t))
-            listing = ", ".join(f"`{k}`" for k in kinds)
-            self.error("type mismatch", f"This array's elements are of {len(kinds)} different types ({listing}), "
-                       "but an array holds one type of element.", n.span,
-                       [Note(f"The first element that is not `{kinds[0]}` is here:", clashes[0][0].span)],
-                       hint="an Array is homogeneous; to mix kinds of value, make them instances of one class")
+            self.report(P.MixedArray(kinds, n.span, clashes[0][0].span))
         return TCon("Array", (elem,), n.span)
 
     def i_BraceArray(self, n, scope, cx, discard):
@@ -543,9 +497,7 @@ class Checker(Unifier, Reporter):
     def i_Record(self, n, scope, cx, discard):
         for f in n.fields:
             self.infer(f.value, scope, cx)
-        self.error("record out of place", "A record literal `{ name: value }` only builds instances: it is the "
-                   "argument of `fields:` or `with:`.", n.span,
-                   hint="write `Point fields: { x: 1. y: 2 }` or `p with: { x: 3 }`")
+        self.report(P.RecordOutOfPlace(n.span))
         return ERR
 
     def i_DispatchTable(self, n, scope, cx, discard):
@@ -603,11 +555,10 @@ class Checker(Unifier, Reporter):
             return TCon("Boolean", (), n.span)
         if name in ("self", "super"):
             if cx.cls is None:
-                self.error("self outside a method", f"`{name}` only means something inside a method, "
-                           "where it is the receiver.", n.span)
+                self.report(P.SelfOutsideMethod(name, n.span))
                 return ERR
             if name == "super" and cx.cls.superclass is None:
-                self.error("no superclass", f"`{cx.cls.name}` has no superclass for `super` to refer to.", n.span)
+                self.report(P.NoSuperclass(cx.cls.name, n.span))
                 return ERR
             return cx.self_t
         v = scope.lookup(name)
@@ -617,15 +568,12 @@ class Checker(Unifier, Reporter):
             if name in self.table.classes:
                 return TCon(name + " class", (), n.span)
             near = did_you_mean(name, list(self.table.classes) + list(scope.names()))
-            self.error("unknown class", f"There is no class or variable named `{name}`.", n.span,
-                       hint=f"did you mean `{near}`?" if near else None)
+            self.report(P.UnknownName(name, near, n.span))
             return ERR
         near = did_you_mean(name, scope.names())
-        hint = f"did you mean `{near}`?" if near else \
-            "variables are introduced with `name := value` before they are used"
-        if cx.cls is not None and not cx.class_side and self.table.field_owner(cx.cls.name, name) is not None:
-            hint = f"`{name}` is a field of `{cx.cls.name}`: read it with `self {name}`"
-        self.error("unknown variable", f"There is no variable named `{name}` here.", n.span, hint=hint)
+        field_of = cx.cls.name if cx.cls is not None and not cx.class_side and \
+            self.table.field_owner(cx.cls.name, name) is not None else None
+        self.report(P.UnknownVariable(name, near, field_of, n.span))
         scope.vars[name] = Var(ERR, False, n.span)
         return ERR
 
@@ -646,7 +594,7 @@ class Checker(Unifier, Reporter):
         sel = n.selector
         recv = n.receiver
         args = n.args
-        special = self.SPECIAL_FORMS.get(sel)
+        special = self.parts.forms.get(sel)
         if special is not None:
             r = special(self, n, scope, cx, discard)
             if r is not None:
@@ -677,7 +625,7 @@ class Checker(Unifier, Reporter):
             if owners and len(owners) == 1 and not self.class_side_selector(sel):
                 (owner,) = owners
                 if owner == "Block" and sel.startswith("value"):
-                    return self.SPECIAL_SENDS[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
+                    return self.parts.sends[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
                 if not self.table.has_subclasses(owner):
                     self.unify(r, self.table.instance_type(owner, why=None, level=r.level))
                     return self.send(r, sel, ats, node, actor, discard, arg_nodes, start, deferred)
@@ -696,7 +644,7 @@ class Checker(Unifier, Reporter):
                 sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)
                 if sig is not None:
                     if sig.special:
-                        return self.SPECIAL_SENDS[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
+                        return self.parts.sends[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
                     if discard and sel in BRANCHING_SIGS:
                         sig = BRANCHING_SIGS[sel]
                     return self.apply_sig(sig, r, ats, node, arg_nodes, discard)
@@ -704,7 +652,7 @@ class Checker(Unifier, Reporter):
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
             if info.field_types and sel in info.field_types:
-                return self.field_type(info, sel, node)
+                return self.field_type(info, sel, node, r)
         return self.unknown_selector(r, sel, node)
 
     def class_send(self, r, cname, sel, ats, node, actor, discard, arg_nodes):
@@ -712,7 +660,7 @@ class Checker(Unifier, Reporter):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 if sig.special:
-                    return self.SPECIAL_CLASS_SENDS[sel](self, cname, ats, node, actor, arg_nodes, discard)
+                    return self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]
                 inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
@@ -730,8 +678,8 @@ class Checker(Unifier, Reporter):
             t = self.instantiate(t)
         ctx_t, self_t, *params, result = t.args
         self.unify(ctx_t, TCon("Actor", (actor,)))
-        if mi.cls.builtin and not mi.class_side:
-            clash = self.unify(self_t, recv)
+        if (mi.cls.builtin or mi.cls.params) and not mi.class_side:
+            clash = align(self, self_t, recv)
             if clash:
                 self.receiver_clash(mi, self_t, recv, node)
                 return ERR
@@ -748,23 +696,20 @@ class Checker(Unifier, Reporter):
 
     def receiver_clash(self, mi: MethodInfo, self_t, recv, node):
         """A method on a builtin class (or `Object`) whose body only works for some receivers."""
-        sel, owner = mi.decl.selector, mi.cls.name
         span = getattr(node, "selector_span", None) or node.span
-        note = [Note(f"`{owner} >> {sel}` is defined here:", mi.decl.span)]
-        if owner == "Object":
-            self.error("type mismatch", f"`{owner} >> {sel}` sends `self` selectors that only `{show(self_t)}` "
-                       f"understands, so it cannot run on this `{show(recv)}`.", span, note,
-                       hint=f"define `{sel}` on the classes it is meant for instead of on `Object`")
-        else:
-            self.error("type mismatch", f"`{owner} >> {sel}` only works on `{show(self_t)}`, but this receiver "
-                       f"is `{show(recv)}`.", span, note)
+        self.report(P.ReceiverClash(mi.cls.name, mi.decl.selector, show(self_t), show(recv), span, mi.decl.span))
 
     @staticmethod
     def _why_in(clash):
         e = prune(clash.expected)
         return isinstance(e, TCon) and e.why is not None and e.why.line > 0
 
-    def field_type(self, info: ClassInfo, f, node):
+    def field_type(self, info: ClassInfo, f, node, inst):
+        """The type of field f (declared by `info`) of an instance of type `inst`: a generic field is one of
+        the instance type's parameters (generics.py), any other the field's one type."""
+        p = param_of(self, inst, f)
+        if p is not None:
+            return p
         t = info.field_types[f]
         if isinstance(t, tuple):
             return self.build(t, {}, None, why=node.span)
@@ -851,24 +796,23 @@ class Checker(Unifier, Reporter):
         t = prune(t)
         span = getattr(node, "selector_span", None) or node.span
         if type(t) is TProto or t.name == "Method":
-            self.error("unknown selector", f"This value does not understand `{sel}`.", span)
+            self.report(P.ValueNotUnderstood(sel, span))
             return ERR
         cands = self.understood(t)
         near = did_you_mean(sel, cands)
         name = t.name
         what = f"The class `{name[:-6]}` (the class itself, not an instance)" if name.endswith(" class") \
             else f"`{show(t)}`"
-        notes = []
-        if t.why is not None and t.why.line > 0 and t.why != node.span and not name.endswith(" class"):
-            notes.append(Note(f"It is `{show(t)}` because of this:", t.why))
-        hint = f"did you mean `{near}`?" if near else None
+        because = (show(t), t.why) if t.why is not None and t.why.line > 0 and t.why != node.span and \
+            not name.endswith(" class") else None
+        instance_side = class_side = None
         if not near and name.endswith(" class") and sel in self.understood(
                 self.table.instance_type(name[:-6], level=self.level)):
-            hint = f"`{sel}` is understood by instances of `{name[:-6]}`, not by the class itself"
+            instance_side = name[:-6]
         elif not near and not name.endswith(" class") and name in self.table.classes and \
                 sel in self.understood(TCon(name + " class")):
-            hint = f"`{sel}` is a class-side method: send it to `{name}` itself"
-        self.error("unknown selector", f"{what} does not understand `{sel}`.", span, notes, hint)
+            class_side = name   # for `Class` (what `x class` answers) reports.py says to name the class
+        self.report(P.NotUnderstood(what, sel, span, because, near, instance_side, class_side))
         return ERR
 
     def class_side_selector(self, sel) -> bool:
@@ -885,10 +829,4 @@ class Checker(Unifier, Reporter):
         for info in self.table.classes.values():
             every.update(info.cmethods)
         near = did_you_mean(sel, every)
-        self.error("unknown selector", f"No class understands `{sel}`.", span,
-                   hint=f"did you mean `{near}`?" if near else None)
-
-    # ---- special forms (need the syntax, not just the types) are in special.py ----------------
-    SPECIAL_FORMS: dict = {}
-    SPECIAL_SENDS: dict = {}
-    SPECIAL_CLASS_SENDS: dict = {}
+        self.report(P.NoClassUnderstands(sel, near, span))

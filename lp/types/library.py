@@ -12,23 +12,17 @@ and receives, `fields:`, `ask:`, ...) are marked `special` and typed in
 """
 from __future__ import annotations
 
+from lp.classdecls import CHECKER_ONLY, HIERARCHY, RUNTIME_ONLY
+
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
     "Future": ("t",), "Promise": ("t",), "Actor": ("p",),
 }
 
-# The builtin class tree: name -> superclass. Every builtin can be a receive key.
-BUILTIN_CLASSES = {
-    "Object": None, "Number": "Object", "Integer": "Number", "Float": "Number", "Boolean": "Object",
-    "UndefinedObject": "Object", "Character": "Object", "String": "Object", "Symbol": "Object",
-    "Array": "Object", "Dictionary": "Object", "Maybe": "Object", "Block": "Object",
-    "Association": "Object", "Actor": "Object", "Future": "Object", "Promise": "Object",
-    "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
-    "Log": "Object", "JSON": "Object", "Transcript": "Object",
-    "Interval": "Object",
-}
-SUBCLASSABLE = {"Object", "Error"}
+# The builtin class tree: name -> superclass, lp/classdecls.py's (the interpreter's too).
+# Every builtin can be a receive key.
+BUILTIN_CLASSES = {name: sup for name, sup, _ in HIERARCHY if name not in RUNTIME_ONLY} | CHECKER_ONLY
 # Fields of builtin classes that have them (types in signature notation).
 BUILTIN_FIELDS = {
     "Error": {"message": "String"},
@@ -62,6 +56,7 @@ respondsTo: Symbol -> Boolean
 isString -> Boolean
 isNumber -> Boolean
 isSymbol -> Boolean
+class -> Class
 """
 
 INSTANCE = {
@@ -383,7 +378,7 @@ await: Integer -> t
 isResolved -> Boolean
 """,
     "Promise": """
-resolve: t -> UndefinedObject
+resolve: t -> t
 future -> Future[t]
 """,
     "Error": """
@@ -399,6 +394,9 @@ isKilled -> Boolean
 isError -> Boolean
 error -> Maybe[Error]
 """,
+    "Class": """
+name -> String
+""",
 }
 
 CLASS_SIDE = {
@@ -413,6 +411,7 @@ displayString -> String
 == a -> Boolean
 ~= a -> Boolean
 ~~ a -> Boolean
+class -> Class
 new special
 fields: special
 """,

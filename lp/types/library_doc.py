@@ -40,6 +40,7 @@ DESCRIPTIONS = {
     "hash": "an Integer equal for equal values", "isKindOf:": "whether the receiver's class is the argument or inherits from it",
     "respondsTo:": "whether the receiver understands the selector", "isString": "whether the receiver is a String",
     "isNumber": "whether the receiver is an Integer or a Float", "isSymbol": "whether the receiver is a Symbol",
+    "class": "the receiver's class (typed `Class`: what every class understands)",
     # numbers
     "+": "sum; Integer overflow past 64 bits raises", "-": "difference; Integer overflow raises",
     "*": "product; Integer overflow raises", "/": "quotient as a Float; division by zero raises",
@@ -83,7 +84,7 @@ DESCRIPTIONS = {
     "includesSubstring:": "whether the argument occurs in the receiver", "startsWith:": "whether the receiver begins with the argument",
     "endsWith:": "whether the receiver ends with the argument",
     "asInteger": "the Integer it denotes (optional sign, decimal digits); anything else raises",
-    "asNumber": "the Integer or Float it denotes; anything else raises",
+    "asNumber": "the Float it denotes ('3' asNumber is 3.0; `asInteger` reads an Integer); anything else raises",
     "lines": "the lines, without line terminators", "splitOn:": "the parts between occurrences of the separator",
     "substrings": "the words separated by white space", "substrings:": "the parts between any of the argument's characters, without empty parts",
     "trim": "without leading and trailing white space", "reversed": "the elements in reverse order", "reverse": "the elements in reverse order",
@@ -150,7 +151,7 @@ DESCRIPTIONS = {
     "exit:": "ends the actor (or sends it an exit signal) with the reason", "isAlive": "whether the actor is running",
     "id": "the actor's number", "await": "waits for the value",
     "await:": "waits at most the given ms for the value; raises on timeout", "isResolved": "whether the value has arrived",
-    "resolve:": "gives the Future its value (once)", "future": "the Promise's Future",
+    "resolve:": "gives the Future its value (once) and answers it", "future": "the Promise's Future",
     # errors and reasons
     "signal": "raises the receiver", "raise": "raises the receiver", "messageText": "the message", "description": "the message",
     "signal:": "raises with the given message", "isNormal": "whether the reason is #normal", "isKilled": "whether the reason is #killed",

@@ -1,15 +1,16 @@
 """Sends typed by rule rather than by signature: numbers, element needs, blocks, instances, records, reasons.
 
-Actor sends and receives are in actors.py. Each function is registered on the
-Checker: SPECIAL_FORMS see the syntax of the send (a literal record, table or
-block), SPECIAL_SENDS / SPECIAL_CLASS_SENDS see only the types.
+Actor sends and receives are in actors.py. `register` puts each function into the
+checker's parts (lp/types/parts.py): forms see the syntax of the send (a literal
+record or block), sends and class sends see only the types.
 """
 from __future__ import annotations
 
-from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import problems as P
 from lp.types.errors import did_you_mean
+from lp.types.generics import nil_reply, replaced
 from lp.types.infer import Checker
 from lp.types.terms import ERR, TCon, TSpecial, TVar, prune, show
 
@@ -25,7 +26,7 @@ def numeric_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     if type(a) is TVar:
         ck.watch(a, C.Numeric(a, result, op, recv.name, node, arg_nodes[0] if arg_nodes else None))
     else:
-        ck.numeric(recv.name, op, a, result, node, arg_nodes[0] if arg_nodes else None)
+        numeric(ck, recv.name, op, a, result, node, arg_nodes[0] if arg_nodes else None)
     return result
 
 
@@ -35,20 +36,14 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
         return
     if type(a) is not TCon or a.name not in NUMBERS:
         span = arg_node.span if arg_node is not None else node.span
-        ck.error("type mismatch", f"The argument of `{op}` is `{show(a)}`, but `{op}` on `{recv_name}` needs a "
-                 "number (`Integer` or `Float`).", span,
-                 [Note(f"It is `{show(a)}` because of this:", a.why)] if isinstance(a, TCon) and a.why
-                 and a.why != span and a.why.line > 0 else (),
-                 hint="use `printString` to turn a number into a String, or `asInteger` for the reverse"
-                 if a.name == "String" and op == "+" else None)
+        because = a.why if isinstance(a, TCon) and a.why and a.why != span and a.why.line > 0 else None
+        ck.report(P.NotANumber(op, recv_name, show(a), span, because, a.name == "String" and op == "+"))
         ck.unify(result, ERR)
         return
     if op in ("max:", "min:") and a.name != recv_name:
         # The primitive answers one of the two numbers unchanged, so mixed kinds have no one type.
         span = arg_node.span if arg_node is not None else node.span
-        ck.error("type mismatch", f"The argument of `{op}` is `{a.name}`, but `{op}` on `{recv_name}` answers "
-                 f"one of the two numbers unchanged, so both must be `{recv_name}`.", span,
-                 hint=f"convert one side first: `asFloat` or `rounded`")
+        ck.report(P.MixedNumbers(op, recv_name, a.name, span))
         ck.unify(result, ERR)
         return
     if op in ("<", ">", "<=", ">="):
@@ -61,8 +56,6 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
         r = "Float"
     ck.unify(result, TCon(r, (), node.span))
 
-
-Checker.numeric = numeric
 
 
 # ---- collections whose selector needs something of their elements ------------------------
@@ -85,7 +78,7 @@ def element_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     if type(e) is TVar:
         ck.watch(e, C.Element(e, sel, node))
     else:
-        ck.check_element(e, sel, node)
+        check_element(ck, e, sel, node)
     return TCon("Array", (elem,), node.span) if sel == "asSortedArray" else elem
 
 
@@ -93,12 +86,8 @@ def check_element(ck: Checker, e, sel, node):
     allowed, hint = ELEMENT_NEEDS[sel]
     if type(e) is TSpecial or (type(e) is TCon and e.name in allowed):
         return
-    names = " or ".join(f"`{a}`" for a in allowed)
-    ck.error("type mismatch", f"`{sel}` needs an Array of {names}, but this Array holds `{show(e)}`.",
-             node.span, hint=hint)
+    ck.report(P.ElementNeed(sel, tuple(allowed), show(e), node.span, hint))
 
-
-Checker.check_element = check_element
 
 
 # ---- blocks -----------------------------------------------------------------------------
@@ -111,20 +100,12 @@ def block_value(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
         n = len(ats)
         if clash.kind == "arity" and prune(clash.actual) is prune(recv) or clash.kind == "arity":
             got = len(prune(recv).args) - 1
-            ck.error("wrong number of arguments",
-                     f"This block takes {got} argument{'s' if got != 1 else ''}, but `{node.selector}` "
-                     f"passes {n}.", node.span,
-                     hint=f"a block of {got} argument{'s' if got != 1 else ''} is run with "
-                          f"`{value_selector(got)}`")
+            ck.report(P.BlockArity(got, node.selector, n, node.span))
         else:
             ck.clash_error(clash, node.span, f"An argument of `{node.selector}`", "the block needs",
                            recv, want)
         return ERR
     return result
-
-
-def value_selector(n):
-    return "value" if n == 0 else "value:" * n
 
 
 def block_num_args(ck, recv, ats, node, actor, arg_nodes, discard):
@@ -167,8 +148,7 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     if type(cls) is TCon and cls.name.endswith(" class") and ck.table.is_ancestor("Error", cls.name[:-6]):
         err = ck.table.instance_type(cls.name[:-6], level=ck.level)
     elif type(cls) is not TSpecial:
-        ck.error("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
-                 "subclass of it.", arg_nodes[0].span)
+        ck.report(P.OnDoNeedsErrorClass(arg_nodes[0].span))
     h = TCon("Block", (err, r))
     clash = ck.unify(h, ats[1])
     if clash:
@@ -186,19 +166,12 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
             return ERR
         return ck.table.instance_type(cname, why=node.span, level=ck.level)
     if info.builtin and cname not in ("Object",):
-        ck.error("cannot instantiate", f"`{cname}` instances are not made with `new`.", node.span,
-                 hint={"Error": "raise an error with `Error raise: 'text'`, or build one with "
-                                "`Error fields: { message: 'text' }`"}.get(cname))
+        ck.report(P.NotMadeWithNew(cname, node.span))
         return ERR
     if [f for f in fields if f != "reply"]:
-        listing = " ".join(fields)
-        example = ". ".join(f"{f}: {chr(ord('a') + i)}" for i, f in enumerate(f for f in fields if f != "reply"))
-        ck.error("missing fields", f"`{cname}` has fields ({listing}), so `new` cannot build one: every field "
-                 "needs a value.", node.span,
-                 [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
-                 hint=f"write `{cname} fields: {{ {example} }}`")
+        ck.report(P.NewNeedsFields(cname, list(fields), node.span, info.decl.span if info.decl else None))
         return ERR
-    return TCon(cname, (), node.span)
+    return nil_reply(ck, info, ck.table.instance_type(cname, why=node.span, level=ck.level))
 
 
 def class_itself(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
@@ -212,11 +185,7 @@ def error_with_fields(ck: Checker, cname, node):
     if not own:
         return False
     info = ck.table.get(cname)
-    example = "message: 'text'. " + ". ".join(f"{f}: ..." for f in own)
-    ck.error("missing fields", f"`{cname}` has fields ({' '.join(own)}) besides `message`, so "
-             f"`{node.selector}` cannot build one: every field needs a value.", node.span,
-             [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
-             hint=f"build it with every field and raise it: `({cname} fields: {{ {example} }}) raise`")
+    ck.report(P.ErrorFieldsByText(cname, own, node.selector, node.span, info.decl.span if info.decl else None))
     return True
 
 
@@ -260,17 +229,17 @@ def form_fields(ck: Checker, n, scope, cx, discard):
             return None
     if type(rec) is not A.Record:
         t = ck.infer(rec, scope, cx)
-        ck.error("fields needs a record", f"`fields:` takes a record literal naming every field, like "
-                 f"`{cname} fields: {{ name: value }}`.", rec.span)
+        ck.report(P.FieldsNeedsRecord(cname, rec.span))
         return ERR
     info = ck.table.get(cname)
     all_fields = ck.table.all_fields(cname)
     if info.builtin and not all_fields:
         for f in rec.fields:
             ck.infer(f.value, scope, cx)
-        ck.error("cannot instantiate", f"`{cname}` has no fields, so it cannot be built with `fields:`.", n.span)
+        ck.report(P.NoFieldsToBuild(cname, n.span))
         return ERR
-    ck.record(rec, TCon(cname))
+    inst = ck.table.instance_type(cname, why=n.span, level=ck.level)
+    ck.record(rec, inst)
     given = set()
     bad = False
     for f in rec.fields:
@@ -279,13 +248,10 @@ def form_fields(ck: Checker, n, scope, cx, discard):
         owner = ck.table.field_owner(cname, f.name)
         if owner is None:
             bad = True
-            near = did_you_mean(f.name, all_fields)
-            ck.error("unknown field", f"`{cname}` has no field named `{f.name}`. Its fields are: "
-                     f"{', '.join(all_fields) if all_fields else '(none)'}.", f.span,
-                     [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else (),
-                     hint=f"did you mean `{near}`?" if near else None)
+            ck.report(P.UnknownField(cname, f.name, all_fields, did_you_mean(f.name, all_fields), f.span,
+                                     info.decl.span if info.decl else None))
             continue
-        ft = ck.field_type(owner, f.name, f)
+        ft = ck.field_type(owner, f.name, f, inst)
         clash = ck.unify(ft, t)
         if clash:
             ck.clash_error(clash, f.value.span, f"The value of the field `{f.name}`",
@@ -293,17 +259,15 @@ def form_fields(ck: Checker, n, scope, cx, discard):
                            hint="each field has one type, fixed by every place that builds or reads it")
     missing = [f for f in all_fields if f not in given and f != "reply"]
     if missing and not bad:
-        s = "s" if len(missing) > 1 else ""
-        ck.error("missing fields", f"This `{cname}` is built without the field{s} "
-                 f"{', '.join('`' + m + '`' for m in missing)}: every field must be given a value"
-                 + (" (except `reply`, which `ask:` fills)." if "reply" in all_fields else "."),
-                 rec.span, [Note(f"`{cname}` is declared here:", info.decl.span)] if info.decl else ())
-    return TCon(cname, (), n.span)
+        ck.report(P.MissingFields(cname, missing, "reply" in all_fields, rec.span,
+                                  info.decl.span if info.decl else None))
+    if "reply" not in given:
+        nil_reply(ck, info, inst)
+    return inst
 
 
 def class_fields_nonrecord(ck, cname, ats, node, actor, arg_nodes, discard):
-    ck.error("fields needs a record", f"`fields:` takes a record literal naming every field, like "
-             f"`{cname} fields: {{ name: value }}`.", arg_nodes[0].span if arg_nodes else node.span)
+    ck.report(P.FieldsNeedsRecord(cname, arg_nodes[0].span if arg_nodes else node.span))
     return ERR
 
 
@@ -314,37 +278,38 @@ def form_with(ck: Checker, n, scope, cx, discard):
     rt = ck.infer(n.receiver, scope, cx)
     fields = [(f.name, ck.infer(f.value, scope, cx), f) for f in rec.fields]
     r = prune(rt)
+    result = ck.fresh()
     if type(r) is TVar:
-        ck.watch(r, C.With(r, fields, n))
+        ck.watch(r, C.With(r, fields, n, result))
     else:
-        ck.with_fields(r, fields, n)
-    return rt
+        ck.unify(result, with_fields(ck, r, fields, n))
+    return result
 
 
 def with_fields(ck: Checker, r, fields, node):
+    """The type of `r with: { ... }`: r's own, or for a generic class a copy whose replaced fields'
+    parameters are the new values' types (`(Box of: 1) with: { contents: 'a' }` is a `Box[String]`)."""
     if type(r) is TSpecial:
-        return
+        return r
     if type(r) is not TCon or r.name.endswith(" class") or not ck.table.all_fields(r.name):
-        ck.error("type mismatch", f"`with:` copies an instance with some fields replaced, but this is "
-                 f"`{show(r)}`, which has no fields.", node.receiver.span)
-        return
+        ck.report(P.WithWithoutFields(show(r), node.receiver.span))
+        return ERR
     cname = r.name
+    info = ck.table.get(cname)
     all_fields = ck.table.all_fields(cname)
+    out = replaced(ck, info, r, {name: ck.fresh() for name, _, _ in fields if name in info.params})
     for name, t, f in fields:
         owner = ck.table.field_owner(cname, name)
         if owner is None:
-            near = did_you_mean(name, all_fields)
-            ck.error("unknown field", f"`{cname}` has no field named `{name}`. Its fields are: "
-                     f"{', '.join(all_fields)}.", f.span, hint=f"did you mean `{near}`?" if near else None)
+            ck.report(P.UnknownField(cname, name, all_fields, did_you_mean(name, all_fields), f.span, None))
             continue
-        ft = ck.field_type(owner, name, f)
+        ft = ck.field_type(owner, name, f, out)
         clash = ck.unify(ft, t)
         if clash:
             ck.clash_error(clash, f.value.span, f"The new value of the field `{name}`",
                            f"`{cname}`'s field `{name}` holds", ft, t)
+    return out
 
-
-Checker.with_fields = with_fields
 
 
 # ---- failure reasons ------------------------------------------------------------------------
@@ -362,14 +327,13 @@ def class_exit(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
 def reason_arg(ck, t, node, arg_nodes):
     an = arg_nodes[0] if arg_nodes else None
     if type(an) is A.SymLit and an.name not in ("normal", "killed"):
-        ck.error("bad exit reason", f"`#{an.name}` is not an exit reason: a reason is `#normal`, `#killed`, "
-                 "or an Error.", an.span, hint="to end with an error, pass one: `Error fields: { message: '...' }`")
+        ck.report(P.BadReasonSymbol(an.name, an.span))
         return
     a = prune(t)
     if type(a) is TVar:
         ck.watch(a, C.Reason(a, an or node))
     else:
-        ck.check_reason(a, an or node)
+        check_reason(ck, a, an or node)
 
 
 def check_reason(ck, a, node):
@@ -377,38 +341,35 @@ def check_reason(ck, a, node):
         return
     if type(a) is TCon and (a.name in ("Symbol", "Reason") or ck.table.is_ancestor("Error", a.name)):
         return
-    ck.error("bad exit reason", f"An exit reason is `#normal`, `#killed`, or an Error, but this is `{show(a)}`.",
-             node.span)
+    ck.report(P.BadReasonType(show(a), node.span))
 
 
-Checker.check_reason = check_reason
 
-
-def register():
-    ck = Checker
+def register(parts):
+    """Into lp/types/parts.py's Parts: the sends this module types."""
+    parts.numeric, parts.check_element = numeric, check_element
+    parts.with_fields, parts.check_reason = with_fields, check_reason
     for cls in ("Integer", "Float"):
         for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:"):
-            ck.SPECIAL_SENDS[(cls, op)] = numeric_send
+            parts.sends[(cls, op)] = numeric_send
     for sel in ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"):
-        ck.SPECIAL_SENDS[("Block", sel)] = block_value
+        parts.sends[("Block", sel)] = block_value
     for sel in ELEMENT_NEEDS:
-        ck.SPECIAL_SENDS[("Array", sel)] = element_send
-    ck.SPECIAL_SENDS[("Block", "numArgs")] = block_num_args
-    ck.SPECIAL_SENDS[("Block", "ensure:")] = block_ensure
-    ck.SPECIAL_SENDS[("Block", "ifCurtailed:")] = block_ensure
+        parts.sends[("Array", sel)] = element_send
+    parts.sends[("Block", "numArgs")] = block_num_args
+    parts.sends[("Block", "ensure:")] = block_ensure
+    parts.sends[("Block", "ifCurtailed:")] = block_ensure
     for sel in ("whileTrue:", "whileFalse:", "whileTrue", "whileFalse"):
-        ck.SPECIAL_SENDS[("Block", sel)] = block_while
-    ck.SPECIAL_SENDS[("Block", "on:do:")] = block_on_do
-    ck.SPECIAL_SENDS[("Actor", "exit:")] = exit_send
-    ck.SPECIAL_CLASS_SENDS["new"] = class_new
+        parts.sends[("Block", sel)] = block_while
+    parts.sends[("Block", "on:do:")] = block_on_do
+    parts.sends[("Actor", "exit:")] = exit_send
+    parts.class_sends["new"] = class_new
     for sel in ("printNl", "displayNl", "yourself"):
-        ck.SPECIAL_CLASS_SENDS[sel] = class_itself
+        parts.class_sends[sel] = class_itself
     for sel in ("raise:", "signal:", "new:"):
-        ck.SPECIAL_CLASS_SENDS[sel] = class_error_text
-    ck.SPECIAL_CLASS_SENDS["fields:"] = class_fields_nonrecord
-    ck.SPECIAL_CLASS_SENDS["exit:"] = class_exit
-    ck.SPECIAL_FORMS["fields:"] = form_fields
-    ck.SPECIAL_FORMS["with:"] = form_with
+        parts.class_sends[sel] = class_error_text
+    parts.class_sends["fields:"] = class_fields_nonrecord
+    parts.class_sends["exit:"] = class_exit
+    parts.forms["fields:"] = form_fields
+    parts.forms["with:"] = form_with
 
-
-register()

@@ -46,7 +46,7 @@ class TCon(Type):
 
 class TProto(Type):
     __slots__ = ("ref", "level", "accepts", "lits", "plain", "requires", "origins", "opaque",
-                 "owner_checks", "id", "why")
+                 "owner_checks", "id", "why", "copies", "late")
 
     def __init__(self, level: int):
         self.ref = None
@@ -60,6 +60,8 @@ class TProto(Type):
         self.owner_checks = []   # [(ctx protocol, span of the receive)]
         self.id = next(_ids)
         self.why = None
+        self.copies = []         # a generic protocol's instances (one per call of its method)
+        self.late = []           # deferred sends to type in each instance (constraints.Send.fire)
 
 
 class Require:

@@ -8,11 +8,8 @@
 from __future__ import annotations
 
 from lp.syntax import ast as A
+from lp.types import problems as P
 from lp.types.terms import TCon, prune
-
-REBIND_HINT = ("to add up values, use `inject:into:` (`sum := xs inject: 0 into: [:s :x | s + x]`); to loop "
-               "with changing state, pass it as an argument (`Loop class >> count: i = i < 3 ifTrue: "
-               "[Loop count: i + 1] ifFalse: [i]`)")
 
 # selector -> receiver classes on which it only answers a new value
 NEW_VALUE = {
@@ -37,12 +34,7 @@ def check_rebinding(ck, s: A.Assign, scope):
     v = outside_binding(scope, s.name)
     if v is None:
         return
-    from lp.diagnostics import Note
-    ck.error("rebinding in a block", f"`{s.name}` is bound outside this block, and bindings are immutable: "
-             f"`{s.name} := ...` here makes a new `{s.name}` that only this run of the block sees, so the "
-             f"outer `{s.name}` never changes.", s.name_span,
-             [Note(f"The outer `{s.name}` is bound here:", v.span)] if v.span is not None and v.span.line > 0
-             else (), hint=REBIND_HINT)
+    ck.report(P.RebindingInBlock(s.name, s.name_span, v.span if v.span is not None and v.span.line > 0 else None))
 
 
 def answers_new_value(ck, send, recv_t) -> bool:
@@ -74,12 +66,4 @@ def cascade_warning(ck, node: A.Cascade, recv_t, discard: bool):
 
 
 def discarded_warning(ck, node, sel, cascade=False):
-    what = "a new Dictionary" if sel in ("at:put:", "removeKey:") else "a new value"
-    if cascade:
-        msg = (f"`{sel}` answers {what} and changes nothing, but in a cascade every message goes to the first "
-               "receiver, so this answer is thrown away.")
-        hint = "chain the sends instead: `((d at: 1 put: 'a') at: 2 put: 'b')`, and bind the result"
-    else:
-        msg = f"`{sel}` answers {what} and changes nothing, but this statement throws that answer away."
-        hint = "bind the answer and use it: `d2 := d at: k put: v.`"
-    ck.warn("unused result", msg, getattr(node, "selector_span", None) or node.span, hint=hint)
+    ck.report(P.UnusedResult(sel, cascade, getattr(node, "selector_span", None) or node.span))

@@ -285,5 +285,8 @@ class Instantiator:
                 n.owner_checks = [(self(c), s) for c, s in t.owner_checks]
                 n.why = t.why
                 self.checker.protocols.append(n)
+                t.copies.append(n)
+                for late in t.late:   # a deferred send of the method that fired after it was generalised
+                    self.checker.queue.append(late.run_in(n))
             return n
         return t

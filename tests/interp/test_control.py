@@ -142,8 +142,8 @@ f := Fuzzy fields: { p: 0.9 }.
 
 def test_control_messages_to_a_user_class_are_real_sends(tmp_path):
     # The interpreter inlines these selectors for Booleans and Integers; any other receiver gets
-    # the real send (the checker's side of this is in tests/types).
-    assert out_of(USER_CONTROL, tmp_path, check=False) == (
+    # the real send; the checker types them as sends to the user class.
+    assert out_of(USER_CONTROL, tmp_path) == (
         "yes 7\nno 7\ntrue\n3\n#fuzzyLoop\nonce\n#fuzzyTimes\nreturned from the fallback block\n1\n2\n1\n")
 
 

@@ -132,8 +132,7 @@ def test_tail_calls_do_not_grow_the_stack(tmp_path):
     (L viaBlock: 100000) displayNl.
     (L viaCascade: 100000) printNl.
     """
-    # unchecked: `L yourself` on the class side
-    assert out_of(src, tmp_path, stack_limit=50, check=False) == "300000\nblock loop done\n0\n"
+    assert out_of(src, tmp_path, stack_limit=50) == "300000\nblock loop done\n0\n"
 
 
 def test_deep_recursion_and_stack_overflow(tmp_path):

@@ -1,7 +1,7 @@
 """One checked program per soundness family of issue 10, run: none may fail with a run-time type error.
 
-Those marked xfail need a run-time change outside the checker (named in the reason);
-they are strict, so they fail loudly once that change lands and the mark must go.
+The last three needed run-time changes (asNumber answers a Float, a literal receive key matches
+its own class only, user classes' control selectors are real sends); they check the output too.
 """
 from __future__ import annotations
 
@@ -39,21 +39,27 @@ def test_family_runs_without_type_errors(name, tmp_path):
     assert status == 0, err
 
 
-@pytest.mark.xfail(strict=True, reason="lp/interp/prims_text.py _as_number must answer a Float for every "
-                                       "number ('3' asNumber = 3.0), as String>>asNumber -> Float promises")
 def test_as_number_answers_a_float(tmp_path):
-    checked_run("('3' asNumber) isNaN printNl.", tmp_path)
+    status, out, err = checked_run("('3' asNumber) isNaN printNl.\n'3' asNumber printNl.\n"
+                                   "'-2.5' asNumber printNl.", tmp_path)
+    assert (status, out) == (0, "false\n3.0\n-2.5\n"), err
 
 
-@pytest.mark.xfail(strict=True, reason="lp/interp/actors.py: a literal receive entry must match only values of "
-                                       "its own class (1 -> ... must not take the Float 1.0, though 1 = 1.0)")
 def test_integer_literal_entry_does_not_take_a_float(tmp_path):
-    checked_run("srv := Actor spawn: [:me | 2 timesRepeat: [me receive: { 1 -> [:n | (n bitAnd: 1) printNl]. "
+    status, out, err = checked_run("srv := Actor spawn: [:me | 2 timesRepeat: [me receive: { 1 -> [:n | (n bitAnd: 1) printNl]. "
                 "Float -> [:f | f isNaN printNl] } after: 500 do: [nil]]].\nsrv ! 1.0.\nsrv ! 2.5.\n"
                 "Actor sleep: 100.", tmp_path)
+    assert out == "false\nfalse\n"
 
 
 def test_user_class_control_selectors_are_real_sends(tmp_path):
-    checked_run("Object subclass: #T.\nT >> ifTrue: a ifFalse: b = 42.\nT >> and: blk = 'and'.\n"
+    status, out, err = checked_run("Object subclass: #T.\nT >> ifTrue: a ifFalse: b = 42.\nT >> and: blk = 'and'.\n"
                 "T >> to: x do: blk = 'loop'.\n((T new) ifTrue: [1] ifFalse: [2]) even printNl.\n"
                 "((T new) and: [true]) size printNl.\n((T new) to: 3 do: [:i | i]) size printNl.", tmp_path)
+    assert out == "true\n3\n4\n"
+
+
+def test_resolve_answers_the_value_it_gives(tmp_path):
+    # the primitive answers the value, so its type is the value's (it was typed UndefinedObject)
+    status, out, err = checked_run("p := Promise new.\n((p resolve: 8) + 1) printNl.\np future await printNl.", tmp_path)
+    assert (status, out) == (0, "9\n8\n"), err

@@ -2,18 +2,14 @@
 same superclass, except the few listed here with the reason."""
 from __future__ import annotations
 
-from lp.interp.builtins import HIERARCHY
-from lp.types.library import BUILTIN_CLASSES
-
-# only in the checker: the static type of exit reasons (Symbols or Errors at run time)
-CHECKER_ONLY = {"Reason"}
-# only at run time: record literals, which the checker types as the arguments of fields: and with:
-RUNTIME_ONLY = {"Record"}
+from lp.classdecls import CHECKER_ONLY, HIERARCHY, RUNTIME_ONLY
+from lp.interp.interp import Interpreter
+from lp.types.library import BUILTIN_CLASSES, BUILTIN_FIELDS
 
 
 def test_every_checker_class_exists_at_run_time():
     runtime = {name for name, _, _ in HIERARCHY}
-    assert set(BUILTIN_CLASSES) - CHECKER_ONLY <= runtime
+    assert set(BUILTIN_CLASSES) - set(CHECKER_ONLY) <= runtime
 
 
 def test_every_run_time_class_is_known_to_the_checker():
@@ -26,3 +22,16 @@ def test_superclasses_agree():
     for name, sup in BUILTIN_CLASSES.items():
         if name in runtime:
             assert runtime[name] == sup, name
+
+
+def test_the_interpreter_installs_the_shared_hierarchy():
+    interp = Interpreter()
+    for name, sup, fields in HIERARCHY:
+        cls = interp.classes[name]
+        assert (cls.superclass.name if cls.superclass else None, tuple(cls.fields)) == (sup, fields), name
+
+
+def test_builtin_fields_agree():
+    runtime = {name: fields for name, _, fields in HIERARCHY}
+    for name, fields in BUILTIN_FIELDS.items():
+        assert tuple(fields) == runtime[name], name

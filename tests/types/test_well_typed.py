@@ -67,7 +67,7 @@ def test_actor_types_carry_their_protocol():
 def test_records_and_fields():
     t = types_of_bindings("Object subclass: #P fields: (x y).\np := P fields: { x: 1. y: 'a' }.\n"
                           "q := p with: { x: 2 }.\nx := q x.\ny := q y.\n")
-    assert t == {"p": "P", "q": "P", "x": "Integer", "y": "String"}
+    assert t == {"p": "P[Integer, String]", "q": "P[Integer, String]", "x": "Integer", "y": "String"}
 
 
 def test_dynamic_is_explicit():
@@ -79,3 +79,12 @@ def test_types_map_covers_expressions():
     result, _ = check_source("x := 3 + 4.\ny := x printString.\n")
     kinds = {type(n).__name__ for (n, _) in result.types.values() if n is not None}
     assert {"IntLit", "Send", "Name", "Assign"} <= kinds
+
+
+def test_generic_classes_have_a_type_per_instance():
+    t = types_of_bindings("Object subclass: #Box fields: (contents).\nb := Box fields: { contents: 1 }.\n"
+                          "c := b with: { contents: 'a' }.\nObject subclass: #Get fields: (reply).\n"
+                          "g := Get new.\nObject subclass: #C fields: (n).\nC >> inc = C fields: { n: self n + 1 }.\n"
+                          "k := C fields: { n: 1 }.\n")
+    # a field a method fixes (n + 1) keeps one type; a reply built without one is nil
+    assert t == {"b": "Box[Integer]", "c": "Box[String]", "g": "Get[UndefinedObject]", "k": "C"}

@@ -1,0 +1,106 @@
+"""Generic user classes: which fields are type parameters, and instance types with one replaced.
+
+After the methods are inferred with one type per field (first pass), a field of a
+class that inherits from `Object` directly and has no subclasses becomes a type
+parameter when its type is still open: a variable no method sends anything to
+(`Box`'s `contents`) or a type containing one (`items : Array[a]`); an actor
+type is fixed whatever its protocol. A `reply` field is always a parameter: the
+address `ask:` fills differs per request. The checker then runs again with those fields as parameters, so each instance has its own types
+(`Box[Integer]`, `Box[String]`) and methods are polymorphic in them. A field some
+method fixes (`n + 1`) keeps one type per program; classes in a hierarchy keep
+one type per field (subtyping between them stays nominal), except `reply`: every
+class of a hierarchy that has one has it as its one parameter, and an instance of
+a subclass meets its ancestors' methods and receive entries parameter by parameter
+(`align`).
+
+A generic `reply` is `UndefinedObject` in an instance built by `new` or by
+`fields:` without it: only `ask:` (which sends a copy with the address) or an
+explicit `reply:` gives it an actor, so a handler replying to a request sent
+with `!` is a checked error (docs/types.md).
+"""
+from __future__ import annotations
+
+from lp.types.reports import encloses
+from lp.types.terms import TCon, TVar, prune
+
+
+def _open(t) -> bool:
+    """Does t still contain a free variable, none waiting on a send? An actor's protocol does not
+    count: a field a method uses as an actor (`ChildSpec`'s `start : Block[Actor[p]]`) is fixed."""
+    found, constrained = [], []
+
+    def walk(x):
+        x = prune(x)
+        if type(x) is TVar:
+            (constrained if x.pending else found).append(x)
+        elif type(x) is TCon:
+            for a in x.args:
+                walk(a)
+    walk(t)
+    return bool(found) and not constrained
+
+
+def _faulty(ck) -> set[str]:
+    """Classes with a method the first pass reported an error in: they stay as they were checked,
+    so the second pass reports the same diagnostics in the same words."""
+    spans = [d.span for d in ck.diagnostics if d.span is not None]
+    return {mi.cls.name for mi in ck.method_list if any(encloses(mi.decl.span, s) for s in spans)}
+
+
+def generic_fields(ck) -> dict[str, list[str]]:
+    """class name -> its fields that are type parameters, from the first pass's field types."""
+    out = {}
+    faulty = _faulty(ck)
+    for info in ck.table.classes.values():
+        if info.builtin or info.name in faulty:
+            continue
+        if info.superclass != "Object" or info.subclasses:
+            if "reply" in ck.table.all_fields(info.name):
+                out[info.name] = ["reply"]
+            continue
+        free = [f for f in info.fields if f == "reply" or _open(info.field_types[f])]
+        if free:
+            out[info.name] = free
+    return out
+
+
+def param_of(ck, inst, f):
+    """The parameter of instance type `inst` that field f is, or None if f is not one."""
+    inst = prune(inst)
+    if type(inst) is not TCon or inst.name.endswith(" class"):
+        return None
+    info = ck.table.get(inst.name)
+    if info is None or f not in info.params or len(inst.args) != len(info.params):
+        return None
+    return inst.args[info.params.index(f)]
+
+
+def align(ck, self_t, recv):
+    """A method's `self` type met by its receiver: unified, or for an instance of a subclass (whose
+    parameters are its ancestor's, `reply`) unified parameter by parameter. Answers the first clash."""
+    s, r = prune(self_t), prune(recv)
+    if type(s) is TCon and type(r) is TCon and s.name != r.name and not r.name.endswith(" class") \
+            and ck.table.is_ancestor(s.name, r.name):
+        first = None
+        for f in ck.table.get(s.name).params:
+            clash = ck.unify(param_of(ck, s, f), param_of(ck, r, f))
+            first = first or clash
+        return first
+    return ck.unify(self_t, recv)
+
+
+def replaced(ck, info, inst, changes: dict):
+    """A copy of the instance type `inst` of generic class `info` with the parameters of the fields
+    in `changes` (field -> type) replaced; the others are shared with `inst`."""
+    inst = prune(inst)
+    if type(inst) is not TCon or inst.name != info.name or len(inst.args) != len(info.params):
+        return inst
+    args = tuple(changes.get(f, a) for f, a in zip(info.params, inst.args))
+    return TCon(inst.name, args, inst.why)
+
+
+def nil_reply(ck, info, inst):
+    """Built without `reply` (by `new`, or `fields:` not naming it): its reply is nil."""
+    if "reply" in info.params:
+        ck.unify(inst.args[info.params.index("reply")], TCon("UndefinedObject"))
+    return inst

@@ -1,0 +1,37 @@
+"""The checker's parts, assembled in one visible place: the sends typed by rule (special.py) and the
+actor sends and receives (actors.py), handed to `Checker(parts)` by check.py.
+
+- `forms`: selector -> form(ck, node, scope, cx, discard), tried before the receiver is typed
+  (they need the syntax: a literal record, dispatch table or spawn block); None means "not mine";
+- `sends`: (builtin class, selector) -> fn(ck, receiver type, argument types, node, actor,
+  argument nodes, discard), for a receiver of that class;
+- `class_sends`: selector -> fn(ck, class name, argument types, node, actor, argument nodes,
+  discard), for a class receiver;
+- the typing that waits on a variable (constraints.py calls these when it fires): `numeric`
+  (an operator's argument), `check_element` (what `sum`, `max`... need of elements), `with_fields`
+  (`with:`), `check_reason` (`exit:`), `ask` (`ask:`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class Parts:
+    forms: dict = field(default_factory=dict)
+    sends: dict = field(default_factory=dict)
+    class_sends: dict = field(default_factory=dict)
+    numeric: Callable | None = None
+    check_element: Callable | None = None
+    with_fields: Callable | None = None
+    check_reason: Callable | None = None
+    ask: Callable | None = None
+
+
+def assemble() -> Parts:
+    from lp.types import actors, special
+    parts = Parts()
+    special.register(parts)
+    actors.register(parts)
+    return parts

@@ -1,0 +1,346 @@
+"""What went wrong, as data: the named kinds of problem inference finds, with their data and spans.
+
+Inference builds these and hands them to `Reporter.report`; lp/types/reports.py words each kind
+(the Elm compiler's split between `Type/Error.hs` and `Reporting/Error/Type.hs`). Class
+declaration problems are lp/classdecls.py's `Problem`, shared with the interpreter.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lp.syntax.ast import Span
+
+
+@dataclass
+class MethodOnUnknownClass:
+    class_name: str
+    span: Span
+    near: str | None
+
+
+@dataclass
+class EqualityBuiltIn:
+    """A class defining =, ~=, ==, ~~ or hash."""
+    selector: str
+    span: Span
+
+
+@dataclass
+class DuplicateMethod:
+    class_name: str
+    selector: str
+    class_side: bool
+    span: Span
+    first: Span
+
+
+@dataclass
+class SpawnArity:
+    given: int
+    span: Span
+
+
+@dataclass
+class HandlerArity:
+    given: int
+    span: Span
+
+
+@dataclass
+class ReceiveNeedsTable:
+    selector: str
+    span: Span
+
+
+@dataclass
+class UnreceivableKey:
+    class_name: str
+    reason: str
+    span: Span
+
+
+@dataclass
+class UnknownKeyClass:
+    class_name: str
+    near: str | None
+    span: Span
+
+
+@dataclass
+class BadReceiveKey:
+    span: Span
+
+
+@dataclass
+class AskWithoutReply:
+    what: str              # the message's type as shown
+    span: Span
+    declared: Span | None  # where the message's class is declared, if the program declares it
+    user_class: str | None  # the class's name if the program may add a reply field to it
+
+
+@dataclass
+class NilReply:
+    class_name: str
+    span: Span
+    entry: Span
+    entry_class: str       # the entry's key: the message's class or an ancestor
+
+
+@dataclass
+class SendToOpaqueActor:
+    what: str
+    span: Span
+    origin: Span
+
+
+@dataclass
+class NotAccepted:
+    what: str              # the message as shown (a literal's text or its type)
+    span: Span
+    accepted: list         # what the receiving actor accepts, as shown
+    receive: Span | None   # its first receive entry
+    suggestion: str | None  # a near literal or class, already shown
+    key: str               # the entry key that would take it: the literal sent, or the message's class
+
+
+@dataclass
+class NeverReceives:
+    what: str
+    span: Span
+    spawned: Span | None
+
+
+@dataclass
+class ReceiveOnAnotherActor:
+    span: Span
+    other: Span            # the other actor's spawn (line 0: the main program's)
+
+
+# ---- declarations, statements and names (infer.py) ----------------------------------------------
+
+@dataclass
+class NarrowerOverride:
+    method: str            # `C >> sel` or `C class >> sel`
+    extra: str             # what the override demands ("only takes `Sq` as its 1st argument")
+    whose: str             # the overridden method as named ("`A >> sel`", "the library's `=`")
+    span: Span
+    overridden: Span | None
+
+
+@dataclass
+class InternalError:
+    message: str
+    span: Span | None
+
+
+@dataclass
+class ReturnOutsideMethod:
+    in_actor: bool
+    span: Span
+
+
+@dataclass
+class MixedArray:
+    kinds: list            # the element types, shown, first one first
+    span: Span
+    first_other: Span      # the first element not of the first kind
+
+
+@dataclass
+class RecordOutOfPlace:
+    span: Span
+
+
+@dataclass
+class SelfOutsideMethod:
+    name: str              # self or super
+    span: Span
+
+
+@dataclass
+class NoSuperclass:
+    class_name: str
+    span: Span
+
+
+@dataclass
+class UnknownName:
+    """A capitalised name that is neither a class nor a variable."""
+    name: str
+    near: str | None
+    span: Span
+
+
+@dataclass
+class UnknownVariable:
+    name: str
+    near: str | None
+    field_of: str | None   # the method's class, when it has a field of that name
+    span: Span
+
+
+@dataclass
+class ReceiverClash:
+    """A method on Object or a builtin class whose body only works on some receivers."""
+    owner: str
+    selector: str
+    needs: str             # the receiver type the body needs, shown
+    got: str               # this receiver's type, shown
+    span: Span
+    defined: Span
+
+
+@dataclass
+class NotUnderstood:
+    what: str              # "`Integer`" or "The class `P` (the class itself, not an instance)"
+    selector: str
+    span: Span
+    because: tuple | None  # (type shown, span that made it that type)
+    near: str | None
+    instance_side: str | None  # the class whose instances understand the selector
+    class_side: str | None     # the class that itself understands the selector
+
+
+@dataclass
+class ValueNotUnderstood:
+    selector: str
+    span: Span
+
+
+@dataclass
+class NoClassUnderstands:
+    selector: str
+    near: str | None
+    span: Span
+
+
+# ---- sends typed by rule (special.py) ---------------------------------------------------------------
+
+@dataclass
+class NotANumber:
+    op: str
+    receiver: str          # Integer or Float
+    arg: str               # the argument's type, shown
+    span: Span
+    because: Span | None
+    string_plus: bool      # `+` with a String: hint at printString
+
+
+@dataclass
+class MixedNumbers:
+    op: str
+    receiver: str
+    arg: str
+    span: Span
+
+
+@dataclass
+class ElementNeed:
+    selector: str
+    allowed: tuple
+    elements: str          # the element type, shown
+    span: Span
+    hint: str | None
+
+
+@dataclass
+class BlockArity:
+    takes: int
+    selector: str
+    passed: int
+    span: Span
+
+
+@dataclass
+class OnDoNeedsErrorClass:
+    span: Span
+
+
+@dataclass
+class NotMadeWithNew:
+    class_name: str
+    span: Span
+
+
+@dataclass
+class NewNeedsFields:
+    class_name: str
+    fields: list
+    span: Span
+    declared: Span | None
+
+
+@dataclass
+class ErrorFieldsByText:
+    class_name: str
+    own: list              # its fields besides message
+    selector: str          # raise:, signal:, new:, new ...
+    span: Span
+    declared: Span | None
+
+
+@dataclass
+class FieldsNeedsRecord:
+    class_name: str
+    span: Span
+
+
+@dataclass
+class NoFieldsToBuild:
+    class_name: str
+    span: Span
+
+
+@dataclass
+class UnknownField:
+    class_name: str
+    name: str
+    fields: list
+    near: str | None
+    span: Span
+    declared: Span | None
+
+
+@dataclass
+class MissingFields:
+    class_name: str
+    missing: list
+    has_reply: bool
+    span: Span
+    declared: Span | None
+
+
+@dataclass
+class WithWithoutFields:
+    what: str              # the receiver's type, shown
+    span: Span
+
+
+@dataclass
+class BadReasonSymbol:
+    name: str
+    span: Span
+
+
+@dataclass
+class BadReasonType:
+    what: str
+    span: Span
+
+
+# ---- traps (traps.py) ------------------------------------------------------------------------------
+
+@dataclass
+class RebindingInBlock:
+    name: str
+    span: Span
+    outer: Span | None
+
+
+@dataclass
+class UnusedResult:
+    """A warning: a statement throws away the new value a send answers."""
+    selector: str
+    in_cascade: bool
+    span: Span

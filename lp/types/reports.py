@@ -1,0 +1,420 @@
+"""How each kind of problem is told to the user: one function per kind in lp/types/problems.py
+(and lp/classdecls.py's class declaration problems), each answering the Diagnostic (title,
+message, span, notes, hint). The golden files in tests/types/ill_typed/ pin the wording.
+"""
+from __future__ import annotations
+
+from lp.classdecls import Problem, SUBCLASSABLE
+from lp.diagnostics import Diagnostic, Note
+from lp.types import problems as P
+from lp.types.terms import Namer, TCon, prune, show
+
+
+def _subclassable() -> str:
+    return " and ".join(f"`{n}`" for n in SUBCLASSABLE)
+
+
+def class_problem(p: Problem, near=None) -> Diagnostic:
+    """A class declaration problem; `near` is a class name close to an unknown superclass."""
+    d = p.decl
+    if p.kind == "duplicate builtin":
+        return Diagnostic("duplicate class", f"`{d.name}` is a builtin class; it cannot be declared again.",
+                          d.span, hint=f"choose another name, like `My{d.name}`")
+    if p.kind == "duplicate class":
+        return Diagnostic("duplicate class", f"The class `{d.name}` is declared twice.", d.span,
+                          notes=(Note("It was first declared here:", p.other.span),))
+    if p.kind == "unknown superclass":
+        return Diagnostic("unknown class", f"`{d.name}` inherits from `{d.superclass}`, but there is no such "
+                          "class.", d.span, hint=f"did you mean `{near}`?" if near else None)
+    if p.kind == "cannot subclass":
+        return Diagnostic("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
+                          f"only {_subclassable()} can.", d.span)
+    if p.kind == "inheritance cycle":
+        return Diagnostic("inheritance cycle", f"`{d.name}` inherits from itself through `{p.other}`.", d.span)
+    if p.kind == "duplicate field":
+        return Diagnostic("duplicate field", f"`{d.name}` declares the field `{p.name}`, but it already inherits "
+                          f"one with that name from `{p.other}`.", d.span)
+    raise ValueError(p.kind)
+
+
+def _method_on_unknown_class(p: P.MethodOnUnknownClass):
+    return Diagnostic("unknown class", f"This method is defined on `{p.class_name}`, but there is no such class.",
+                      p.span, hint=f"did you mean `{p.near}`?" if p.near else None)
+
+
+def _equality_built_in(p: P.EqualityBuiltIn):
+    return Diagnostic("equality is built in", f"`{p.selector}` is LP's structural equality (identity for `==`), "
+                      "which every collection, receive table and dictionary relies on; a class cannot redefine it.",
+                      p.span, hint="give your comparison a name of its own, e.g. `sameAs:`")
+
+
+def _duplicate_method(p: P.DuplicateMethod):
+    side = " class" if p.class_side else ""
+    return Diagnostic("duplicate method", f"`{p.class_name}{side} >> {p.selector}` is defined twice.", p.span,
+                      notes=(Note("The first definition is here:", p.first),))
+
+
+def _spawn_arity(p: P.SpawnArity):
+    return Diagnostic("wrong number of arguments", f"The body of `Actor spawn:` is a block of one argument, the "
+                      f"new actor's own reference, but this block takes {p.given}.", p.span,
+                      hint="write `Actor spawn: [:me | ...]`")
+
+
+def _handler_arity(p: P.HandlerArity):
+    return Diagnostic("wrong number of arguments", f"A receive handler takes the message as its one argument "
+                      f"(or none), but this block takes {p.given}.", p.span)
+
+
+def _receive_needs_table(p: P.ReceiveNeedsTable):
+    return Diagnostic("receive needs a table", f"`{p.selector}` takes a literal dispatch table, "
+                      "`{ Class -> [:msg | ...]. #symbol -> [:m | ...] }`, so that each handler can be typed.",
+                      p.span)
+
+
+def _unreceivable_key(p: P.UnreceivableKey):
+    return Diagnostic("bad receive key", f"No message is an instance of `{p.class_name}` at run time, so this "
+                      "entry would never match.", p.span, hint=p.reason)
+
+
+def _unknown_key_class(p: P.UnknownKeyClass):
+    return Diagnostic("unknown class", f"This receive entry matches instances of `{p.class_name}`, but there is "
+                      "no such class.", p.span, hint=f"did you mean `{p.near}`?" if p.near else None)
+
+
+def _bad_receive_key(p: P.BadReceiveKey):
+    return Diagnostic("bad receive key", "A receive entry's key is a class name (matching its instances) or a "
+                      "literal symbol, integer, string or character (matching equal values).", p.span)
+
+
+def _ask_without_reply(p: P.AskWithoutReply):
+    name = p.user_class
+    return Diagnostic("ask needs a reply field", f"`ask:` sends a message with a `reply` field, which it fills "
+                      f"with the address the answer goes to, but `{p.what}` has no `reply` field.", p.span,
+                      notes=(Note(f"`{p.what}` is declared here:", p.declared),) if p.declared else (),
+                      hint=f"declare it with one: `Object subclass: #{name} fields: (reply)`" if name
+                      else "to send without waiting for an answer, use `!`")
+
+
+def _nil_reply(p: P.NilReply):
+    name = p.class_name
+    return Diagnostic("reply to a message without one", f"This sends a `{name}` whose `reply` is nil (it was "
+                      f"built without one) with `!`, but the handler that receives it replies to it, which would "
+                      "fail at run time.", p.span, notes=(Note(f"The `{p.entry_class}` entry is here:", p.entry),),
+                      hint=f"send it with `ask:` (`(target ask: {name} new) await`), which fills `reply`, or "
+                           f"give it an address: `{name} fields: {{ reply: Actor self }}`")
+
+
+def _send_to_opaque_actor(p: P.SendToOpaqueActor):
+    return Diagnostic("unknown protocol", f"This sends `{p.what}` to an actor whose protocol is not known: it came "
+                      "from the `actor` field of a `Down` or `Exit`, which can be any actor.", p.span,
+                      notes=(Note("The actor reference comes from here:", p.origin),) if p.origin.line > 0 else (),
+                      hint="send to the reference you spawned or monitored instead; compare it with "
+                           "`d actor = child` to find it")
+
+
+def _not_accepted(p: P.NotAccepted):
+    listing = ", ".join(f"`{x}`" for x in p.accepted)
+    hint = f"did you mean `{p.suggestion}`?" if p.suggestion else \
+        f"add an entry `{p.key} -> [:msg | ...]` to a receive of that actor"
+    return Diagnostic("message not understood by actor", f"This sends `{p.what}` to an actor that never receives "
+                      f"it. That actor's receives accept: {listing}.", p.span,
+                      notes=(Note("Its receive is here:", p.receive),) if p.receive else (), hint=hint)
+
+
+def _never_receives(p: P.NeverReceives):
+    return Diagnostic("message not understood by actor", f"This sends `{p.what}` to an actor that never receives "
+                      "any message, so it would stay in the mailbox forever.", p.span,
+                      notes=(Note("The actor is spawned here:", p.spawned),) if p.spawned else (),
+                      hint="give the actor a `receive` for it")
+
+
+def _receive_on_another_actor(p: P.ReceiveOnAnotherActor):
+    notes = (Note("That actor is spawned here:", p.other),) if p.other.line > 0 else \
+        (Note("That actor is the main program's."),)
+    return Diagnostic("receive on another actor", "This receives from the mailbox of an actor that is not the one "
+                      "running this code. Only an actor can take messages out of its own mailbox.", p.span, notes=notes,
+                      hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")
+
+
+def encloses(outer, inner) -> bool:
+    if inner is None or outer.file != inner.file:
+        return False
+    return (outer.line, outer.col) <= (inner.line, inner.col) and \
+        (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+
+
+def mismatch(clash, span, subject, need, whole_expected=None, whole_actual=None, notes=(), hint=None,
+             title="type mismatch") -> Diagnostic:
+    """A unification clash: what was found (`subject`, the whole type and the clashing part), who needed
+    what (`need`), and a note at the expression that forced the expectation; or an infinite type."""
+    namer = Namer()
+    e, a = prune(clash.expected), prune(clash.actual)
+    if clash.kind == "occurs":
+        msg = (f"{subject} would need a type that contains itself: `{show(e, namer)}` "
+               f"and `{show(a, namer)}` can only be equal if the type is infinite.")
+        return Diagnostic("infinite type", msg, span, notes=tuple(notes), hint=hint)
+    we = show(whole_expected, namer) if whole_expected is not None else None
+    wa = show(whole_actual, namer) if whole_actual is not None else None
+    le, la = show(e, namer), show(a, namer)
+    if we is not None and wa is not None and (we, wa) != (le, la):
+        msg = f"{subject} is `{wa}`, but {need} `{we}`."
+        if clash.kind == "arity":
+            msg += f" A block taking {len(a.args) - 1} argument{'s' if len(a.args) != 2 else ''} " \
+                   f"is not one taking {len(e.args) - 1}."
+        elif le != la:
+            msg += f" `{la}` is not `{le}`."
+    else:
+        msg = f"{subject} is `{la}`, but {need} `{le}`."
+        if clash.kind == "arity":
+            msg += f" A block taking {len(a.args) - 1} argument{'s' if len(a.args) != 2 else ''} " \
+                   f"is not one taking {len(e.args) - 1}."
+    notes = list(notes)
+    why = e.why if isinstance(e, TCon) else None
+    if why is not None and why.line > 0 and not encloses(why, span):
+        notes.append(Note(f"`{le}` is expected because of this:", why))
+    return Diagnostic(title, msg, span, notes=tuple(notes), hint=hint)
+
+
+# ---- declarations, statements and names -------------------------------------------------------------
+
+def _narrower_override(p: P.NarrowerOverride):
+    return Diagnostic("incompatible override", f"{p.method} {p.extra}, but {p.whose} takes more than that, and a "
+                      "send typed against it can reach this override.", p.span,
+                      notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
+                      hint="an override must accept every argument the method it overrides accepts")
+
+
+def _internal_error(p: P.InternalError):
+    return Diagnostic("internal checker error", p.message, p.span)
+
+
+def _return_outside_method(p: P.ReturnOutsideMethod):
+    if p.in_actor:
+        return Diagnostic("return outside a method", "`^` returns from a method, but this one is inside an "
+                          "actor's body, which runs on its own: there is no method to return from.", p.span,
+                          hint="let the actor's body end instead, or use `Actor exit: #normal`")
+    return Diagnostic("return outside a method", "`^` returns from a method, but this statement is not inside "
+                      "one.", p.span, hint="at the top level, just write the expression")
+
+
+def _mixed_array(p: P.MixedArray):
+    listing = ", ".join(f"`{k}`" for k in p.kinds)
+    return Diagnostic("type mismatch", f"This array's elements are of {len(p.kinds)} different types ({listing}), "
+                      "but an array holds one type of element.", p.span,
+                      notes=(Note(f"The first element that is not `{p.kinds[0]}` is here:", p.first_other),),
+                      hint="an Array is homogeneous; to mix kinds of value, make them instances of one class")
+
+
+def _record_out_of_place(p: P.RecordOutOfPlace):
+    return Diagnostic("record out of place", "A record literal `{ name: value }` only builds instances: it is the "
+                      "argument of `fields:` or `with:`.", p.span,
+                      hint="write `Point fields: { x: 1. y: 2 }` or `p with: { x: 3 }`")
+
+
+def _self_outside_method(p: P.SelfOutsideMethod):
+    return Diagnostic("self outside a method", f"`{p.name}` only means something inside a method, where it is the "
+                      "receiver.", p.span)
+
+
+def _no_superclass(p: P.NoSuperclass):
+    return Diagnostic("no superclass", f"`{p.class_name}` has no superclass for `super` to refer to.", p.span)
+
+
+def _unknown_name(p: P.UnknownName):
+    return Diagnostic("unknown class", f"There is no class or variable named `{p.name}`.", p.span,
+                      hint=f"did you mean `{p.near}`?" if p.near else None)
+
+
+def _unknown_variable(p: P.UnknownVariable):
+    hint = f"did you mean `{p.near}`?" if p.near else \
+        "variables are introduced with `name := value` before they are used"
+    if p.field_of is not None:
+        hint = f"`{p.name}` is a field of `{p.field_of}`: read it with `self {p.name}`"
+    return Diagnostic("unknown variable", f"There is no variable named `{p.name}` here.", p.span, hint=hint)
+
+
+def _receiver_clash(p: P.ReceiverClash):
+    notes = (Note(f"`{p.owner} >> {p.selector}` is defined here:", p.defined),)
+    if p.owner == "Object":
+        return Diagnostic("type mismatch", f"`{p.owner} >> {p.selector}` sends `self` selectors that only "
+                          f"`{p.needs}` understands, so it cannot run on this `{p.got}`.", p.span, notes=notes,
+                          hint=f"define `{p.selector}` on the classes it is meant for instead of on `Object`")
+    return Diagnostic("type mismatch", f"`{p.owner} >> {p.selector}` only works on `{p.needs}`, but this receiver "
+                      f"is `{p.got}`.", p.span, notes=notes)
+
+
+def _not_understood(p: P.NotUnderstood):
+    notes = (Note(f"It is `{p.because[0]}` because of this:", p.because[1]),) if p.because else ()
+    hint = f"did you mean `{p.near}`?" if p.near else None
+    if p.instance_side:
+        hint = f"`{p.selector}` is understood by instances of `{p.instance_side}`, not by the class itself"
+    elif p.class_side == "Class":
+        hint = f"`x class` answers a class known only as a class (an instance of a subclass answers its own " \
+               f"class), so it takes only what every class understands; send `{p.selector}` to the class by name"
+    elif p.class_side:
+        hint = f"`{p.selector}` is a class-side method: send it to `{p.class_side}` itself"
+    return Diagnostic("unknown selector", f"{p.what} does not understand `{p.selector}`.", p.span, notes=notes,
+                      hint=hint)
+
+
+def _value_not_understood(p: P.ValueNotUnderstood):
+    return Diagnostic("unknown selector", f"This value does not understand `{p.selector}`.", p.span)
+
+
+def _no_class_understands(p: P.NoClassUnderstands):
+    return Diagnostic("unknown selector", f"No class understands `{p.selector}`.", p.span,
+                      hint=f"did you mean `{p.near}`?" if p.near else None)
+
+
+# ---- sends typed by rule ------------------------------------------------------------------------------
+
+def _not_a_number(p: P.NotANumber):
+    return Diagnostic("type mismatch", f"The argument of `{p.op}` is `{p.arg}`, but `{p.op}` on `{p.receiver}` "
+                      "needs a number (`Integer` or `Float`).", p.span,
+                      notes=(Note(f"It is `{p.arg}` because of this:", p.because),) if p.because else (),
+                      hint="use `printString` to turn a number into a String, or `asInteger` for the reverse"
+                      if p.string_plus else None)
+
+
+def _mixed_numbers(p: P.MixedNumbers):
+    return Diagnostic("type mismatch", f"The argument of `{p.op}` is `{p.arg}`, but `{p.op}` on `{p.receiver}` "
+                      f"answers one of the two numbers unchanged, so both must be `{p.receiver}`.", p.span,
+                      hint="convert one side first: `asFloat` or `rounded`")
+
+
+def _element_need(p: P.ElementNeed):
+    names = " or ".join(f"`{a}`" for a in p.allowed)
+    return Diagnostic("type mismatch", f"`{p.selector}` needs an Array of {names}, but this Array holds "
+                      f"`{p.elements}`.", p.span, hint=p.hint)
+
+
+def _block_arity(p: P.BlockArity):
+    s = "s" if p.takes != 1 else ""
+    value = "value" if p.takes == 0 else "value:" * p.takes
+    return Diagnostic("wrong number of arguments", f"This block takes {p.takes} argument{s}, but `{p.selector}` "
+                      f"passes {p.passed}.", p.span, hint=f"a block of {p.takes} argument{s} is run with `{value}`")
+
+
+def _on_do_needs_error_class(p: P.OnDoNeedsErrorClass):
+    return Diagnostic("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
+                      "subclass of it.", p.span)
+
+
+def _not_made_with_new(p: P.NotMadeWithNew):
+    return Diagnostic("cannot instantiate", f"`{p.class_name}` instances are not made with `new`.", p.span,
+                      hint={"Error": "raise an error with `Error raise: 'text'`, or build one with "
+                                     "`Error fields: { message: 'text' }`"}.get(p.class_name))
+
+
+def _declared(name, span):
+    return (Note(f"`{name}` is declared here:", span),) if span else ()
+
+
+def _new_needs_fields(p: P.NewNeedsFields):
+    listing = " ".join(p.fields)
+    example = ". ".join(f"{f}: {chr(ord('a') + i)}" for i, f in enumerate(f for f in p.fields if f != "reply"))
+    return Diagnostic("missing fields", f"`{p.class_name}` has fields ({listing}), so `new` cannot build one: "
+                      "every field needs a value.", p.span, notes=_declared(p.class_name, p.declared),
+                      hint=f"write `{p.class_name} fields: {{ {example} }}`")
+
+
+def _error_fields_by_text(p: P.ErrorFieldsByText):
+    example = "message: 'text'. " + ". ".join(f"{f}: ..." for f in p.own)
+    return Diagnostic("missing fields", f"`{p.class_name}` has fields ({' '.join(p.own)}) besides `message`, so "
+                      f"`{p.selector}` cannot build one: every field needs a value.", p.span,
+                      notes=_declared(p.class_name, p.declared),
+                      hint=f"build it with every field and raise it: `({p.class_name} fields: {{ {example} }}) raise`")
+
+
+def _fields_needs_record(p: P.FieldsNeedsRecord):
+    return Diagnostic("fields needs a record", f"`fields:` takes a record literal naming every field, like "
+                      f"`{p.class_name} fields: {{ name: value }}`.", p.span)
+
+
+def _no_fields_to_build(p: P.NoFieldsToBuild):
+    return Diagnostic("cannot instantiate", f"`{p.class_name}` has no fields, so it cannot be built with "
+                      "`fields:`.", p.span)
+
+
+def _unknown_field(p: P.UnknownField):
+    return Diagnostic("unknown field", f"`{p.class_name}` has no field named `{p.name}`. Its fields are: "
+                      f"{', '.join(p.fields) if p.fields else '(none)'}.", p.span,
+                      notes=_declared(p.class_name, p.declared), hint=f"did you mean `{p.near}`?" if p.near else None)
+
+
+def _missing_fields(p: P.MissingFields):
+    s = "s" if len(p.missing) > 1 else ""
+    return Diagnostic("missing fields", f"This `{p.class_name}` is built without the field{s} "
+                      f"{', '.join('`' + m + '`' for m in p.missing)}: every field must be given a value"
+                      + (" (except `reply`, which `ask:` fills)." if p.has_reply else "."), p.span,
+                      notes=_declared(p.class_name, p.declared))
+
+
+def _with_without_fields(p: P.WithWithoutFields):
+    return Diagnostic("type mismatch", f"`with:` copies an instance with some fields replaced, but this is "
+                      f"`{p.what}`, which has no fields.", p.span)
+
+
+def _bad_reason_symbol(p: P.BadReasonSymbol):
+    return Diagnostic("bad exit reason", f"`#{p.name}` is not an exit reason: a reason is `#normal`, `#killed`, "
+                      "or an Error.", p.span, hint="to end with an error, pass one: `Error fields: { message: '...' }`")
+
+
+def _bad_reason_type(p: P.BadReasonType):
+    return Diagnostic("bad exit reason", f"An exit reason is `#normal`, `#killed`, or an Error, but this is "
+                      f"`{p.what}`.", p.span)
+
+
+# ---- traps ----------------------------------------------------------------------------------------------
+
+REBIND_HINT = ("to add up values, use `inject:into:` (`sum := xs inject: 0 into: [:s :x | s + x]`); to loop "
+               "with changing state, pass it as an argument (`Loop class >> count: i = i < 3 ifTrue: "
+               "[Loop count: i + 1] ifFalse: [i]`)")
+
+
+def _rebinding_in_block(p: P.RebindingInBlock):
+    n = p.name
+    return Diagnostic("rebinding in a block", f"`{n}` is bound outside this block, and bindings are immutable: "
+                      f"`{n} := ...` here makes a new `{n}` that only this run of the block sees, so the outer "
+                      f"`{n}` never changes.", p.span,
+                      notes=(Note(f"The outer `{n}` is bound here:", p.outer),) if p.outer else (), hint=REBIND_HINT)
+
+
+def _unused_result(p: P.UnusedResult):
+    sel = p.selector
+    what = "a new Dictionary" if sel in ("at:put:", "removeKey:") else "a new value"
+    if p.in_cascade:
+        msg = (f"`{sel}` answers {what} and changes nothing, but in a cascade every message goes to the first "
+               "receiver, so this answer is thrown away.")
+        hint = "chain the sends instead: `((d at: 1 put: 'a') at: 2 put: 'b')`, and bind the result"
+    else:
+        msg = f"`{sel}` answers {what} and changes nothing, but this statement throws that answer away."
+        hint = "bind the answer and use it: `d2 := d at: k put: v.`"
+    return Diagnostic("warning: unused result", msg, p.span, severity="warning", hint=hint)
+
+
+RENDER = {
+    P.MethodOnUnknownClass: _method_on_unknown_class, P.DuplicateMethod: _duplicate_method,
+    P.SpawnArity: _spawn_arity, P.HandlerArity: _handler_arity, P.ReceiveNeedsTable: _receive_needs_table,
+    P.UnreceivableKey: _unreceivable_key, P.UnknownKeyClass: _unknown_key_class, P.BadReceiveKey: _bad_receive_key,
+    P.AskWithoutReply: _ask_without_reply, P.NilReply: _nil_reply, P.SendToOpaqueActor: _send_to_opaque_actor,
+    P.NotAccepted: _not_accepted, P.NeverReceives: _never_receives,
+    P.ReceiveOnAnotherActor: _receive_on_another_actor,
+    P.NarrowerOverride: _narrower_override, P.InternalError: _internal_error,
+    P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
+    P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
+    P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,
+    P.UnknownVariable: _unknown_variable, P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood,
+    P.ValueNotUnderstood: _value_not_understood, P.NoClassUnderstands: _no_class_understands,
+    P.NotANumber: _not_a_number, P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need,
+    P.BlockArity: _block_arity, P.OnDoNeedsErrorClass: _on_do_needs_error_class,
+    P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
+    P.ErrorFieldsByText: _error_fields_by_text, P.FieldsNeedsRecord: _fields_needs_record,
+    P.NoFieldsToBuild: _no_fields_to_build, P.UnknownField: _unknown_field, P.MissingFields: _missing_fields,
+    P.WithWithoutFields: _with_without_fields, P.BadReasonSymbol: _bad_reason_symbol,
+    P.BadReasonType: _bad_reason_type, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result,
+}
+
+
+def render(problem) -> Diagnostic:
+    return RENDER[type(problem)](problem)

@@ -1,0 +1,44 @@
+"""Problems are data, worded in one place: every kind has its renderer, and class declarations are
+validated once (lp/classdecls.py) and worded alike by the checker and by `lp run --no-check`."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from lp.types import problems as P
+from lp.types.reports import RENDER
+from tests.interp.helpers import run_source
+from tests.types.helpers import check_source
+
+KINDS = [c for c in vars(P).values()
+         if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == P.__name__]
+
+
+def test_every_problem_kind_is_rendered():
+    assert KINDS and set(KINDS) == set(RENDER)
+
+
+BAD_DECLS = {
+    "Object subclass: #A fields: (x).\nA subclass: #B fields: (x).\n": "-- DUPLICATE FIELD --",
+    "Object subclass: #A.\nObject subclass: #A.\n": "-- DUPLICATE CLASS --",
+    "Object subclass: #Integer.\n": "-- DUPLICATE CLASS --",
+    "Object subclass: #Record.\n": "-- DUPLICATE CLASS --",
+    "Object subclass: #Reason.\n": "-- DUPLICATE CLASS --",
+    "Record subclass: #A.\n": "-- CANNOT SUBCLASS --",
+    "Nope subclass: #A.\n": "-- UNKNOWN CLASS --",
+    "Integer subclass: #A.\n": "-- CANNOT SUBCLASS --",
+    "A subclass: #B.\nB subclass: #A.\n": "-- INHERITANCE CYCLE --",
+    "Object subclass: #A.\nQ >> m = 1.\n": "-- UNKNOWN CLASS --",
+}
+
+
+@pytest.mark.parametrize("src", sorted(BAD_DECLS))
+def test_class_declarations_are_judged_alike_with_and_without_the_checker(src, tmp_path):
+    result, text = check_source(src, "prog.lp")
+    assert BAD_DECLS[src] in text
+    status, out, err = run_source(src, tmp_path, check=False)
+    assert status != 0 and BAD_DECLS[src] in err
+    # the interpreter stops at the first problem, worded as the checker words it
+    prose = [line for line in err.splitlines() if line and "prog.lp" not in line]
+    assert prose and all(line in text.splitlines() for line in prose), (err, text)
