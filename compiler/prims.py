@@ -1,0 +1,360 @@
+"""The primitives native code implements, by (class, class side?, selector).
+
+Each emitter runs with the receiver and arguments on top of the generator's owned
+stack, consumes them, and answers its pushed result (or None after a tail call).
+Integer arithmetic on proven Integers is inline (`llvm.sadd.with.overflow` and
+friends); the rest calls the `lpn_` layer in runtime/native (docs/native.md §6).
+A selector the library types but this table lacks is reported at build time
+(compiler/unsupported.py) when the receiver's class is known.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from lp.compiler.codegen import V, c64, kind
+from lp.compiler.layout import I32, I64, PTR
+from lp.ir import nodes as I
+
+PRIMS: dict = {}
+INT, FLOAT, BOOL, STR = I.Ty("Integer"), I.Ty("Float"), I.Ty("Boolean"), I.Ty("String")
+
+
+def prim(cls: str, *sels: str, side: bool = False):
+    def deco(f):
+        for s in sels:
+            PRIMS[(cls, side, s)] = f
+        return f
+    return deco
+
+
+def _ints(*vs) -> bool:
+    return all(kind(v.ty) == "Integer" for v in vs)
+
+
+def _bool(g, bit) -> V:
+    return V(c64(1), g.b.zext(bit, I64), BOOL)
+
+
+def _known(ty, fallback):
+    return ty if ty.known else fallback
+
+
+# ---- numbers ---------------------------------------------------------------------------
+
+_ARITH = {"+": ("sadd", "+"), "-": ("ssub", "-"), "*": ("smul", "*"), "/": (None, "/"),
+          "//": (None, "d"), "\\\\": (None, "m"), "rem:": (None, "r")}
+_INT_DIV = {"//": "lpn_int_floordiv", "\\\\": "lpn_int_mod", "rem:": "lpn_int_rem", "quo:": "lpn_int_quo"}
+
+
+@prim("Number", "+", "-", "*", "/", "//", "\\\\", "rem:")
+def _arith(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    intrinsic, op = _ARITH[sel]
+    if _ints(a, b) and intrinsic:
+        r = g.b.call(g.mod.intrinsic(f"llvm.{intrinsic}.with.overflow.i64"), [a.bits, b.bits])
+        with g.b.if_then(g.b.extract_value(r, 1), likely=False):
+            g.b.call(g.mod.c("lpn_int_overflow"), [g.mod.layout.cstring(sel), a.bits, b.bits])
+            g.raise_now(site)
+        return g.push(V(c64(2), g.b.extract_value(r, 0), INT))
+    if _ints(a, b) and sel in _INT_DIV:
+        return g.call_c(_INT_DIV[sel], [a.bits, b.bits], INT, site)
+    return g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],
+                    _known(ty, I.UNKNOWN), site)
+
+
+_CMP = {"<": ("<", "<"), ">": (">", ">"), "<=": ("<=", "l"), ">=": (">=", "g")}
+
+
+@prim("Number", "<", ">", "<=", ">=")
+def _compare(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    pred, op = _CMP[sel]
+    if _ints(a, b):
+        return g.push(_bool(g, g.b.icmp_signed(pred, a.bits, b.bits)))
+    return g.call_c("lpn_num_compare", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits], BOOL, site)
+
+
+@prim("Number", "max:", "min:")
+def _max_min(g, sel, n, site, tail, ty):
+    a, b = g.owned[-2:]
+    if _ints(a, b):
+        g.pop_n(2)
+        pick_a = g.b.icmp_signed(">=" if sel == "max:" else "<=", a.bits, b.bits)
+        return g.push(V(c64(2), g.b.select(pick_a, a.bits, b.bits), INT))
+    g.pop_n(2)
+    c = g.call_c("lpn_num_compare", [ir.Constant(I32, ord("g" if sel == "max:" else "l")), a.cls, a.bits,
+                                     b.cls, b.bits], BOOL, site)
+    g.pop()
+    pick_a = g.b.trunc(c.bits, ir.IntType(1))
+    return g.push(V(g.b.select(pick_a, a.cls, b.cls), g.b.select(pick_a, a.bits, b.bits), _known(ty, I.UNKNOWN)))
+
+
+_UNARY = {"abs": "a", "negated": "n", "asFloat": "f", "sqrt": "s", "squared": "q"}
+
+
+@prim("Number", *_UNARY)
+def _unary(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.call_c("lpn_num_unary", [ir.Constant(I32, ord(_UNARY[sel])), a.cls, a.bits], _known(ty, I.UNKNOWN),
+                    site)
+
+
+@prim("Integer", "even", "odd", "isZero")
+def _int_tests(g, sel, n, site, tail, ty):
+    a = g.pop()
+    if sel == "isZero":
+        return g.push(_bool(g, g.b.icmp_signed("==", a.bits, c64(0))))
+    low = g.b.trunc(a.bits, ir.IntType(1))
+    return g.push(_bool(g, g.b.not_(low) if sel == "even" else low))
+
+
+# ---- any object ------------------------------------------------------------------------
+
+@prim("Object", "printString")
+def _print_string(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.call_c("lpn_print_string", [a.cls, a.bits], STR, site)
+
+
+@prim("Object", "displayString")
+def _display_string(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.call_c("lpn_display_string", [a.cls, a.bits], STR, site)
+
+
+@prim("Object", "=", "~=")
+def _equal(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    if _ints(a, b):
+        return g.push(_bool(g, g.b.icmp_signed("==" if sel == "=" else "!=", a.bits, b.bits)))
+    v = g.call_c("lpn_equal", [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
+    if sel == "~=":
+        g.pop()
+        v = g.push(V(v.cls, g.b.xor(v.bits, c64(1)), BOOL))
+    return v
+
+
+@prim("Object", "==", "~~")
+def _identical(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    v = g.call_c("lpn_identical", [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
+    if sel == "~~":
+        g.pop()
+        v = g.push(V(v.cls, g.b.xor(v.bits, c64(1)), BOOL))
+    return v
+
+
+@prim("Object", "isNil", "notNil")
+def _is_nil(g, sel, n, site, tail, ty):
+    a = g.pop()
+    g.drop(a)
+    return g.push(_bool(g, g.b.icmp_unsigned("==" if sel == "isNil" else "!=", a.cls, c64(0))))
+
+
+@prim("Object", "yourself")
+def _yourself(g, sel, n, site, tail, ty):
+    return g.owned[-1]
+
+
+@prim("Object", "->")
+def _assoc(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    return g.call_c("lpn_assoc_new", [a.cls, a.bits, b.cls, b.bits], _known(ty, I.UNKNOWN), site, may_fail=False)
+
+
+@prim("Object", "new", side=True)
+def _new(g, sel, n, site, tail, ty):
+    r = g.pop()
+    return g.call_c("lpn_new_instance", [r.bits], _known(ty, I.UNKNOWN), site, may_fail=False)
+
+
+# ---- booleans --------------------------------------------------------------------------
+
+@prim("Boolean", "not")
+def _not(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.push(V(c64(1), g.b.xor(a.bits, c64(1)), BOOL))
+
+
+@prim("Boolean", "&", "|", "xor:")
+def _bool_ops(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    op = {"&": g.b.and_, "|": g.b.or_, "xor:": g.b.xor}[sel]
+    return g.push(V(c64(1), op(a.bits, g.b.and_(b.bits, c64(1))), BOOL))
+
+
+@prim("Boolean", "and:", "or:")
+def _and_or(g, sel, n, site, tail, ty):
+    a, blk = g.owned[-2:]
+    cond = g.b.trunc(a.bits, ir.IntType(1))
+
+    def run_block():
+        g.owned.remove(a)
+        return _call_block(g, 0, site, False, BOOL)
+
+    def answer():
+        g.pop_n(2)
+        g.drop(blk)
+        return g.push(V(c64(1), c64(0 if sel == "and:" else 1), BOOL))
+    if sel == "and:":
+        return g.if_else(cond, run_block, answer, BOOL)
+    return g.if_else(cond, answer, run_block, BOOL)
+
+
+# ---- blocks ----------------------------------------------------------------------------
+
+def _call_block(g, nargs, site, tail, ty, checked=True):
+    """Call the block below the nargs arguments on top of the stack."""
+    blk = g.owned[-(nargs + 1)]
+    code = g.b.load(g.b.gep(g.as_ptr(blk), [c64(8)], source_etype=ir.IntType(8)), typ=PTR)
+    return g.call_lp(g.mod.indirect(code, nargs), None, blk, g.owned[len(g.owned) - nargs:], site, tail, ty,
+                     checked=checked)
+
+
+@prim("Block", "value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
+def _value(g, sel, n, site, tail, ty):
+    return _call_block(g, n, site, tail, _known(ty, I.UNKNOWN))
+
+
+@prim("Block", "numArgs")
+def _num_args(g, sel, n, site, tail, ty):
+    blk = g.pop()
+    p = g.b.gep(g.as_ptr(blk), [c64(24)], source_etype=ir.IntType(8))
+    arity = g.b.zext(g.b.load(p, typ=I32), I64)
+    g.drop(blk)
+    return g.push(V(c64(2), arity, INT))
+
+
+@prim("Block", "ensure:", "ifCurtailed:")
+def _ensure(g, sel, n, site, tail, ty):
+    body, cleanup = g.pop_n(2)
+    g.push(cleanup)
+    g.push(body)
+    r = _call_block(g, 0, site, False, _known(ty, I.UNKNOWN), checked=False)
+
+    def unwinding():
+        g.pop()                                   # r is the UNWIND status, not a value
+        saved = g.b.call(g.mod.c("lpn_unwind_save"), [])
+        _call_block(g, 0, site, False, I.UNKNOWN, checked=False)
+        g.drop(g.pop())
+        g.b.call(g.mod.c("lpn_unwind_restore"), [saved])
+        g.unwind_here(site)
+        return None
+
+    def normal():
+        res = g.pop()
+        c = g.pop()
+        g.push(res)
+        if sel == "ensure:":
+            g.push(c)
+            _call_block(g, 0, site, False, I.UNKNOWN)
+            g.drop(g.pop())
+        else:
+            g.drop(c)
+        return res
+    return g.if_else(g.is_unwind(r), unwinding, normal, _known(ty, I.UNKNOWN))
+
+
+# ---- errors ----------------------------------------------------------------------------
+
+@prim("Error", "raise:", "signal:", side=True)
+def _raise(g, sel, n, site, tail, ty):
+    cls, msg = g.pop_n(2)
+    g.b.call(g.mod.c("lpn_raise_new"), [cls.bits, msg.cls, msg.bits])
+    g.raise_now(site)
+    return g.dead()
+
+
+@prim("Error", "raise", "signal")
+def _reraise(g, sel, n, site, tail, ty):
+    e = g.pop()
+    g.b.call(g.mod.c("lpn_raise_value"), [e.cls, e.bits])
+    g.raise_now(site)
+    return g.dead()
+
+
+@prim("Error", "messageText", "description")
+def _message(g, sel, n, site, tail, ty):
+    return g.mod.sends.field_get(g, g.owned[-1], 0, STR)
+
+
+@prim("Error", "try:onError:", side=True)
+def _try(g, sel, n, site, tail, ty):
+    filt, body, handler = g.pop_n(3)
+    g.push(handler)
+    g.push(body)
+    r = _call_block(g, 0, site, False, _known(ty, I.UNKNOWN), checked=False)
+
+    def caught():
+        g.pop()
+        e = g.call_c("lpn_catch", [filt.bits], I.UNKNOWN, None, may_fail=False)
+        not_ours = g.is_unwind(e)
+        with g.b.if_then(not_ours, likely=False):
+            saved = list(g.owned)
+            g.pop()
+            g.unwind_here(site)
+            g.owned = saved
+        return _call_block(g, 1, site, False, _known(ty, I.UNKNOWN))
+
+    def normal():
+        res = g.pop()
+        h = g.pop()
+        g.drop(h)
+        return g.push(res)
+    return g.if_else(g.is_unwind(r), caught, normal, _known(ty, I.UNKNOWN))
+
+
+# ---- text and output -------------------------------------------------------------------
+
+@prim("String", ",")
+def _concat(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    return g.call_c("lpn_str_concat", [a.cls, a.bits, b.cls, b.bits], STR, site)
+
+
+@prim("String", "size")
+def _size(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.call_c("lpn_str_size", [a.cls, a.bits], INT, site, may_fail=False)
+
+
+@prim("String", "isEmpty", "notEmpty")
+def _empty(g, sel, n, site, tail, ty):
+    a = g.pop()
+    length = g.b.load(g.b.gep(g.as_ptr(a), [c64(8)], source_etype=ir.IntType(8)), typ=I64)
+    g.drop(a)
+    return g.push(_bool(g, g.b.icmp_unsigned("==" if sel == "isEmpty" else "!=", length, c64(0))))
+
+
+def _write(g, v: V, newline: int):
+    g.call_c("lpn_transcript", [v.cls, v.bits, ir.Constant(I32, newline)], I.Ty("UndefinedObject"), None,
+             may_fail=False)
+
+
+@prim("Transcript", "show:", "showLine:", "showCr:", side=True)
+def _show(g, sel, n, site, tail, ty):
+    _, s = g.pop_n(2)
+    _write(g, s, int(sel != "show:"))
+    return g.owned[-1]
+
+
+@prim("Transcript", "cr", "tab", "space", side=True)
+def _cr(g, sel, n, site, tail, ty):
+    g.pop()
+    if sel == "cr":
+        _write(g, g.nil(), 1)
+    else:
+        text = "\t" if sel == "tab" else " "
+        _write(g, V(c64(16), g.mod.layout.static_string(text).ptrtoint(I64), STR), 0)
+    return g.owned[-1]
+
+
+@prim("Transcript", "display:", "print:", side=True)
+def _display(g, sel, n, site, tail, ty):
+    x = g.owned[-1]
+    s = g.call_lp(g.mod.stub("displayString" if sel == "display:" else "printString", 0), None, x, [], site,
+                  False, STR)
+    g.pop()
+    g.pop()
+    _write(g, s, 0)
+    return g.owned[-1]
