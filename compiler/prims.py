@@ -358,3 +358,121 @@ def _display(g, sel, n, site, tail, ty):
     g.pop()
     _write(g, s, 0)
     return g.owned[-1]
+
+
+# ---- collections -----------------------------------------------------------------------
+
+def _c(name, nargs, ty=None, may_fail=True, lead=()):
+    """A primitive that is one call of an lpn_ function taking the receiver and arguments."""
+    def emit(g, sel, n, site, tail, rty):
+        vs = g.pop_n(nargs + 1)
+        args = list(lead) + [w for v in vs for w in (v.cls, v.bits)]
+        return g.call_c(name, args, ty or _known(rty, I.UNKNOWN), site, may_fail=may_fail)
+    return emit
+
+
+for _sel, _f in {"at:": _c("lpn_arr_at", 1), "at:put:": _c("lpn_arr_at_put", 2),
+                 "size": _c("lpn_arr_size", 0, INT, False), "with:": _c("lpn_arr_with", 1, None, False),
+                 "copyWith:": _c("lpn_arr_with", 1, None, False), ",": _c("lpn_arr_concat", 1),
+                 "indexOf:": _c("lpn_arr_index_of", 1, INT, False),
+                 "reversed": _c("lpn_arr_reversed", 0, None, False), "reverse": _c("lpn_arr_reversed", 0, None, False),
+                 }.items():
+    PRIMS[("Array", False, _sel)] = _f
+
+
+@prim("Array", "first", "last")
+def _arr_end(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.call_c("lpn_arr_end", [a.cls, a.bits, ir.Constant(I32, int(sel == "last"))], _known(ty, I.UNKNOWN), site)
+
+
+@prim("Array", "isEmpty", "notEmpty")
+def _arr_empty(g, sel, n, site, tail, ty):
+    a = g.pop()
+    length = g.b.load(g.b.gep(g.as_ptr(a), [c64(8)], source_etype=ir.IntType(8)), typ=I64)
+    g.drop(a)
+    return g.push(_bool(g, g.b.icmp_unsigned("==" if sel == "isEmpty" else "!=", length, c64(0))))
+
+
+@prim("Array", "includes:")
+def _arr_includes(g, sel, n, site, tail, ty):
+    a, v = g.pop_n(2)
+    r = g.call_c("lpn_arr_index_of", [a.cls, a.bits, v.cls, v.bits], INT, site, may_fail=False)
+    g.pop()
+    return g.push(_bool(g, g.b.icmp_signed("!=", r.bits, c64(0))))
+
+
+@prim("Integer", "to:", "to:by:")
+def _to(g, sel, n, site, tail, ty):
+    vs = g.pop_n(n + 1)
+    step = vs[2] if n == 2 else V(c64(2), c64(1), INT)
+    return g.call_c("lpn_interval_new", [vs[0].bits, vs[1].cls, vs[1].bits, step.cls, step.bits,
+                                         g.mod.layout.cstring(sel)], I.Ty("Interval"), site)
+
+
+_IVL = {"size": "s", "isEmpty": "e", "notEmpty": "n", "first": "f", "last": "l", "at:": "a", "includes:": "i",
+        "asArray": "A"}
+
+
+@prim("Interval", *_IVL)
+def _interval(g, sel, n, site, tail, ty):
+    vs = g.pop_n(n + 1)
+    arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
+    return g.call_c("lpn_interval_op", [ir.Constant(I32, ord(_IVL[sel])), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
+                    _known(ty, I.UNKNOWN), site)
+
+
+@prim("Dictionary", "new", side=True)
+def _dict_new(g, sel, n, site, tail, ty):
+    g.pop()
+    return g.call_c("lpn_dict_new", [], I.Ty("Dictionary"), site, may_fail=False)
+
+
+for _sel, _f in {"at:": _c("lpn_dict_at", 1), "at:put:": _c("lpn_dict_at_put", 2, None, False),
+                 "includesKey:": _c("lpn_dict_includes_key", 1, BOOL, False),
+                 "removeKey:": _c("lpn_dict_remove", 1, None, False), "size": _c("lpn_dict_size", 0, INT, False),
+                 "keys": _c("lpn_dict_list", 0, None, False, (ir.Constant(I32, ord("k")),)),
+                 "values": _c("lpn_dict_list", 0, None, False, (ir.Constant(I32, ord("v")),)),
+                 "associations": _c("lpn_dict_list", 0, None, False, (ir.Constant(I32, ord("a")),)),
+                 }.items():
+    PRIMS[("Dictionary", False, _sel)] = _f
+
+
+@prim("Dictionary", "isEmpty", "notEmpty")
+def _dict_empty(g, sel, n, site, tail, ty):
+    d = g.pop()
+    r = g.call_c("lpn_dict_size", [d.cls, d.bits], INT, site, may_fail=False)
+    g.pop()
+    return g.push(_bool(g, g.b.icmp_signed("==" if sel == "isEmpty" else "!=", r.bits, c64(0))))
+
+
+@prim("Dictionary", "at:ifAbsent:")
+def _dict_at_if_absent(g, sel, n, site, tail, ty):
+    d, k, blk = g.pop_n(3)
+    g.push(blk)
+    r = g.call_c("lpn_dict_lookup", [d.cls, d.bits, k.cls, k.bits], _known(ty, I.UNKNOWN), site, may_fail=False)
+
+    def absent():
+        g.pop()
+        return _call_block(g, 0, site, False, _known(ty, I.UNKNOWN))
+
+    def present():
+        res = g.pop()
+        g.drop(g.pop())
+        return g.push(res)
+    return g.if_else(g.is_unwind(r), absent, present, _known(ty, I.UNKNOWN))
+
+
+@prim("Array", "copyFrom:to:", "allButFirst", "allButLast")
+def _arr_copy(g, sel, n, site, tail, ty):
+    vs = g.pop_n(n + 1)
+    a = vs[0]
+    if sel == "copyFrom:to:":
+        i, j, check = vs[1], vs[2], 1
+    else:
+        length = g.b.load(g.b.gep(g.as_ptr(a), [c64(8)], source_etype=ir.IntType(8)), typ=I64)
+        i = V(c64(2), c64(2 if sel == "allButFirst" else 1), INT)
+        j = V(c64(2), length if sel == "allButFirst" else g.b.sub(length, c64(1)), INT)
+        check = 0
+    return g.call_c("lpn_arr_copy", [a.cls, a.bits, i.cls, i.bits, j.cls, j.bits, ir.Constant(I32, check)],
+                    _known(ty, I.UNKNOWN), site)

@@ -30,6 +30,16 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
         lpn_assoc *s = (lpn_assoc *)x, *t = (lpn_assoc *)y;
         return lpn_equal_b(s->key, t->key) && lpn_equal_b(s->value, t->value);
     }
+    case LPN_DICT: return lpn_dict_equal(a, b);
+    case LPN_INTERVAL: {
+        int64_t *s = (int64_t *)(x + 1), *t = (int64_t *)(y + 1);   /* start, stop, step */
+        lpn_value n1 = lpn_interval_op('A', (lpn_dup(a), a), LPN_NIL_VALUE);
+        lpn_value n2 = lpn_interval_op('A', (lpn_dup(b), b), LPN_NIL_VALUE);
+        int r = (s[0] == t[0] && s[1] == t[1] && s[2] == t[2]) || lpn_equal_b(n1, n2);
+        lpn_drop(n1);
+        lpn_drop(n2);
+        return r;
+    }
     case LPN_BLOCK: case LPN_HOME: return 0;
     default:
         if (a.cls >= LPN_FIRST_INST) {

@@ -126,6 +126,33 @@ lpn_value lpn_str_concat(lpn_value a, lpn_value b);
 lpn_value lpn_str_size(lpn_value s);
 lpn_value lpn_symbol_value(const lpn_symbol *s);
 
+/* ---- array.c ---- */
+lpn_value lpn_arr_at(lpn_value a, lpn_value i);
+lpn_value lpn_arr_at_put(lpn_value a, lpn_value i, lpn_value v);
+lpn_value lpn_arr_size(lpn_value a);
+lpn_value lpn_arr_with(lpn_value a, lpn_value v);
+lpn_value lpn_arr_concat(lpn_value a, lpn_value b);
+lpn_value lpn_arr_end(lpn_value a, int last);
+lpn_value lpn_arr_index_of(lpn_value a, lpn_value v);
+lpn_value lpn_arr_reversed(lpn_value a);
+lpn_value lpn_arr_copy(lpn_value a, lpn_value from, lpn_value to, int check); /* copyFrom:to: (check 1), ranges */
+lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel);
+lpn_value lpn_interval_op(int op, lpn_value iv, lpn_value arg); /* s size e isEmpty n notEmpty f first l last a at: i includes: A asArray */
+
+/* ---- dict.c: the persistent, insertion-ordered Dictionary ---- */
+enum { LPN_DNODE = 24, LPN_DLEAF = 25, LPN_DCOLL = 26 };   /* its private cells */
+uint64_t lpn_hash(lpn_value v);                     /* borrows; consistent with lpn_equal_b */
+lpn_value lpn_dict_new(void);
+lpn_value lpn_dict_at_put(lpn_value d, lpn_value k, lpn_value v); /* in place when d is unique */
+lpn_value lpn_dict_at(lpn_value d, lpn_value k);
+lpn_value lpn_dict_lookup(lpn_value d, lpn_value k); /* {LPN_UNWIND, 1} when absent, nothing raised */
+lpn_value lpn_dict_includes_key(lpn_value d, lpn_value k);
+lpn_value lpn_dict_remove(lpn_value d, lpn_value k);
+lpn_value lpn_dict_size(lpn_value d);
+lpn_value lpn_dict_list(int what, lpn_value d);     /* 'k' keys 'v' values 'a' associations, insertion order */
+void lpn_dict_children(lpn_obj *o, void (*each)(lpn_value, void *), void *ud); /* borrows */
+int lpn_dict_equal(lpn_value a, lpn_value b);       /* borrows */
+
 /* ---- equal.c ---- */
 int lpn_equal_b(lpn_value a, lpn_value b);          /* borrows: structural equality */
 lpn_value lpn_equal(lpn_value a, lpn_value b);

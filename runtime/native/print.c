@@ -149,6 +149,25 @@ static int print_builtin(buf *b, lpn_value v) {
         return printed(b, a->value);
     }
     case LPN_BLOCK: puts_(b, "a Block"); return 0;
+    case LPN_INTERVAL: {
+        int64_t *iv = (int64_t *)(lpn_ptr(v) + 1);   /* start, stop, step */
+        if (iv[2] == 1) snprintf(tmp, sizeof tmp, "(%lld to: %lld)", (long long)iv[0], (long long)iv[1]);
+        else snprintf(tmp, sizeof tmp, "(%lld to: %lld by: %lld)", (long long)iv[0], (long long)iv[1], (long long)iv[2]);
+        puts_(b, tmp);
+        return 0;
+    }
+    case LPN_DICT: {
+        lpn_value keys = lpn_dict_list('a', (lpn_dup(v), v));
+        lpn_arr *a = (lpn_arr *)lpn_ptr(keys);
+        puts_(b, "Dictionary(");
+        for (uint64_t i = 0; i < a->len; i++) {
+            if (i) puts_(b, ", ");
+            if (printed(b, a->item[i])) { lpn_drop(keys); return -1; }
+        }
+        puts_(b, ")");
+        lpn_drop(keys);
+        return 0;
+    }
     }
     if (v.cls >= LPN_FIRST_INST) {
         lpn_inst *in = (lpn_inst *)lpn_ptr(v);

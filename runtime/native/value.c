@@ -43,8 +43,11 @@ static void push(worklist *w, lpn_value v) {
     w->items[w->n++] = o;
 }
 
+static void push_cb(lpn_value v, void *w) { push(w, v); }
+
 static void free_one(worklist *w, lpn_obj *o) {
     switch (o->cls) {
+    case LPN_DICT: case LPN_DNODE: case LPN_DLEAF: case LPN_DCOLL: lpn_dict_children(o, push_cb, w); break;
     case LPN_STRING: case LPN_HOME: case LPN_INTERVAL: break;
     case LPN_ARRAY: {
         lpn_arr *a = (lpn_arr *)o;
@@ -80,8 +83,11 @@ void lpn_drop_obj(lpn_obj *o) {
 
 static void share(lpn_value v);
 
+static void share_cb(lpn_value v, void *ud) { (void)ud; share(v); }
+
 static void share_children(lpn_obj *o) {
     switch (o->cls) {
+    case LPN_DICT: case LPN_DNODE: case LPN_DLEAF: case LPN_DCOLL: lpn_dict_children(o, share_cb, NULL); break;
     case LPN_ARRAY: {
         lpn_arr *a = (lpn_arr *)o;
         for (uint64_t i = 0; i < a->len; i++) share(a->item[i]);
