@@ -66,6 +66,7 @@ class FunctionGen:
         self.caps: dict[int, int] = {}
         self.block_ptr = None
         self.home = None          # this method's Home token (a method some block `^`s from)
+        self.last: set = set()    # reads that move their variable (compiler/lastuse.py)
 
     # ---- small helpers
     def pair(self, v: V) -> list:
@@ -242,16 +243,21 @@ class FunctionGen:
 
     def scoped(self, fn, *args) -> V | None:
         """Run fn (which pushes one value) and drop what it bound below that value."""
-        mark = len(self.owned)
+        base = {id(x) for x in self.owned}
         v = fn(*args)
         if v is None:
-            del self.owned[mark:]
+            self.owned = [x for x in self.owned if id(x) in base]
             return None
         res = self.pop()
-        for x in reversed(self.owned[mark:]):
-            self.drop(x)
-        del self.owned[mark:]
+        self.end_scope(base)
         return self.push(res)
+
+    def end_scope(self, base: set) -> None:
+        """Drop what was pushed since `base` (the ids owned then) and is still owned."""
+        for x in reversed(self.owned):
+            if id(x) not in base:
+                self.drop(x)
+        self.owned = [x for x in self.owned if id(x) in base]
 
     def stmt(self, s, tail: bool):
         if isinstance(s, I.Let):
@@ -325,8 +331,13 @@ class FunctionGen:
     def as_ptr(self, v: V):
         return self.b.inttoptr(v.bits, PTR)
 
-    def ref(self, var: I.Var) -> V:
+    def ref(self, var: I.Var, key=None) -> V:
         v = self.env.get(var.id)
+        if v is not None and key is not None and key in self.last:
+            for k in range(len(self.owned) - 1, -1, -1):
+                if self.owned[k] is v:
+                    del self.owned[k]
+                    return self.push(V(v.cls, v.bits, var.type if var.type.known else v.ty))
         if v is None:
             k = self.caps.get(var.id)
             if k is None:
@@ -337,7 +348,7 @@ class FunctionGen:
         return self.push(w)
 
     def x_Ref(self, e: I.Ref, tail) -> V:
-        return self.ref(e.var)
+        return self.ref(e.var, id(e))
 
     def x_ClassRef(self, e: I.ClassRef, tail) -> V:
         if e.name not in self.mod.layout.ids:
@@ -372,29 +383,34 @@ class FunctionGen:
         blocks = [self.fn.append_basic_block("arm") for _ in arms]
         incoming = []
         base = list(self.owned)
-        after = None
         for bb, arm in zip(blocks, arms):
             self.b.position_at_end(bb)
             self.owned = list(base)
             v = arm()
             if v is not None and not self.terminated():
                 self.pop()
-                if after is None:
-                    after = list(self.owned)
-                incoming.append((v, self.b.block))
-                self.b.branch(merge)
-        self.b.position_at_end(merge)
+                incoming.append((v, self.b.block, list(self.owned)))
         if not incoming:
             self.owned = base
+            self.b.position_at_end(merge)
             self.b.unreachable()
             return None
-        self.owned = after
+        # an arm may have moved or consumed a value another arm still owns: drop it there
+        common = set.intersection(*({id(x) for x in after} for _, _, after in incoming))
+        for v, bb, after in incoming:
+            self.b.position_at_end(bb)
+            for x in reversed(after):
+                if id(x) not in common:
+                    self.drop(x)
+            self.b.branch(merge)
+        self.owned = [x for x in incoming[0][2] if id(x) in common]
+        self.b.position_at_end(merge)
         cls = self.b.phi(I64)
         bits = self.b.phi(I64)
-        for v, bb in incoming:
+        for v, bb, _ in incoming:
             cls.add_incoming(v.cls, bb)
             bits.add_incoming(v.bits, bb)
-        tys = {str(v.ty) for v, _ in incoming}
+        tys = {str(v.ty) for v, _, _ in incoming}
         out_ty = ty if ty.known else (incoming[0][0].ty if len(tys) == 1 else I.UNKNOWN)
         return self.push(V(cls, bits, out_ty))
 
@@ -456,16 +472,14 @@ class FunctionGen:
         i.add_incoming(start.bits, pre)
         self.b.cbranch(self.b.icmp_signed("<=", i, stop.bits), body, done)
         self.b.position_at_end(body)
+        base = {id(x) for x in self.owned}
         if e.var is not None:
             self.env[e.var.id] = self.push(V(c64(2), i, I.Ty("Integer")))
-        mark = len(self.owned)
         v = self.scoped(self.body, e.body, False)
         if v is None:
             self.dead()
         self.drop(self.pop())
-        del self.owned[mark:]
-        if e.var is not None:
-            self.pop()
+        self.end_scope(base)
         r = self.b.call(self.mod.intrinsic("llvm.sadd.with.overflow.i64"), [i, c64(1)])
         with self.b.if_then(self.b.extract_value(r, 1), likely=False):
             self.b.call(self.mod.c("lpn_int_overflow"), [self.mod.layout.cstring("+"), i, c64(1)])
@@ -483,7 +497,7 @@ class FunctionGen:
             home = self.current_home()
         blk = self.b.call(self.mod.c("lpn_block_new"), [fn, c64(len(e.params)), c64(len(e.captures)), home])
         for k, var in enumerate(e.captures):
-            v = self.ref(var)
+            v = self.ref(var, (id(e), var.id))
             self.pop()
             self.store_value(blk, BLOCK_CAPS + 16 * k, v)
         return self.push(self.make(22, self.b.ptrtoint(blk, I64), e.type))

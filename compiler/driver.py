@@ -47,7 +47,8 @@ def build(main, imports, check_result, sources, args) -> int:
         tmp = Path(tempfile.mkdtemp(prefix="lp-build-"))
         obj = tmp / (out.name + ".o")
         compile_object(module, opt, obj, Path(str(out) + ".ll") if args.emit_llvm else None)
-        link(cc, obj, out)
+        sanitize = os.environ.get("LP_SANITIZE")   # e.g. "address": the tests' LeakSanitizer runs
+        link(cc, obj, out, [f"-fsanitize={sanitize}", "-g"] if sanitize else [])
     except BuildError as e:
         sys.stderr.write(f"lp: cannot build {args.file}: {e}\n")
         return 2

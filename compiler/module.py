@@ -9,6 +9,7 @@ from llvmlite import ir
 
 from lp.compiler import prims
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
+from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
 from lp.compiler.sends import Sends
 from lp.ir import nodes as I
@@ -243,6 +244,7 @@ class ModuleGen:
             g.env[var.id] = v
         if md.returns:
             g.home = g.b.call(self.c("lpn_home_new"), [])
+        g.last = LastUses().function(md.body).last
         self.finish(g, g.body(md.body, True))
 
     def finish(self, g: FunctionGen, v) -> None:
@@ -261,12 +263,14 @@ class ModuleGen:
         vs = [g.push(V(f.args[2 + 2 * k], f.args[3 + 2 * k], p.type)) for k, p in enumerate(e.params)]
         for var, v in zip(e.params, vs):
             g.env[var.id] = v
+        g.last = LastUses().function(e.body).last
         self.finish(g, g.body(e.body, True))
 
     def emit_main(self) -> None:
         f = self.new_fn("lp.main", 0)
         g = FunctionGen(self, f, "main", "main")
         g.env[self.prog.main_self.id] = g.push(g.nil())
+        g.last = LastUses().function(self.prog.main).last
         self.finish(g, g.body(self.prog.main, True))
         entry = ir.Function(self.module, ir.FunctionType(VAL, []), name="lp_program_main")
         b = ir.IRBuilder(entry.append_basic_block())
