@@ -116,7 +116,26 @@ class FunctionGen:
         self.b.position_at_end(self.fn.append_basic_block("dead"))
         return self.push(self.nil())
 
+    def counts_depth(self) -> bool:
+        return self.kind in ("method", "block", "main")
+
+    def prologue(self) -> None:
+        """Count this frame (docs/native.md §4): past --stack-limit, answer the stack overflow
+        error to the caller, which records the frame of the send that overflowed."""
+        d = self.b.add(self.b.load(self.mod.depth), c64(1))
+        self.b.store(d, self.mod.depth)
+        over = self.b.icmp_signed(">", d, self.b.load(self.mod.depth_limit))
+        with self.b.if_then(over, likely=False):
+            self.b.call(self.mod.c("lpn_stack_overflow"), [])
+            self.drop_all()
+            self.ret(self.make(UNWIND, 0, I.UNKNOWN))
+
+    def leave(self) -> None:
+        if self.counts_depth():
+            self.b.store(self.b.sub(self.b.load(self.mod.depth), c64(1)), self.mod.depth)
+
     def ret(self, v: V) -> None:
+        self.leave()
         if self.home is not None:
             self.b.call(self.mod.c("lpn_home_end"), [self.home])
         agg = self.b.insert_value(self.b.insert_value(ir.Constant(VAL, None), v.cls, 0), v.bits, 1)
@@ -187,19 +206,11 @@ class FunctionGen:
         if tail and self.home is None:
             self.pop_n(len(args) + 1)
             self.drop_all()
+            self.leave()
             self.b.ret(self.b.call(callee, operands, tail="musttail", cconv="tailcc"))
             return None
-        depth = self.mod.depth
-        d = self.b.load(depth)
-        d1 = self.b.add(d, c64(1))
-        over = self.b.icmp_signed(">", d1, self.b.load(self.mod.depth_limit))
-        with self.b.if_then(over, likely=False):
-            self.b.call(self.mod.c("lpn_stack_overflow"), [])
-            self.unwind_here(site)
-        self.b.store(d1, depth)
         self.pop_n(len(args) + 1)
         r = self.b.call(callee, operands, cconv="tailcc")
-        self.b.store(d, depth)
         v = self.push(self.unpack(r, ty))
         if checked:
             self.check(v, site)

@@ -242,6 +242,7 @@ class ModuleGen:
         vs = self.params(g, f, [md.self_var.type] + [p.type for p in md.params])
         for var, v in zip([md.self_var, *md.params], vs):
             g.env[var.id] = v
+        g.prologue()
         if md.returns:
             g.home = g.b.call(self.c("lpn_home_new"), [])
         g.last = LastUses().function(md.body).last
@@ -263,6 +264,7 @@ class ModuleGen:
         vs = [g.push(V(f.args[2 + 2 * k], f.args[3 + 2 * k], p.type)) for k, p in enumerate(e.params)]
         for var, v in zip(e.params, vs):
             g.env[var.id] = v
+        g.prologue()
         g.last = LastUses().function(e.body).last
         self.finish(g, g.body(e.body, True))
 
@@ -270,6 +272,7 @@ class ModuleGen:
         f = self.new_fn("lp.main", 0)
         g = FunctionGen(self, f, "main", "main")
         g.env[self.prog.main_self.id] = g.push(g.nil())
+        g.prologue()
         g.last = LastUses().function(self.prog.main).last
         self.finish(g, g.body(self.prog.main, True))
         entry = ir.Function(self.module, ir.FunctionType(VAL, []), name="lp_program_main")

@@ -7,7 +7,7 @@
 #include "lpn.h"
 
 lpn_ctx lpn_cx;
-int64_t lpn_depth = 1, lpn_depth_limit = 200000;
+int64_t lpn_depth = 0, lpn_depth_limit = 200000;
 
 static lpn_value error_instance(uint64_t cls, lpn_value msg) {
     uint64_t n = lpn_prog.nfields[cls];
