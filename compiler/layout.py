@@ -137,10 +137,12 @@ class Layout:
             g.linkage = "private"
             return g
 
-        prog_t = ir.LiteralStructType([I64, PTR, PTR, PTR, PTR, PTR, I64, PTR])
+        syms = list(self.symbols.values())
+        prog_t = ir.LiteralStructType([I64, PTR, PTR, PTR, PTR, PTR, I64, PTR, PTR, I64])
         g = ir.GlobalVariable(self.module, prog_t, name="lpn_prog")
         g.initializer = ir.Constant(prog_t, [
             ir.Constant(I64, n), table("class_names", PTR, names), table("superclass", I64, sup),
             table("nfields", I64, nf), table("field_names", PTR, fnames), table("sites", site_t, sites),
-            ir.Constant(I64, self.ids["Error"]), print_hook if print_hook is not None else ir.Constant(PTR, None)])
+            ir.Constant(I64, self.ids["Error"]), print_hook if print_hook is not None else ir.Constant(PTR, None),
+            table("symbols", PTR, syms) if syms else ir.Constant(PTR, None), ir.Constant(I64, len(syms))])
         g.global_constant = True

@@ -476,3 +476,56 @@ def _arr_copy(g, sel, n, site, tail, ty):
         check = 0
     return g.call_c("lpn_arr_copy", [a.cls, a.bits, i.cls, i.bits, j.cls, j.bits, ir.Constant(I32, check)],
                     _known(ty, I.UNKNOWN), site)
+
+
+# ---- strings, symbols, characters (runtime/native/text.c) ------------------------------
+
+def _text(code: str, nargs: int, ty=None, may_fail=True):
+    def emit(g, sel, n, site, tail, rty):
+        vs = g.pop_n(nargs + 1)
+        arg = vs[1] if nargs else V(c64(0), c64(0), I.Ty("UndefinedObject"))
+        return g.call_c("lpn_text_op", [ir.Constant(I32, ord(code)), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
+                        ty or _known(rty, I.UNKNOWN), site, may_fail=may_fail)
+    return emit
+
+
+CHAR = I.Ty("Character")
+_STRING_OPS = {"at:": ("c", 1, CHAR), "includesSubstring:": ("i", 1, BOOL), "startsWith:": ("s", 1, BOOL),
+               "endsWith:": ("e", 1, BOOL), "<": ("<", 1, BOOL), ">": (">", 1, BOOL), "<=": ("l", 1, BOOL),
+               ">=": ("G", 1, BOOL), "indexOf:": ("x", 1, INT), "splitOn:": ("p", 1, None), "trim": ("t", 0, STR),
+               "reversed": ("r", 0, STR), "reverse": ("r", 0, STR), "asUppercase": ("U", 0, STR),
+               "asLowercase": ("L", 0, STR), "asInteger": ("I", 0, INT), "asSymbol": ("S", 0, I.Ty("Symbol")),
+               "lines": ("n", 0, None), "asArray": ("A", 0, None), "first": ("f", 0, CHAR), "last": ("Z", 0, CHAR),
+               "asString": ("a", 0, STR), ",": (",", 1, STR), "join:": ("j", 1, STR)}
+for _sel, (_code, _n, _ty) in _STRING_OPS.items():
+    PRIMS[("String", False, _sel)] = _text(_code, _n, _ty)
+for _sel, (_code, _n, _ty) in {"asString": ("a", 0, STR), "displayString": ("a", 0, STR), "size": ("z", 0, INT),
+                               "numArgs": ("N", 0, INT), ",": (",", 1, STR)}.items():
+    PRIMS[("Symbol", False, _sel)] = _text(_code, _n, _ty)
+for _sel, (_code, _n, _ty) in {"value": ("v", 0, INT), "asInteger": ("v", 0, INT), "asString": ("a", 0, STR),
+                               "displayString": ("a", 0, STR), "isVowel": ("V", 0, BOOL), "isLetter": ("L", 0, BOOL),
+                               "isDigit": ("D", 0, BOOL), "isSeparator": ("W", 0, BOOL),
+                               "asUppercase": ("u", 0, CHAR), "asLowercase": ("d", 0, CHAR),
+                               "isUppercase": ("U", 0, BOOL), "isLowercase": ("o", 0, BOOL),
+                               "asSymbol": ("S", 0, I.Ty("Symbol")), "digitValue": ("g", 0, INT),
+                               "<": ("<", 1, BOOL), ">": (">", 1, BOOL), "<=": ("l", 1, BOOL),
+                               ">=": ("G", 1, BOOL)}.items():
+    PRIMS[("Character", False, _sel)] = _text(_code, _n, _ty)
+
+
+@prim("String", "copyFrom:to:")
+def _str_copy(g, sel, n, site, tail, ty):
+    s, a, b = g.pop_n(3)
+    return g.call_c("lpn_str_copy", [s.cls, s.bits, a.cls, a.bits, b.cls, b.bits], STR, site)
+
+
+@prim("Integer", "asCharacter")
+def _as_char(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.call_c("lpn_int_as_char", [a.bits], CHAR, site)
+
+
+@prim("Symbol", "asSymbol")
+@prim("Character", "asCharacter")
+def _same(g, sel, n, site, tail, ty):
+    return g.owned[-1]

@@ -50,6 +50,8 @@ typedef struct lpn_program {
     uint64_t error_class;              /* the id of Error */
     /* a user printString / displayString override for v's class: the String, or cls 0 when none */
     lpn_value (*print_hook)(lpn_value v, int display);
+    const lpn_symbol *const *symbols;  /* the program's symbol literals, interned at start */
+    uint64_t nsymbols;
 } lpn_program;
 extern const lpn_program lpn_prog;      /* generated */
 
@@ -152,6 +154,12 @@ lpn_value lpn_dict_size(lpn_value d);
 lpn_value lpn_dict_list(int what, lpn_value d);     /* 'k' keys 'v' values 'a' associations, insertion order */
 void lpn_dict_children(lpn_obj *o, void (*each)(lpn_value, void *), void *ud); /* borrows */
 int lpn_dict_equal(lpn_value a, lpn_value b);       /* borrows */
+
+/* ---- text.c ---- */
+const lpn_symbol *lpn_intern(const char *name, uint64_t len);  /* the one symbol of that name */
+lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg);   /* String, Symbol, Character ops by code */
+lpn_value lpn_str_copy(lpn_value s, lpn_value from, lpn_value to);
+lpn_value lpn_int_as_char(int64_t v);
 
 /* ---- equal.c ---- */
 int lpn_equal_b(lpn_value a, lpn_value b);          /* borrows: structural equality */
