@@ -60,6 +60,9 @@ C_FUNCS = {
     "lpn_interval_new": ("V", ["i64", "v", "v", "p"]), "lpn_interval_op": ("V", ["i32", "v", "v"]),
     "lpn_text_op": ("V", ["i32", "v", "v"]), "lpn_str_copy": ("V", ["v", "v", "v"]),
     "lpn_int_as_char": ("V", ["i64"]),
+    "lpn_maybe_new": ("V", ["i32", "v"]), "lpn_maybe_op": ("V", ["i32", "v", "v"]), "lpn_log": ("V", ["p", "v"]),
+    "lpn_object_op": ("V", ["i32", "v", "v"]), "lpn_int_op": ("V", ["i32", "i64", "v"]),
+    "lpn_float_op": ("V", ["i32", "v"]),
     "lpn_dict_new": ("V", []), "lpn_dict_at": ("V", ["v", "v"]), "lpn_dict_at_put": ("V", ["v", "v", "v"]),
     "lpn_dict_lookup": ("V", ["v", "v"]), "lpn_dict_includes_key": ("V", ["v", "v"]),
     "lpn_dict_remove": ("V", ["v", "v"]), "lpn_dict_size": ("V", ["v"]), "lpn_dict_list": ("V", ["i32", "v"]),
@@ -343,7 +346,7 @@ class ModuleGen:
         g = FunctionGen(self, f, "prim", None, side, cls)
         from lp.compiler.codegen import IMMEDIATE_CLASSES
         self_ty = I.Ty(f"{cls} class") if side else (I.Ty(cls) if cls in IMMEDIATE_CLASSES or cls in (
-            "String", "Array", "Block", "Association", "Dictionary", "Interval", "Symbol", "Character") else I.UNKNOWN)
+            "String", "Array", "Block", "Association", "Dictionary", "Interval", "Symbol", "Character", "Maybe") else I.UNKNOWN)
         self.params(g, f, [self_ty] + [I.UNKNOWN] * nargs)
         v = prims.PRIMS[key](g, sel, nargs, None, True, I.UNKNOWN)
         self.finish(g, v)

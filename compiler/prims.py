@@ -529,3 +529,112 @@ def _as_char(g, sel, n, site, tail, ty):
 @prim("Character", "asCharacter")
 def _same(g, sel, n, site, tail, ty):
     return g.owned[-1]
+
+
+# ---- Maybe, Log, class queries, more numbers (runtime/native/misc.c) --------------------
+
+@prim("Maybe", "none", "some:", side=True)
+def _maybe_new(g, sel, n, site, tail, ty):
+    vs = g.pop_n(n + 1)
+    v = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
+    return g.call_c("lpn_maybe_new", [ir.Constant(I32, n), v.cls, v.bits], _known(ty, I.Ty("Maybe")), site,
+                    may_fail=False)
+
+
+_MAYBE = {"value": ("v", 0, True), "valueOr:": ("o", 1, False), "isSome": ("s", 0, False),
+          "isPresent": ("s", 0, False), "isNone": ("n", 0, False)}
+
+
+@prim("Maybe", *_MAYBE)
+def _maybe_op(g, sel, n, site, tail, ty):
+    code, nargs, fails = _MAYBE[sel]
+    vs = g.pop_n(n + 1)
+    arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
+    return g.call_c("lpn_maybe_op", [ir.Constant(I32, ord(code)), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
+                    _known(ty, I.UNKNOWN), site, may_fail=fails)
+
+
+@prim("Maybe", "ifPresent:ifAbsent:")
+def _maybe_if(g, sel, n, site, tail, ty):
+    m, some, none = g.pop_n(3)
+    present = g.b.load(g.b.gep(g.as_ptr(m), [c64(8)], source_etype=ir.IntType(8)), typ=I64)
+    g.push(m)
+    g.push(some)
+    g.push(none)
+
+    def run_some():
+        m_, s_, n_ = g.pop_n(3)
+        g.drop(n_)
+        value = g.load_value(g.as_ptr(m_), 16, I.UNKNOWN)
+        g.dup(value)
+        g.drop(m_)
+        g.push(s_)
+        g.push(value)
+        return _call_block(g, 1, site, False, _known(ty, I.UNKNOWN))
+
+    def run_none():
+        m_, s_, n_ = g.pop_n(3)
+        g.drop(m_)
+        g.drop(s_)
+        g.push(n_)
+        return _call_block(g, 0, site, False, _known(ty, I.UNKNOWN))
+    return g.if_else(g.b.icmp_unsigned("!=", present, c64(0)), run_some, run_none, _known(ty, I.UNKNOWN))
+
+
+@prim("Log", "info:", "warn:", "error:", "debug:", side=True)
+def _log(g, sel, n, site, tail, ty):
+    x = g.owned[-1]
+    s = g.call_lp(g.mod.stub("displayString", 0), None, x, [], site, False, STR)
+    g.pop()
+    g.pop()
+    return g.call_c("lpn_log", [g.mod.layout.cstring(sel[:-1]), s.cls, s.bits], I.Ty("UndefinedObject"), site,
+                    may_fail=False)
+
+
+_OBJ = {"class": ("c", 0), "isKindOf:": ("k", 1), "isString": ("S", 0), "isNumber": ("N", 0), "isSymbol": ("Y", 0)}
+
+
+@prim("Object", *_OBJ)
+def _object_op(g, sel, n, site, tail, ty):
+    code, _ = _OBJ[sel]
+    vs = g.pop_n(n + 1)
+    arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
+    return g.call_c("lpn_object_op", [ir.Constant(I32, ord(code)), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
+                    _known(ty, I.UNKNOWN), site, may_fail=False)
+
+
+_INT_OPS = {"bitAnd:": "&", "bitOr:": "|", "bitXor:": "^", "gcd:": "g"}
+
+
+@prim("Integer", *_INT_OPS)
+def _int_op(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    return g.call_c("lpn_int_op", [ir.Constant(I32, ord(_INT_OPS[sel])), a.bits, b.cls, b.bits], INT, site)
+
+
+_FLOAT_OPS = {"truncated": "t", "asInteger": "t", "rounded": "r", "floor": "f", "ceiling": "c", "isNaN": "n"}
+
+
+@prim("Float", *_FLOAT_OPS)
+def _float_op(g, sel, n, site, tail, ty):
+    a = g.pop()
+    return g.call_c("lpn_float_op", [ir.Constant(I32, ord(_FLOAT_OPS[sel])), a.cls, a.bits],
+                    BOOL if sel == "isNaN" else INT, site)
+
+
+@prim("Number", "between:and:")
+def _between(g, sel, n, site, tail, ty):
+    a, lo, hi = g.pop_n(3)
+    c1 = g.call_c("lpn_num_compare", [ir.Constant(I32, ord("l")), lo.cls, lo.bits, a.cls, a.bits], BOOL, site)
+    c2 = g.call_c("lpn_num_compare", [ir.Constant(I32, ord("l")), a.cls, a.bits, hi.cls, hi.bits], BOOL, site)
+    g.pop_n(2)
+    return g.push(V(c64(1), g.b.and_(c1.bits, c2.bits), BOOL))
+
+
+@prim("Number", "sign")
+def _sign(g, sel, n, site, tail, ty):
+    a = g.pop()
+    pos = g.call_c("lpn_num_compare", [ir.Constant(I32, ord(">")), a.cls, a.bits, c64(2), c64(0)], BOOL, site)
+    neg = g.call_c("lpn_num_compare", [ir.Constant(I32, ord("<")), a.cls, a.bits, c64(2), c64(0)], BOOL, site)
+    g.pop_n(2)
+    return g.push(V(c64(2), g.b.sub(pos.bits, neg.bits), INT))

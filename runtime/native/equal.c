@@ -31,6 +31,10 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
         return lpn_equal_b(s->key, t->key) && lpn_equal_b(s->value, t->value);
     }
     case LPN_DICT: return lpn_dict_equal(a, b);
+    case LPN_MAYBE: {
+        lpn_maybe *s = (lpn_maybe *)x, *t = (lpn_maybe *)y;
+        return s->present == t->present && lpn_equal_b(s->value, t->value);
+    }
     case LPN_INTERVAL: {
         int64_t *s = (int64_t *)(x + 1), *t = (int64_t *)(y + 1);   /* start, stop, step */
         lpn_value n1 = lpn_interval_op('A', (lpn_dup(a), a), LPN_NIL_VALUE);

@@ -27,6 +27,7 @@ typedef struct lpn_obj { int32_t rc; uint32_t cls; } lpn_obj;
 typedef struct lpn_str { lpn_obj h; uint64_t len; uint64_t nchars; char data[]; } lpn_str;
 typedef struct lpn_arr { lpn_obj h; uint64_t len; lpn_value item[]; } lpn_arr;
 typedef struct lpn_assoc { lpn_obj h; lpn_value key, value; } lpn_assoc;
+typedef struct lpn_maybe { lpn_obj h; uint64_t present; lpn_value value; } lpn_maybe;
 typedef struct lpn_inst { lpn_obj h; uint64_t nfields; lpn_value field[]; } lpn_inst;
 typedef struct lpn_home { lpn_obj h; uint64_t alive; } lpn_home;
 typedef struct lpn_block {
@@ -160,6 +161,14 @@ const lpn_symbol *lpn_intern(const char *name, uint64_t len);  /* the one symbol
 lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg);   /* String, Symbol, Character ops by code */
 lpn_value lpn_str_copy(lpn_value s, lpn_value from, lpn_value to);
 lpn_value lpn_int_as_char(int64_t v);
+
+/* ---- misc.c ---- */
+lpn_value lpn_maybe_new(int present, lpn_value v);   /* Maybe some: v / Maybe none */
+lpn_value lpn_maybe_op(int op, lpn_value m, lpn_value arg);
+lpn_value lpn_log(const char *level, lpn_value text); /* `level: text` on stderr */
+lpn_value lpn_object_op(int op, lpn_value v, lpn_value arg);
+lpn_value lpn_int_op(int op, int64_t a, lpn_value b);
+lpn_value lpn_float_op(int op, lpn_value v);
 
 /* ---- equal.c ---- */
 int lpn_equal_b(lpn_value a, lpn_value b);          /* borrows: structural equality */

@@ -149,6 +149,12 @@ static int print_builtin(buf *b, lpn_value v) {
         return printed(b, a->value);
     }
     case LPN_BLOCK: puts_(b, "a Block"); return 0;
+    case LPN_MAYBE: {
+        lpn_maybe *m = (lpn_maybe *)lpn_ptr(v);
+        if (!m->present) { puts_(b, "Maybe none"); return 0; }
+        puts_(b, "Maybe some: ");
+        return printed(b, m->value);
+    }
     case LPN_INTERVAL: {
         int64_t *iv = (int64_t *)(lpn_ptr(v) + 1);   /* start, stop, step */
         if (iv[2] == 1) snprintf(tmp, sizeof tmp, "(%lld to: %lld)", (long long)iv[0], (long long)iv[1]);

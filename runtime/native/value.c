@@ -55,6 +55,7 @@ static void free_one(worklist *w, lpn_obj *o) {
         break;
     }
     case LPN_ASSOC: push(w, ((lpn_assoc *)o)->key); push(w, ((lpn_assoc *)o)->value); break;
+    case LPN_MAYBE: push(w, ((lpn_maybe *)o)->value); break;
     case LPN_BLOCK: {
         lpn_block *b = (lpn_block *)o;
         for (uint32_t i = 0; i < b->ncap; i++) push(w, b->cap[i]);
@@ -94,6 +95,7 @@ static void share_children(lpn_obj *o) {
         break;
     }
     case LPN_ASSOC: share(((lpn_assoc *)o)->key); share(((lpn_assoc *)o)->value); break;
+    case LPN_MAYBE: share(((lpn_maybe *)o)->value); break;
     case LPN_BLOCK: {
         lpn_block *b = (lpn_block *)o;
         for (uint32_t i = 0; i < b->ncap; i++) share(b->cap[i]);
