@@ -1,11 +1,11 @@
 """Emits one LP function (a method, a block body, main or a primitive wrapper) as LLVM IR.
 
-Values are `V`s: the two i64 words of docs/native.md §1 plus the IR type the
+Values are `V`s: the two i64 words of docs/native.md "Values" plus the IR type the
 checker proved. The generator keeps the function's *owned* values on a stack
 (`self.owned`): parameters, bindings and evaluated temporaries. A call pops
 what it consumes; leaving a scope drops what the scope bound; every way out
 of the function (return, tail call, unwinding) drops everything still owned
-(docs/native.md §3, §5).
+(docs/native.md "Memory" and "Errors and non-local return").
 """
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ class FunctionGen:
         return self.kind in ("method", "block", "main")
 
     def prologue(self) -> None:
-        """Count this frame (docs/native.md §4): past --stack-limit, answer the stack overflow
+        """Count this frame (docs/native.md "Functions, calls and dispatch"): past --stack-limit, answer the stack overflow
         error to the caller, which records the frame of the send that overflowed."""
         d = self.b.add(self.b.load(self.mod.depth), c64(1))
         self.b.store(d, self.mod.depth)

@@ -1,5 +1,5 @@
 """Class ids, field layouts, interned symbols and error sites, and the `lpn_prog` table that
-tells the C core about them (runtime/native/lpn.h, docs/native.md §1, §5)."""
+tells the C core about them (runtime/native/lpn.h, docs/native.md "Values" and "Errors and non-local return")."""
 from __future__ import annotations
 
 from llvmlite import ir

@@ -185,7 +185,7 @@ class ModuleGen:
             self.todo.append(("field", index, f))
         return f
 
-    # ---- method lookup (docs/native.md §4)
+    # ---- method lookup (docs/native.md "Functions, calls and dispatch")
     def resolve(self, cname: str, side: bool, sel: str):
         """('method', md) | ('field', index) | ('prim', key) | ('missing', key) | None (not understood)."""
         c = self.prog.classes.get(cname)

@@ -1,6 +1,6 @@
 """Message sends: direct calls when the receiver's class is proven and no subclass overrides
 the method, inline primitives, field reads, instance building (`fields:` / `with:` with a
-literal record), and otherwise a call of the selector's dispatch stub (docs/native.md §4)."""
+literal record), and otherwise a call of the selector's dispatch stub (docs/native.md "Functions, calls and dispatch")."""
 from __future__ import annotations
 
 from lp.compiler import prims
