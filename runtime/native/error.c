@@ -130,7 +130,7 @@ lpn_value lpn_nlr(lpn_value home, lpn_value v) {
     if (!h->alive) {
         lpn_drop(home);
         lpn_drop(v);
-        return lpn_raise("non-local return from a method that has already returned");
+        return lpn_raise("`^` returns from a method that has already returned");
     }
     clear();
     lpn_cx.kind = LPN_RETURNING;
@@ -157,7 +157,7 @@ enum { TRACE_HEAD = 12, TRACE_TAIL = 4 };
 void lpn_report_uncaught(void) {
     lpn_flush();
     if (lpn_cx.kind == LPN_RETURNING) {
-        fputs("Error: non-local return from a method that has already returned\n", stderr);
+        fputs("Error: `^` returns from a method that has already returned\n", stderr);
         return;
     }
     lpn_value err = lpn_cx.error;
