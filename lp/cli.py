@@ -22,14 +22,26 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _positive(text: str) -> int:
+def _whole(text: str, most: int) -> int:
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    if not 1 <= n <= most:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {most:,}, not {text if len(text) < 30 else text[:27] + '...'}")
     return n
+
+
+MAX_DOMAINS = 1024          # one thread each
+MAX_STACK_LIMIT = 10 ** 9   # frames; memory runs out long before
+
+
+def _domains(text: str) -> int:
+    return _whole(text, MAX_DOMAINS)
+
+
+def _stack_limit(text: str) -> int:
+    return _whole(text, MAX_STACK_LIMIT)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,10 +51,10 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="type-check and run a program", description="Type-check FILE, then run it.")
     run.add_argument("file", metavar="FILE")
-    run.add_argument("--domains", type=_positive, default=None, metavar="N", help="scheduler domains (default: cores)")
+    run.add_argument("--domains", type=_domains, default=None, metavar="N", help="scheduler domains (default: cores)")
     run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
     run.add_argument("--no-check", action="store_true", help="skip the type check")
-    run.add_argument("--stack-limit", type=_positive, default=200_000, metavar="N",
+    run.add_argument("--stack-limit", type=_stack_limit, default=200_000, metavar="N",
                      help="nested calls allowed before a stack overflow error (default 200000)")
 
     check = sub.add_parser("check", help="type-check a program", description="Parse and type-check FILE.")

@@ -64,12 +64,21 @@ class Loader:
                                      at.span if at else None))
         display = str(path) if not path.is_relative_to(self.stdlib.resolve()) else f"stdlib/{path.name}"
         program = self._parse(path, display)
+        if program.statements:
+            raise LPError(Diagnostic(
+                "statement in a module", "An imported module holds classes and methods; only the main file's "
+                "statements run, so this one never would.", program.statements[0].span,
+                hint="move it into a class-side method and call that from the main file"))
         self._imports(program, path.parent, chain + [path])
         self.loaded[path] = program
         self.order.append(program)
 
     def _imports(self, program: A.Program, here: Path, chain: list[Path]) -> None:
         for imp in program.imports:
+            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", imp.module):
+                raise LPError(Diagnostic("bad module name", f"`{imp.module}` is not a module name: a module is "
+                                         "named like a class (`#Supervision`), and found beside the importing "
+                                         "file or in the stdlib, never by a path.", imp.span))
             fname = module_file_name(imp.module)
             for d in (here, self.stdlib):
                 cand = d / fname

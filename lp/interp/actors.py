@@ -5,16 +5,16 @@ signals all go through the runtime; nothing here schedules.
 from __future__ import annotations
 
 import gc
-import threading
 
 from lp.interp import code as C
+from lp.interp.interrupt import run_interruptibly
 from lp.interp.errors import ActorExit, LPRaise, make_error
 from lp.interp.reason_text import bounded_print, cut
 from lp.interp.registry import prim
 from lp.interp.deadlock import report_deadlock
 from lp.interp.values import ActorValue, Closure, Future, FutureReady, Instance, LPClass, Promise, ReplyAddress, Symbol
 from lp.interp import vm as vm_module
-from lp.interp.vm import BLOCK, DONE, SUSPEND, YIELD, Call, Frame, Process
+from lp.interp.vm import BLOCK, DONE, SUSPEND, Call, Frame, Process
 from lp.runtime import binding as rt
 
 NORMAL_SYM, KILLED_SYM = Symbol("normal"), Symbol("killed")
@@ -198,13 +198,22 @@ class ActorState:
             self.exit_where = e.where
             ctx.set_exit_reason(e.kind, e.value)
             self.report_unmatched(ctx)
+            self.ending()
             return rt.DONE
         if r == DONE:
             if proc.error is not None:
                 ctx.set_exit_reason(rt.ERROR, proc.error)
             self.report_unmatched(ctx)
+            self.ending()
             return rt.DONE
         return rt.BLOCK if r == BLOCK else rt.YIELD
+
+    def ending(self):
+        """The main actor's last step is over: the program ends now. Set before the runtime
+        notifies its links and monitors, so that what they do in the moment before the run
+        stops (a linked supervisor stopping its children, say) writes nothing."""
+        if self.is_main:
+            self.interp.main_done = True
 
     def on_exit(self, ctx, kind, value):
         if self.is_main:
@@ -325,7 +334,7 @@ def _ask(p, target, msg):
     if type(target) is ActorValue:
         fut.value = _Asked(target)
     values = list(msg.values)
-    values[msg.cls.field_index["reply"]] = ReplyAddress(fut)
+    values[msg.cls.field_index["reply"]] = ReplyAddress(fut, p.me)
     send(p, target, Instance(msg.cls, tuple(values)))
     return fut
 
@@ -552,20 +561,15 @@ def run_program(interp, main, domains=None) -> int:
                          on_deadlock=lambda: report_deadlock(interp, runtime))
     interp.runtime = runtime
     ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
-    result = []
-    # The runtime runs on its own thread so this one stays free to take Ctrl-C.
-    runner = threading.Thread(target=lambda: result.append(runtime.run(ref)), name="lp-runtime", daemon=True)
-    runner.start()
-    try:
-        while runner.is_alive():
-            runner.join(0.2)
-    except KeyboardInterrupt:
+
+    def interrupted():
         interp.main_done = True
         ref.exit(rt.KILLED)
-        runner.join(5)
-        raise
+
+    # The runtime runs on its own thread so this one stays free to take Ctrl-C.
+    status = run_interruptibly(lambda: runtime.run(ref), interrupted)
     interp.out.flush()
-    if result and result[0] == rt.EDEADLOCK:
+    if status == rt.EDEADLOCK:
         return 1
     if proc.error is not None:
         interp.report_uncaught(proc.error)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 # Opcodes (small ints compared in vm.py's loop, most frequent first).
 SEND, TSEND, MOVE, JF, JMP, RET, CLOSURE, RECV, ARRAY, RECORD, SUPER, TSUPER, NLRET, JT, FORLOOP, INTCHECK, \
-    FALLBACK = range(17)
+    FALLBACK, FORNEXT = range(18)
 OPNAMES = ["SEND", "TSEND", "MOVE", "JF", "JMP", "RET", "CLOSURE", "RECV", "ARRAY", "RECORD", "SUPER", "TSUPER",
-           "NLRET", "JT", "FORLOOP", "INTCHECK", "FALLBACK"]
+           "NLRET", "JT", "FORLOOP", "INTCHECK", "FALLBACK", "FORNEXT"]
 
 # Receive-table matcher kinds.
 MATCH_ANY, MATCH_CLASS, MATCH_VALUE = range(3)

@@ -421,13 +421,11 @@ class Compiler:
         out = None if tail else ctx.new_reg()
         fb = self.fallback(ctx, e, scope, start, out, tail, computed={0: stop})
         ctx.fallback_uses[fb] = [ctx.emit(C.INTCHECK, start, stop, i, start, None, e)]   # i := start
-        top = ctx.here()
         loop = ctx.emit(C.FORLOOP, i, stop, None, e)    # exit when i > stop
         inner = _Scope(ctx, scope)
         inner.names[blk.params[0].name] = i
         self.body(list(blk.body), inner, tail=False)
-        ctx.emit(C.SEND, i, i, "+", (ctx.const(1),), e)
-        ctx.emit(C.JMP, top, e)
+        ctx.emit(C.FORNEXT, i, stop, loop + 1, e)
         ctx.code.instrs[loop] = (C.FORLOOP, i, stop, ctx.here(), e)
         return self._loop_result(scope, start, out, fb, tail, e)
 
@@ -439,11 +437,9 @@ class Compiler:
         out = None if tail else ctx.new_reg()
         fb = self.fallback(ctx, e, scope, n, out, tail)
         ctx.fallback_uses[fb] = [ctx.emit(C.INTCHECK, one, n, i, n, None, e)]
-        top = ctx.here()
         loop = ctx.emit(C.FORLOOP, i, n, None, e)
         self.body(list(e.args[0].body), _Scope(ctx, scope), tail=False)
-        ctx.emit(C.SEND, i, i, "+", (one,), e)
-        ctx.emit(C.JMP, top, e)
+        ctx.emit(C.FORNEXT, i, n, loop + 1, e)
         ctx.code.instrs[loop] = (C.FORLOOP, i, n, ctx.here(), e)
         return self._loop_result(scope, n, out, fb, tail, e)
 

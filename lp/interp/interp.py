@@ -191,8 +191,10 @@ class Interpreter:
             self.err.flush()
 
     def write(self, text: str) -> None:
+        """Standard output. Once the main actor has ended the program is over: actors still
+        running in the moment before the run stops write nothing (docs/language.md, Actors)."""
         with self.out_lock:
-            if self.out_closed:
+            if self.out_closed or self.main_done:
                 return
             try:
                 self.out.write(text)

@@ -362,6 +362,9 @@ def _iv_at(p, iv, i):
 
 @prim("Interval", "size")
 def _iv_size(p, iv):
+    if iv.size >= 1 << 63:
+        raise LPRaise(make_error(p.interp, f"integer overflow: the size of {p.interp.print_string(iv)} "
+                                 "does not fit in 64 bits"))
     return iv.size
 
 

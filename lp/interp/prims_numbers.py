@@ -242,7 +242,13 @@ def _trunc(p, a):
 
 @prim("Float", "rounded")
 def _round(p, a):
-    return _to_int(p, a, lambda f: math.floor(f + 0.5))
+    return _to_int(p, a, _round_half_up)
+
+
+def _round_half_up(f: float) -> int:
+    # f - floor(f) is exact for a double; f + 0.5 is not (0.49999999999999994 + 0.5 == 1.0)
+    r = math.floor(f)
+    return r + 1 if f - r >= 0.5 else r
 
 
 @prim("Float", "floor")

@@ -426,12 +426,21 @@ def _scalar_text(s: str) -> str:
 
 
 def _json_int(text: str):
-    """JSON numbers without a fraction: an Integer when it fits in 64 bits, else a Float."""
+    """JSON numbers without a fraction or exponent are Integers, and must fit in 64 bits."""
     if len(text.lstrip("-0")) <= 19:
         v = int(text)
         if -(1 << 63) <= v < (1 << 63):
             return v
-    return float(text)
+    shown = text if len(text) <= 30 else text[:27] + "..."
+    raise ValueError(f"the number {shown} does not fit in a 64-bit Integer")
+
+
+def _json_float(text: str):
+    f = float(text)
+    if math.isinf(f):
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise ValueError(f"the number {shown} is too large for a Float")
+    return f
 
 
 def _json_constant(name: str):
@@ -448,7 +457,7 @@ def _decode(p, cls, s):
     if type(s) is not str:
         raise LPRaise(make_error(p.interp, f"JSON decode: expects a String, not {p.interp.describe(s)}"))
     try:
-        return from_json(json.loads(s, parse_int=_json_int, parse_constant=_json_constant))
+        return from_json(json.loads(s, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant))
     except json.JSONDecodeError as e:
         raise LPRaise(make_error(p.interp, f"invalid JSON at line {e.lineno} column {e.colno}: "
                                  f"{e.msg[0].lower()}{e.msg[1:]}")) from None

@@ -1,6 +1,7 @@
 """String, Symbol and Character primitives. Strings are immutable; indices start at 1."""
 from __future__ import annotations
 
+import math
 import re
 
 from lp.interp.errors import LPRaise, make_error
@@ -74,7 +75,7 @@ def _quoted(p, s):
 
 @prim("String", "asInteger")
 def _as_integer(p, s):
-    t = s.strip()
+    t = s
     if not _INTEGER.fullmatch(t):
         raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not an integer"))
     if len(t.lstrip("+-0")) > 19 or not -(1 << 63) <= int(t) < (1 << 63):
@@ -84,12 +85,14 @@ def _as_integer(p, s):
 
 @prim("String", "asNumber")
 def _as_number(p, s):
-    t = s.strip()
-    if _INTEGER.fullmatch(t):
+    if _INTEGER.fullmatch(s):
         return _as_integer(p, s)
-    if not _FLOAT.fullmatch(t):
+    if not _FLOAT.fullmatch(s):
         raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is not a number"))
-    return float(t)
+    f = float(s)
+    if math.isinf(f):
+        raise LPRaise(make_error(p.interp, f"{_quoted(p, s)} is too large for a Float"))
+    return f
 
 
 @prim("String", "lines")

@@ -332,11 +332,14 @@ class Promise:
 
 
 class ReplyAddress:
-    """The one-shot address `ask:` puts in a message's reply field: `!` resolves its future."""
-    __slots__ = ("future",)
+    """The one-shot address `ask:` puts in a message's reply field: `!` resolves its future.
+    Typed as an actor, it answers every other actor message for the asker (`ref`, `id`):
+    `isAlive`, `monitor:`, `exit:` ... are about the actor waiting for the reply."""
+    __slots__ = ("future", "ref", "id")
 
-    def __init__(self, future: Future):
+    def __init__(self, future: Future, asker: ActorValue):
         self.future = future
+        self.ref, self.id = asker.ref, asker.id
 
 
 class FutureReady:

@@ -291,6 +291,18 @@ class Process:
                     else:
                         pc += 1
                     continue
+                if op == 17:  # FORNEXT i stop body: the last index is never incremented (no overflow)
+                    i = regs[ins[1]]
+                    if i >= regs[ins[2]]:
+                        pc += 1
+                        continue
+                    regs[ins[1]] = i + 1
+                    budget -= 1
+                    if budget <= 0:
+                        frame.pc = ins[3]
+                        return YIELD
+                    pc = ins[3]
+                    continue
                 frame.pc = pc
                 r = self._slow(ins, op, frame)
                 if r is not None:

@@ -487,6 +487,8 @@ def read_source(path: str) -> str:
         raise LPError(Diagnostic("cannot read file", f"Permission to read `{path}` was denied.", where)) from None
     except OSError as e:
         raise LPError(Diagnostic("cannot read file", f"`{path}` could not be read: {e.strerror}.", where)) from None
+    if data.startswith(b"\xef\xbb\xbf"):   # a byte-order mark some editors write
+        data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -28,7 +28,7 @@ DESCRIPTIONS = {
     "printString": "the text that shows the value as LP source would write it ('it''s', #sym, $c)",
     "displayString": "the text for people: Strings, Symbols and Characters without quotes",
     "=": "structural equality (1 = 1.0; a Boolean never equals a number)",
-    "==": "identity (numbers, characters, symbols, booleans and nil are identical when equal)",
+    "==": "identity (numbers of one class, characters, symbols, booleans and nil are identical when equal; `1 == 1.0` is false)",
     "~=": "not =", "~~": "not ==",
     "isNil": "whether the receiver is nil", "notNil": "whether the receiver is not nil",
     "ifNil:": "the block's value when nil, else the receiver",

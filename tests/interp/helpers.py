@@ -22,8 +22,10 @@ def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, 
         main, imports = Loader(sources).load_main(str(f))
         if check:
             result = check_program(main, imports)
-            if result.diagnostics:
+            if any(d.severity == "error" for d in result.diagnostics):
                 raise LPError(*result.diagnostics)
+            if result.diagnostics and not quiet:
+                err.write(render_all(result.diagnostics, sources) + "\n")
         interp = Interpreter(sources, out=out, err=err, quiet=quiet, stack_limit=stack_limit)
         interp.load(imports + [main])
         status = interp.run_main(main, domains)

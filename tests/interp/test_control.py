@@ -1,6 +1,8 @@
 """Non-local return, guards (ensure:, ifCurtailed:, try:onError:) and tail calls, on checked programs."""
 from __future__ import annotations
 
+import pytest
+
 from tests.interp.helpers import run_source
 
 
@@ -161,3 +163,32 @@ def test_super_send_nobody_implements_names_where_it_looked(tmp_path):
     assert ("a Dog does not understand #speak through super: Animal and its superclasses define no such method\n"
             in err), err
     assert "did you mean" not in err
+
+
+def test_counting_loops_end_at_the_largest_integer_without_overflow(tmp_path):
+    # the index after the last is never computed: a loop up to 2^63-1 ends normally
+    src = """
+    9223372036854775806 to: 9223372036854775807 do: [:i | i printNl].
+    b := [:i | i printNl].
+    9223372036854775806 to: 9223372036854775807 do: b.
+    'done' displayNl.
+    """
+    assert run_source(src, tmp_path) == (0, "9223372036854775806\n9223372036854775807\n" * 2 + "done\n", "")
+
+
+@pytest.mark.parametrize("domains", [1, 2])
+def test_exit_signals_end_an_actor_without_cleanups_but_actor_exit_runs_them(tmp_path, domains):
+    # docs/language.md: a signal ends the actor where it stands (Erlang); Actor exit: unwinds
+    src = """
+    me := Actor self.
+    a := Actor spawn: [:x | [x exit: (Error new: 'self signal'). 'not reached' displayNl] ensure: ['a cleanup' displayNl]].
+    b := Actor spawn: [:x | [me ! #inside. x receive: { #never -> [:s | s] }] ensure: ['b cleanup' displayNl]].
+    c := Actor spawn: [:x | [Actor exit: #killed] ensure: ['c cleanup' displayNl]].
+    { a. b. c } do: [:w | me monitor: w].
+    me receive: { #inside -> [:s | nil] }.
+    b exit: #killed.
+    3 timesRepeat: [me receive: { Down -> [:d | d reason printNl] }].
+    """
+    status, out, err = run_source(src, tmp_path, domains=domains)
+    assert status == 0, err
+    assert sorted(out.splitlines()) == sorted(["Error(message: 'self signal')", "#killed", "c cleanup", "#killed"])

@@ -31,7 +31,19 @@ CASES = {
     "#(1 2) copyFrom: 2 to: (JSON decode: '3.5')": "error: copyFrom: 2 to: 3.5 is out of bounds for size 2",
     "'abc' copyReplaceAll: '' with: 'x'": "error: #copyReplaceAll:with: needs a non-empty String to replace",
     "1.0e20 asInteger": "error: integer overflow: 1.0e20 as Integer does not fit in 64 bits",
-    "(JSON decode: '1e400') rounded": "error: inf has no integer value",
+    "(JSON decode: '1e400') rounded": "error: invalid JSON: the number 1e400 is too large for a Float",
+    "'1e400' asNumber": "error: '1e400' is too large for a Float",
+    "JSON decode: '123456789012345678901234567890'":
+        "error: invalid JSON: the number 123456789012345678901234567890 does not fit in a 64-bit Integer",
+    "' 12 ' asInteger": "error: ' 12 ' is not an integer",
+    "' 12' asNumber": "error: ' 12' is not a number",
+    "-1 factorial": "error: factorial is not defined for -1",
+    "(0 to: 9223372036854775807) size":
+        "error: integer overflow: the size of (0 to: 9223372036854775807) does not fit in 64 bits",
+    "0.49999999999999994 rounded": "0",
+    "4503599627370497.0 rounded": "4503599627370497",
+    "-2.5 rounded": "-2",
+    "JSON decode: '9223372036854775807'": "9223372036854775807",
     "(1.0e308 * 10.0) roundTo: 0.5": "error: float overflow: 1.0e308 * 10.0 is too large",
     "-9223372036854775808 gcd: 0": "error: integer overflow: -9223372036854775808 gcd: 0 does not fit in 64 bits",
 }

@@ -53,9 +53,6 @@ def test_integer_literal_entry_does_not_take_a_float(tmp_path):
                 "Actor sleep: 100.", tmp_path)
 
 
-@pytest.mark.xfail(strict=True, reason="lp/interp/compiler.py inlines ifTrue:ifFalse:, and:, to:do: for any "
-                                       "receiver; it must fall back to a real send when the receiver is not a "
-                                       "Boolean / Integer (the checker types these sends by the user class)")
 def test_user_class_control_selectors_are_real_sends(tmp_path):
     checked_run("Object subclass: #T.\nT >> ifTrue: a ifFalse: b = 42.\nT >> and: blk = 'and'.\n"
                 "T >> to: x do: blk = 'loop'.\n((T new) ifTrue: [1] ifFalse: [2]) even printNl.\n"

@@ -13,6 +13,8 @@ LIMIT = "restart limit reached (more than 3 restarts in 5000 ms)"
 @pytest.mark.parametrize("rep", REPEAT)
 def test_storm_over_the_default_budget_stops_the_supervisor(tmp_path, rep):
     out = run_ok("""
+    "the supervisor is linked to main: trapping exits, main gets its end as an Exit"
+    Actor trapExits: true.
     sup := Supervisor start: ((SupervisorSpec name: #storm strategy: #oneForOne children: {
         ChildSpec id: #a start: [Worker start: 'a'].
         ChildSpec id: #b start: [Worker start: 'b'] }) onEvent: ev).
@@ -32,6 +34,9 @@ def test_storm_over_the_default_budget_stops_the_supervisor(tmp_path, rep):
     reason isError printNl.
     (T describe: reason) displayNl.
     (SupervisorError try: [sup children. 'answered'] onError: [:e | e message]) displayNl.
+    exit := Actor self receive: { Exit -> [:e | e] }.
+    (exit actor = sup actor) printNl.
+    ((T describe: exit reason) = (T describe: reason)) printNl.
     """, tmp_path)
     assert out.splitlines() == lines(f"""
         [storm] started #a
@@ -50,13 +55,16 @@ def test_storm_over_the_default_budget_stops_the_supervisor(tmp_path, rep):
         true
         supervisor #storm: {LIMIT}; last failure: child #a exited (Error: a crashed)
         supervisor #storm is not running
+        true
+        true
         """)
 
 
 @pytest.mark.parametrize("rep", REPEAT)
 def test_budget_reason_is_a_supervisor_error_with_the_last_failure(tmp_path, rep):
     out = run_ok("""
-    sup := Supervisor start: ((SupervisorSpec name: #zero strategy: #oneForAll children: {
+    "unlinked: main is not its parent and lives on when it gives up"
+    sup := Supervisor startUnlinked: ((SupervisorSpec name: #zero strategy: #oneForAll children: {
         ChildSpec id: #a start: [Worker start: 'a'] }) maxRestarts: 0 within: 1000).
     Actor self monitor: sup actor.
     (sup at: #a) ! Crash new.
@@ -84,6 +92,7 @@ def test_concurrent_storm_gives_up_after_exactly_the_budget(tmp_path, rep):
     # the mailbox of a child the supervisor stops first). Whatever order the Downs
     # come in, the supervisor restarts three, gives up at the fourth, and stops the rest.
     out = run_ok("""
+    Actor trapExits: true.
     names := #(a b c d e f).
     sup := Supervisor start: ((SupervisorSpec name: #burst strategy: #oneForOne
         children: (names collect: [:n | ChildSpec id: n start: [Worker start: n asString]])) onEvent: ev).
@@ -202,7 +211,7 @@ def test_spent_children_spend_the_parents_budget_too(tmp_path, rep):
     out = run_ok("""
     inner := (SupervisorSpec name: #inner strategy: #oneForOne children: {
         ChildSpec id: #w start: [Worker start: 'w'] }) maxRestarts: 0 within: 5000.
-    root := Supervisor start: ((SupervisorSpec name: #root strategy: #oneForOne children: {
+    root := Supervisor startUnlinked: ((SupervisorSpec name: #root strategy: #oneForOne children: {
         ChildSpec supervisor: inner }) maxRestarts: 1 within: 5000).
     Actor self monitor: root actor.
     sub := root supervisorAt: #inner.
@@ -251,6 +260,8 @@ def test_one_for_all_restarts_a_child_supervisor_with_its_siblings(tmp_path, rep
 @pytest.mark.parametrize("rep", REPEAT)
 def test_killing_a_supervisor_takes_its_children_down_through_links(tmp_path, rep):
     out = run_ok("""
+    "main is linked to the supervisor: it traps exits to outlive it"
+    Actor trapExits: true.
     sup := Supervisor start: (SupervisorSpec name: #s strategy: #oneForOne children: {
         ChildSpec id: #a start: [Worker start: 'a'].
         ChildSpec id: #b start: [Worker start: 'b'] }).
@@ -269,6 +280,8 @@ def test_exit_signal_from_the_starter_stops_the_tree_in_order(tmp_path, rep):
     # The actor that started a supervisor is its parent: an exit signal from it is an
     # order to stop every child in reverse start order and end with that reason.
     out = run_ok("""
+    "root ends with the reason main sends it, and main is linked to it"
+    Actor trapExits: true.
     inner := (SupervisorSpec name: #inner strategy: #oneForOne children: {
         ChildSpec id: #w1 start: [Worker start: 'w1'].
         ChildSpec id: #w2 start: [Worker start: 'w2'] }) onEvent: ev.

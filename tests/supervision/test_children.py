@@ -273,7 +273,7 @@ Toggle class >> startWorker: name via: toggle =
 def test_failed_restarts_spend_the_budget_and_are_reported(tmp_path, rep):
     out = run_ok(FLAKY + """
     toggle := Toggle start.
-    sup := Supervisor start: (((SupervisorSpec name: #f strategy: #oneForOne children: {
+    sup := Supervisor startUnlinked: (((SupervisorSpec name: #f strategy: #oneForOne children: {
         ChildSpec id: #a start: [Worker start: 'a'].
         ChildSpec id: #w start: [Toggle startWorker: 'w' via: toggle] }) maxRestarts: 3 within: 5000) onEvent: ev).
     Actor self monitor: sup actor.
@@ -339,7 +339,9 @@ def test_run_time_api(tmp_path, rep):
     (x ask: Ping new) await printNl.
     ((sup at: #x) = x) printNl.
     ((sup whereIs: #x) = (Maybe some: x)) printNl.
-    try value: [sup startChild: (ChildSpec id: #x start: [Worker start: 'x2'])].
+    "the id is taken by a running child: #alreadyStarted, with that child's actor"
+    (SupervisorError try: [sup startChild: (ChildSpec id: #x start: [Worker start: 'x2']). #started -> false]
+        onError: [:e | e kind -> (e actor = (Maybe some: x))]) printNl.
     try value: [sup startChild: (ChildSpec id: #y start: [Error raise: 'y broke'])].
     try value: [sup startChild: ((ChildSpec id: #z start: [Worker start: 'z']) restart: #sometimes)].
     sup startChild: (ChildSpec id: #w start: [Worker start: 'w']).
@@ -348,6 +350,8 @@ def test_run_time_api(tmp_path, rep):
     x isAlive printNl.
     (sup whereIs: #x) printNl.
     try value: [sup at: #x].
+    "the id is taken by a stopped child: #alreadyPresent"
+    try value: [sup startChild: (ChildSpec id: #x start: [Worker start: 'x2'])].
     try value: [sup at: #nope].
     try value: [sup terminateChild: #nope].
     try value: [sup deleteChild: #w].
@@ -367,7 +371,7 @@ def test_run_time_api(tmp_path, rep):
         'x'
         true
         true
-        #alreadyPresent supervisor #api: there is already a child #x
+        #alreadyStarted -> true
         [api] startFailed #y (y broke)
         #startFailed supervisor #api: child #y failed to start: y broke
         #badSpec supervisor #api: child #z has restart #sometimes, not #permanent, #transient or #temporary
@@ -377,6 +381,7 @@ def test_run_time_api(tmp_path, rep):
         false
         Maybe none
         #notRunning supervisor #api: child #x is not running
+        #alreadyPresent supervisor #api: there is already a child #x (stopped)
         #noSuchChild supervisor #api: there is no child #nope
         #noSuchChild supervisor #api: there is no child #nope
         #running supervisor #api: child #w is running

@@ -33,6 +33,13 @@ def test_not_utf8(tmp_path, lp):
     assert_diagnosed(lp("run", str(f)), "NOT UTF-8", "byte 0xe9 at line 1, column 10")
 
 
+def test_a_byte_order_mark_is_not_part_of_the_program(tmp_path, lp):
+    f = tmp_path / "bom.lp"
+    f.write_bytes(b"\xef\xbb\xbf1 printNl.\n")
+    r = lp("run", str(f))
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"1\n", b"")
+
+
 def test_directory_and_missing_file(tmp_path, lp):
     assert_diagnosed(lp("check", str(tmp_path)), "is a directory")
     assert_diagnosed(lp("run", str(tmp_path / "nope.lp")), "There is no file at")
@@ -44,6 +51,10 @@ def test_usage_errors_exit_2(lp):
     assert lp("run").returncode == 2
     r = lp("fmt", "--write", "--check", "x.lp")
     assert r.returncode == 2 and b"Traceback" not in r.stderr
+    for flag, value in (("--domains", "99999999999999999999"), ("--domains", "1025"), ("--domains", "0"),
+                        ("--stack-limit", "100000000000000000000")):
+        r = lp("run", flag, value, "x.lp")
+        assert r.returncode == 2 and b"must be from 1 to" in r.stderr, r.stderr
 
 
 def test_version_and_help(lp):
