@@ -472,7 +472,6 @@ class FunctionGen:
         if start is None or stop is None:
             return None
         self.pop_n(2)
-        site = self.site(e.span)
         pre = self.b.block
         head = self.fn.append_basic_block("loop")
         body = self.fn.append_basic_block("body")
@@ -491,11 +490,12 @@ class FunctionGen:
             self.dead()
         self.drop(self.pop())
         self.end_scope(base)
-        r = self.b.call(self.mod.intrinsic("llvm.sadd.with.overflow.i64"), [i, c64(1)])
-        with self.b.if_then(self.b.extract_value(r, 1), likely=False):
-            self.b.call(self.mod.c("lpn_int_overflow"), [self.mod.layout.cstring("+"), i, c64(1)])
-            self.raise_now(site)
-        i.add_incoming(self.b.extract_value(r, 0), self.b.block)
+        # the last index is never incremented, so `1 to: MaxInt do:` ends without an overflow
+        last = self.b.icmp_signed(">=", i, stop.bits)
+        nxt = self.fn.append_basic_block("next")
+        self.b.cbranch(last, done, nxt)
+        self.b.position_at_end(nxt)
+        i.add_incoming(self.b.add(i, c64(1)), nxt)
         self.b.branch(head)
         self.b.position_at_end(done)
         return self.push(start if e.kind == "to:do:" else stop)

@@ -98,7 +98,8 @@ lpn_value lpn_float_op(int op, lpn_value v) {
         lpn_drop(t);
         return e;
     }
-    double r = op == 't' ? trunc(d) : op == 'r' ? floor(d + 0.5) : op == 'f' ? floor(d) : ceil(d);
+    /* rounded: half up, computed exactly (d - floor(d) is exact; d + 0.5 is not) */
+    double r = op == 't' ? trunc(d) : op == 'r' ? (d - floor(d) >= 0.5 ? floor(d) + 1 : floor(d)) : op == 'f' ? floor(d) : ceil(d);
     if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) {
         lpn_value t = lpn_print_string(v);
         lpn_value e = lpn_raise("integer overflow: %s as Integer does not fit in 64 bits", ((lpn_str *)lpn_ptr(t))->data);

@@ -114,9 +114,7 @@ static lpn_value quoted_error(lpn_str *s, const char *suffix) {
 }
 
 static lpn_value as_integer(lpn_str *s) {
-    uint64_t a = 0, b = s->len;
-    while (a < b && isspace((unsigned char)s->data[a])) a++;
-    while (b > a && isspace((unsigned char)s->data[b - 1])) b--;
+    uint64_t a = 0, b = s->len;   /* no surrounding spaces allowed, as in lp run */
     uint64_t i = a;
     int neg = 0;
     if (i < b && (s->data[i] == '+' || s->data[i] == '-')) neg = s->data[i++] == '-';
