@@ -62,7 +62,7 @@ C_FUNCS = {
     "lpn_int_as_char": ("V", ["i64"]),
     "lpn_maybe_new": ("V", ["i32", "v"]), "lpn_maybe_op": ("V", ["i32", "v", "v"]), "lpn_log": ("V", ["p", "v"]),
     "lpn_object_op": ("V", ["i32", "v", "v"]), "lpn_int_op": ("V", ["i32", "i64", "v"]),
-    "lpn_float_op": ("V", ["i32", "v"]),
+    "lpn_float_op": ("V", ["i32", "v"]), "lpn_raised_to": ("V", ["v", "v"]), "lpn_print_base": ("V", ["i64", "v"]),
     "lpn_dict_new": ("V", []), "lpn_dict_at": ("V", ["v", "v"]), "lpn_dict_at_put": ("V", ["v", "v", "v"]),
     "lpn_dict_lookup": ("V", ["v", "v"]), "lpn_dict_includes_key": ("V", ["v", "v"]),
     "lpn_dict_remove": ("V", ["v", "v"]), "lpn_dict_size": ("V", ["v"]), "lpn_dict_list": ("V", ["i32", "v"]),
@@ -208,6 +208,20 @@ class ModuleGen:
             if found is not None and found[0] != "missing":
                 return found
             return missing or found
+        return missing
+
+    def only_missing(self, sel: str) -> str | None:
+        """A class whose `sel` the library types but native code lacks, when no class at all
+        implements `sel` natively: a send of it could only fail, so it is refused at build time."""
+        missing = None
+        for name in self.prog.classes:
+            for side in (False, True):
+                t = self.resolve(name, side, sel)
+                if t is None:
+                    continue
+                if t[0] != "missing":
+                    return None
+                missing = missing or f"{t[1][0]}{' class' if t[1][1] else ''}"
         return missing
 
     def static_target(self, ty: I.Ty, sel: str):

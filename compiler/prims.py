@@ -638,3 +638,15 @@ def _sign(g, sel, n, site, tail, ty):
     neg = g.call_c("lpn_num_compare", [ir.Constant(I32, ord("<")), a.cls, a.bits, c64(2), c64(0)], BOOL, site)
     g.pop_n(2)
     return g.push(V(c64(2), g.b.sub(pos.bits, neg.bits), INT))
+
+
+@prim("Number", "raisedTo:")
+def _raised_to(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    return g.call_c("lpn_raised_to", [a.cls, a.bits, b.cls, b.bits], _known(ty, I.UNKNOWN), site)
+
+
+@prim("Integer", "printString:")
+def _print_base(g, sel, n, site, tail, ty):
+    a, b = g.pop_n(2)
+    return g.call_c("lpn_print_base", [a.bits, b.cls, b.bits], STR, site)

@@ -37,6 +37,9 @@ class Sends:
         else:
             target = self.mod.static_target(recv.ty, sel)
         if target is None:
+            missing = self.mod.only_missing(sel)
+            if missing is not None:
+                raise Unsupported(f"#{sel} (on {missing} and the other classes that have it)", e.span)
             return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
         (what, x), cname, side = target[0][:2], target[1], target[2]
         if what == "method":

@@ -169,6 +169,8 @@ lpn_value lpn_log(const char *level, lpn_value text); /* `level: text` on stderr
 lpn_value lpn_object_op(int op, lpn_value v, lpn_value arg);
 lpn_value lpn_int_op(int op, int64_t a, lpn_value b);
 lpn_value lpn_float_op(int op, lpn_value v);
+lpn_value lpn_raised_to(lpn_value a, lpn_value b);
+lpn_value lpn_print_base(int64_t a, lpn_value base);
 
 /* ---- equal.c ---- */
 int lpn_equal_b(lpn_value a, lpn_value b);          /* borrows: structural equality */

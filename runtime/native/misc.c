@@ -108,3 +108,57 @@ lpn_value lpn_float_op(int op, lpn_value v) {
     }
     return lpn_int((int64_t)r);
 }
+
+/* raisedTo: as in lp run: Integer powers exact (overflow is an error), others through pow. */
+lpn_value lpn_raised_to(lpn_value a, lpn_value b) {
+    if (b.cls != LPN_INT && b.cls != LPN_FLOAT) {
+        lpn_value d = lpn_describe(b);
+        lpn_value e = lpn_raise("#raisedTo: expects a number, not %s", ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        return e;
+    }
+    if (a.cls == LPN_INT && b.cls == LPN_INT) {
+        int64_t x = (int64_t)a.bits, y = (int64_t)b.bits;
+        if (y < 0)
+            return lpn_raise("%lld raisedTo: %lld: an Integer power needs an exponent >= 0 (use asFloat for a fraction)",
+                             (long long)x, (long long)y);
+        if (y == 0) return lpn_int(1);
+        if (x == 0 || x == 1) return lpn_int(x);
+        if (x == -1) return lpn_int(y % 2 == 0 ? 1 : -1);
+        int64_t r = 1;
+        for (int64_t k = 0; k < y; k++)
+            if (__builtin_mul_overflow(r, x, &r)) return lpn_int_overflow("raisedTo:", x, y);
+        return lpn_int(r);
+    }
+    double x = a.cls == LPN_INT ? (double)(int64_t)a.bits : lpn_f(a);
+    double y = b.cls == LPN_INT ? (double)(int64_t)b.bits : lpn_f(b);
+    lpn_value ta = lpn_print_string(a), tb = lpn_print_string(b);
+    const char *sa = ((lpn_str *)lpn_ptr(ta))->data, *sb = ((lpn_str *)lpn_ptr(tb))->data;
+    lpn_value r;
+    if (x < 0 && y != floor(y)) r = lpn_raise("%s raisedTo: %s is not a real number", sa, sb);
+    else if (x == 0 && y < 0) r = lpn_raise("division by zero");
+    else {
+        double p = pow(x, y);
+        if (isinf(p) && !isinf(x) && !isinf(y)) r = lpn_raise("float overflow: %s raisedTo: %s is too large", sa, sb);
+        else r = lpn_float(p);
+    }
+    lpn_drop(ta);
+    lpn_drop(tb);
+    return r;
+}
+
+lpn_value lpn_print_base(int64_t a, lpn_value base) {
+    if (base.cls != LPN_INT || (int64_t)base.bits < 2 || (int64_t)base.bits > 36) {
+        lpn_value d = lpn_describe(base);
+        lpn_value e = lpn_raise("printString: expects a base from 2 to 36, not %s", ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        return e;
+    }
+    uint64_t b = base.bits, n = a < 0 ? -(uint64_t)a : (uint64_t)a;
+    char buf[72];
+    int i = 71;
+    buf[i] = 0;
+    do { buf[--i] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % b]; n /= b; } while (n);
+    if (a < 0) buf[--i] = '-';
+    return lpn_str_new(buf + i, (uint64_t)(71 - i));
+}
