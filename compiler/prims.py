@@ -51,15 +51,29 @@ def _arith(g, sel, n, site, tail, ty):
     a, b = g.pop_n(2)
     intrinsic, op = _ARITH[sel]
     if _ints(a, b) and intrinsic:
-        r = g.b.call(g.mod.intrinsic(f"llvm.{intrinsic}.with.overflow.i64"), [a.bits, b.bits])
-        with g.b.if_then(g.b.extract_value(r, 1), likely=False):
-            g.b.call(g.mod.c("lpn_int_overflow"), [g.mod.layout.cstring(sel), a.bits, b.bits])
-            g.raise_now(site)
-        return g.push(V(c64(2), g.b.extract_value(r, 0), INT))
+        return g.push(_int_arith(g, sel, intrinsic, a, b, site))
     if _ints(a, b) and sel in _INT_DIV:
         return g.call_c(_INT_DIV[sel], [a.bits, b.bits], INT, site)
+    if intrinsic and _maybe_int(a) and _maybe_int(b):
+        # not proven: test both classes, Integer arithmetic inline, anything else in C
+        both = g.b.and_(g.b.icmp_unsigned("==", a.cls, c64(2)), g.b.icmp_unsigned("==", b.cls, c64(2)))
+        return g.if_else(both, lambda: g.push(_int_arith(g, sel, intrinsic, a, b, site)),
+                         lambda: g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],
+                                          _known(ty, I.UNKNOWN), site), _known(ty, I.UNKNOWN))
     return g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],
                     _known(ty, I.UNKNOWN), site)
+
+
+def _maybe_int(v) -> bool:
+    return kind(v.ty) in (None, "Integer", "Number")
+
+
+def _int_arith(g, sel, intrinsic, a, b, site) -> V:
+    r = g.b.call(g.mod.intrinsic(f"llvm.{intrinsic}.with.overflow.i64"), [a.bits, b.bits])
+    with g.b.if_then(g.b.extract_value(r, 1), likely=False):
+        g.b.call(g.mod.c("lpn_int_overflow"), [g.mod.layout.cstring(sel), a.bits, b.bits])
+        g.raise_now(site)
+    return V(c64(2), g.b.extract_value(r, 0), INT)
 
 
 _CMP = {"<": ("<", "<"), ">": (">", ">"), "<=": ("<=", "l"), ">=": (">=", "g")}
@@ -71,7 +85,12 @@ def _compare(g, sel, n, site, tail, ty):
     pred, op = _CMP[sel]
     if _ints(a, b):
         return g.push(_bool(g, g.b.icmp_signed(pred, a.bits, b.bits)))
-    return g.call_c("lpn_num_compare", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits], BOOL, site)
+    slow = lambda: g.call_c("lpn_num_compare", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],  # noqa: E731
+                            BOOL, site)
+    if _maybe_int(a) and _maybe_int(b):
+        both = g.b.and_(g.b.icmp_unsigned("==", a.cls, c64(2)), g.b.icmp_unsigned("==", b.cls, c64(2)))
+        return g.if_else(both, lambda: g.push(_bool(g, g.b.icmp_signed(pred, a.bits, b.bits))), slow, BOOL)
+    return slow()
 
 
 @prim("Number", "max:", "min:")

@@ -3,14 +3,15 @@
     python bench/native/run.py [--only fib dict] [--repeat R]
 
 Each benchmark NAME has NAME.lp (run with `lp run` and built with `lp build -O2`),
-NAME.c and NAME_py.py. Times are the best wall-clock time of R runs of the
-finished program, start-up included (a native binary starts the runtime's
+NAME.c and NAME_py.py. Times are the best CPU time (user + system) of R runs of
+the finished program, start-up included (a native binary starts the runtime's
 threads and a fiber: about 2 ms; builds are not timed, `lp build` time is
 printed separately). Prints a table with ratios; never fails on speed.
 """
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import subprocess
 import sys
@@ -22,12 +23,18 @@ HERE = Path(__file__).resolve().parent
 NAMES = ["fib", "dict"]
 
 
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(cmd, repeat: int) -> tuple[float, bytes]:
+    """Best CPU time (user + system) of `repeat` runs: steadier than wall time on a shared machine."""
     times, out = [], b""
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = _cpu()
         p = subprocess.run(cmd, capture_output=True)
-        times.append(time.perf_counter() - t)
+        times.append(_cpu() - t)
         if p.returncode != 0:
             sys.exit(f"{cmd} failed: {p.stderr.decode()}")
         out = p.stdout
