@@ -515,7 +515,9 @@ _STRING_OPS = {"at:": ("c", 1, CHAR), "includesSubstring:": ("i", 1, BOOL), "sta
                "reversed": ("r", 0, STR), "reverse": ("r", 0, STR), "asUppercase": ("U", 0, STR),
                "asLowercase": ("L", 0, STR), "asInteger": ("I", 0, INT), "asSymbol": ("S", 0, I.Ty("Symbol")),
                "lines": ("n", 0, None), "asArray": ("A", 0, None), "first": ("f", 0, CHAR), "last": ("Z", 0, CHAR),
-               "asString": ("a", 0, STR), ",": (",", 1, STR), "join:": ("j", 1, STR)}
+               "asString": ("a", 0, STR), ",": (",", 1, STR), "join:": ("j", 1, STR),
+               "substrings": ("w", 0, None), "substrings:": ("W", 1, None), "includes:": ("h", 1, BOOL),
+               "occurrencesOf:": ("O", 1, INT)}
 for _sel, (_code, _n, _ty) in _STRING_OPS.items():
     PRIMS[("String", False, _sel)] = _text(_code, _n, _ty)
 for _sel, (_code, _n, _ty) in {"asString": ("a", 0, STR), "displayString": ("a", 0, STR), "size": ("z", 0, INT),
@@ -669,3 +671,26 @@ def _raised_to(g, sel, n, site, tail, ty):
 def _print_base(g, sel, n, site, tail, ty):
     a, b = g.pop_n(2)
     return g.call_c("lpn_print_base", [a.bits, b.cls, b.bits], STR, site)
+
+
+@prim("Array", "new", "with:", "with:with:", "with:with:with:", side=True)
+def _array_of(g, sel, n, site, tail, ty):
+    vs = g.pop_n(n + 1)[1:]
+    arr = g.b.call(g.mod.c("lpn_arr_new"), [c64(n)])
+    for i, v in enumerate(vs):
+        g.store_value(arr, 16 + 16 * i, v)
+    return g.push(V(c64(17), g.b.ptrtoint(arr, I64), _known(ty, I.Ty("Array"))))
+
+
+@prim("Array", "new:withAll:", side=True)
+def _array_new_with_all(g, sel, n, site, tail, ty):
+    _, size, v = g.pop_n(3)
+    return g.call_c("lpn_arr_new_with_all", [size.cls, size.bits, v.cls, v.bits], _known(ty, I.Ty("Array")), site)
+
+
+@prim("Array", "occurrencesOf:", "sum")
+def _arr_fold(g, sel, n, site, tail, ty):
+    vs = g.pop_n(n + 1)
+    arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
+    return g.call_c("lpn_arr_fold", [ir.Constant(I32, ord("o" if n else "s")), vs[0].cls, vs[0].bits, arg.cls,
+                                     arg.bits], _known(ty, I.UNKNOWN), site)

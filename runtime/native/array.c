@@ -224,3 +224,42 @@ lpn_value lpn_arr_copy(lpn_value a, lpn_value i, lpn_value j, int check) {
     lpn_drop(a);
     return lpn_ref(c);
 }
+
+lpn_value lpn_arr_new_with_all(lpn_value n, lpn_value v) {
+    if (n.cls != LPN_INT || (int64_t)n.bits < 0 || (int64_t)n.bits > (1 << 28)) {
+        lpn_value d = lpn_describe(n);
+        lpn_value e = (int64_t)n.bits > (1 << 28) && n.cls == LPN_INT
+            ? lpn_raise("#new:withAll: would build a collection of %lld elements, more than the limit of %d",
+                        (long long)(int64_t)n.bits, 1 << 28)
+            : lpn_raise("new:withAll: expects a size >= 0, not %s", ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        lpn_drop(v);
+        return e;
+    }
+    lpn_arr *a = lpn_arr_new(n.bits);
+    for (uint64_t i = 0; i < n.bits; i++) { a->item[i] = v; lpn_dup(v); }
+    lpn_drop(v);
+    return lpn_ref(a);
+}
+
+/* occurrencesOf: (equal elements) and sum (numbers added as lp run adds them). */
+lpn_value lpn_arr_fold(int op, lpn_value a, lpn_value v) {
+    lpn_arr *x = ARR(a);
+    lpn_value r;
+    if (op == 'o') {
+        int64_t n = 0;
+        for (uint64_t i = 0; i < x->len; i++) n += lpn_equal_b(x->item[i], v);
+        r = lpn_int(n);
+    } else {
+        r = lpn_int(0);
+        for (uint64_t i = 0; i < x->len; i++) {
+            if (r.cls != LPN_INT && r.cls != LPN_FLOAT) break;
+            lpn_dup(x->item[i]);
+            r = lpn_num_arith('+', r, x->item[i]);
+            if (r.cls == LPN_UNWIND) break;
+        }
+    }
+    lpn_drop(a);
+    lpn_drop(v);
+    return r;
+}

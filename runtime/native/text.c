@@ -342,6 +342,50 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
         break;
     }
     case 'a': lpn_dup(s); r = s; break;
+    case 'w': case 'W': {   /* substrings (at white space) / substrings: (at any of arg's characters) */
+        lpn_value seps;
+        if (op == 'w') seps = lpn_str_new(" \t\n\r\v\f", 6);
+        else if (arg.cls == LPN_CHAR) seps = char_string(arg.bits);
+        else if (arg.cls == LPN_STRING) { lpn_dup(arg); seps = arg; }
+        else { r = expects("substrings:", "a String", arg); break; }
+        lpn_str *sp = STR(seps);
+        uint64_t n = 0, cap = 8, i = 0, start = 0;
+        lpn_value *parts = malloc(cap * sizeof *parts);
+        while (i <= x->len) {
+            uint64_t at = i;
+            int sep = 1;
+            if (i < x->len) {
+                uint64_t j = i;
+                uint64_t c = decode(x->data, &j);
+                lpn_value cs = char_string(c);
+                sep = memmem(sp->data, sp->len, STR(cs)->data, STR(cs)->len) != NULL;
+                lpn_drop(cs);
+                i = j;
+            } else i++;
+            if (sep) {
+                if (at > start) {
+                    if (n == cap) { cap *= 2; parts = realloc(parts, cap * sizeof *parts); }
+                    parts[n++] = lpn_str_new(x->data + start, at - start);
+                }
+                start = i;
+            }
+        }
+        lpn_arr *a = lpn_arr_new(n);
+        memcpy(a->item, parts, n * sizeof *parts);
+        free(parts);
+        lpn_drop(seps);
+        r = lpn_ref(a);
+        break;
+    }
+    case 'h': case 'O': {   /* includes: / occurrencesOf: a Character */
+        int64_t count = 0;
+        if (arg.cls == LPN_CHAR) {
+            uint64_t i = 0;
+            while (i < x->len) count += decode(x->data, &i) == arg.bits;
+        }
+        r = op == 'h' ? lpn_bool(count > 0) : lpn_int(count);
+        break;
+    }
     case 'j': {   /* join: an Array of Strings, with this String between them */
         if (arg.cls != LPN_ARRAY) { r = expects("join:", "an Array of Strings", arg); break; }
         lpn_arr *a = (lpn_arr *)lpn_ptr(arg);
