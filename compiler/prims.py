@@ -694,3 +694,9 @@ def _arr_fold(g, sel, n, site, tail, ty):
     arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
     return g.call_c("lpn_arr_fold", [ir.Constant(I32, ord("o" if n else "s")), vs[0].cls, vs[0].bits, arg.cls,
                                      arg.bits], _known(ty, I.UNKNOWN), site)
+
+
+@prim("JSON", "encode:", side=True)
+def _json_encode(g, sel, n, site, tail, ty):
+    _, v = g.pop_n(2)
+    return g.call_c("lpn_json_encode", [v.cls, v.bits], STR, site)

@@ -24,8 +24,8 @@ static const char *cname(uint64_t cls) {
     return cls < lpn_prog.nclasses && lpn_prog.class_names[cls] ? lpn_prog.class_names[cls] : "Object";
 }
 
-/* Python's repr(float), then `1e+16` written `1.0e16` (lp/syntax/format.py float_text). */
-static void put_float(buf *b, double d) {
+/* Python's repr(float) (json: 1), or LP's form of it, `1e+16` written `1.0e16` (lp/syntax/format.py float_text). */
+static void put_float_as(buf *b, double d, int python) {
     char out[64];
     if (isnan(d)) { puts_(b, "nan"); return; }
     if (isinf(d)) { puts_(b, d > 0 ? "inf" : "-inf"); return; }
@@ -61,11 +61,146 @@ static void put_float(buf *b, double d) {
         return;
     }
     put(b, digits, 1);
-    put(b, ".", 1);
+    if (nd > 1 || !python) put(b, ".", 1);
     if (nd > 1) put(b, digits + 1, nd - 1);
-    else put(b, "0", 1);
-    snprintf(out, sizeof out, "e%d", exp10);
+    else if (!python) put(b, "0", 1);
+    if (python) snprintf(out, sizeof out, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+    else snprintf(out, sizeof out, "e%d", exp10);
     puts_(b, out);
+}
+
+static void put_float(buf *b, double d) { put_float_as(b, d, 0); }
+
+/* ---- JSON encode: json.dumps(separators=(",", ":"), ensure_ascii=False) of the interpreter's mapping ---- */
+static void put_json_string(buf *b, const char *s, size_t n) {
+    put(b, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        switch (c) {
+        case '"': puts_(b, "\\\""); break;
+        case '\\': puts_(b, "\\\\"); break;
+        case '\n': puts_(b, "\\n"); break;
+        case '\r': puts_(b, "\\r"); break;
+        case '\t': puts_(b, "\\t"); break;
+        case '\b': puts_(b, "\\b"); break;
+        case '\f': puts_(b, "\\f"); break;
+        default:
+            if (c < 0x20) { snprintf(esc, sizeof esc, "\\u%04x", c); puts_(b, esc); }
+            else put(b, (const char *)&s[i], 1);
+        }
+    }
+    put(b, "\"", 1);
+}
+
+static int json(buf *b, lpn_value v, int depth);
+
+static void put_char(buf *b, uint64_t c);
+static int json_fail(lpn_value raised) { (void)raised; return -1; }   /* raised: the UNWIND status */
+
+static int json(buf *b, lpn_value v, int depth) {
+    char tmp[64];
+    if (depth > 1000) return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
+    switch (v.cls) {
+    case LPN_NIL: puts_(b, "null"); return 0;
+    case LPN_BOOL: puts_(b, v.bits ? "true" : "false"); return 0;
+    case LPN_INT: snprintf(tmp, sizeof tmp, "%lld", (long long)(int64_t)v.bits); puts_(b, tmp); return 0;
+    case LPN_FLOAT: {
+        double d = lpn_f(v);
+        if (isnan(d) || isinf(d)) {
+            buf t = {0};
+            put_float(&t, d);
+            lpn_value e = lpn_raise("JSON cannot encode the Float %s", t.p);
+            free(t.p);
+            return json_fail(e);
+        }
+        put_float_as(b, d, 1);
+        return 0;
+    }
+    case LPN_STRING: { lpn_str *s = (lpn_str *)lpn_ptr(v); put_json_string(b, s->data, s->len); return 0; }
+    case LPN_SYMBOL: { const lpn_symbol *s = (const lpn_symbol *)(uintptr_t)v.bits; put_json_string(b, s->name, s->len); return 0; }
+    case LPN_CHAR: { buf t = {0}; put_char(&t, v.bits); put_json_string(b, t.p, t.n); free(t.p); return 0; }
+    case LPN_ARRAY: case LPN_INTERVAL: {
+        lpn_value arr = v;
+        if (v.cls == LPN_INTERVAL) { lpn_dup(v); arr = lpn_interval_op('A', v, LPN_NIL_VALUE); }
+        lpn_arr *a = (lpn_arr *)lpn_ptr(arr);
+        put(b, "[", 1);
+        int st = 0;
+        for (uint64_t i = 0; i < a->len && !st; i++) {
+            if (i) put(b, ",", 1);
+            st = json(b, a->item[i], depth + 1);
+        }
+        put(b, "]", 1);
+        if (v.cls == LPN_INTERVAL) lpn_drop(arr);
+        return st;
+    }
+    case LPN_ASSOC: {
+        lpn_assoc *a = (lpn_assoc *)lpn_ptr(v);
+        put(b, "[", 1);
+        if (json(b, a->key, depth + 1)) return -1;
+        put(b, ",", 1);
+        if (json(b, a->value, depth + 1)) return -1;
+        put(b, "]", 1);
+        return 0;
+    }
+    case LPN_MAYBE: {
+        lpn_maybe *m = (lpn_maybe *)lpn_ptr(v);
+        if (!m->present) { puts_(b, "null"); return 0; }
+        return json(b, m->value, depth + 1);
+    }
+    case LPN_DICT: {
+        lpn_dup(v);
+        lpn_value assocs = lpn_dict_list('a', v);
+        lpn_arr *a = (lpn_arr *)lpn_ptr(assocs);
+        int st = 0;
+        put(b, "{", 1);
+        for (uint64_t i = 0; i < a->len && !st; i++) {
+            lpn_assoc *e = (lpn_assoc *)lpn_ptr(a->item[i]);
+            if (e->key.cls != LPN_STRING && e->key.cls != LPN_SYMBOL) {
+                lpn_dup(e->key);
+                lpn_value d = lpn_describe(e->key);
+                st = json_fail(lpn_raise("JSON object keys must be strings, not %s", ((lpn_str *)lpn_ptr(d))->data));
+                lpn_drop(d);
+                break;
+            }
+            if (i) put(b, ",", 1);
+            st = json(b, e->key, depth + 1);
+            put(b, ":", 1);
+            if (!st) st = json(b, e->value, depth + 1);
+        }
+        put(b, "}", 1);
+        lpn_drop(assocs);
+        return st;
+    }
+    }
+    if (v.cls >= LPN_FIRST_INST) {
+        lpn_inst *in = (lpn_inst *)lpn_ptr(v);
+        put(b, "{", 1);
+        for (uint64_t i = 0; i < in->nfields; i++) {
+            if (i) put(b, ",", 1);
+            const char *f = lpn_prog.field_names[v.cls][i];
+            put_json_string(b, f, strlen(f));
+            put(b, ":", 1);
+            if (json(b, in->field[i], depth + 1)) return -1;
+        }
+        put(b, "}", 1);
+        return 0;
+    }
+    lpn_dup(v);
+    lpn_value d = lpn_describe(v);
+    lpn_value e = lpn_raise("JSON cannot encode %s", ((lpn_str *)lpn_ptr(d))->data);
+    lpn_drop(d);
+    return json_fail(e);
+}
+
+lpn_value lpn_json_encode(lpn_value v) {
+    buf b = {0};
+    int st = json(&b, v, 0);
+    lpn_drop(v);
+    if (st) { free(b.p); return LPN_UNWIND_VALUE; }
+    lpn_value s = lpn_str_new(b.p ? b.p : "", b.n);
+    free(b.p);
+    return s;
 }
 
 static void put_char(buf *b, uint64_t c) {
