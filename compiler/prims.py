@@ -700,3 +700,21 @@ def _arr_fold(g, sel, n, site, tail, ty):
 def _json_encode(g, sel, n, site, tail, ty):
     _, v = g.pop_n(2)
     return g.call_c("lpn_json_encode", [v.cls, v.bits], STR, site)
+
+
+@prim("Array", "first:", "last:")
+@prim("String", "first:", "last:")
+def _take(g, sel, n, site, tail, ty):
+    a, k = g.pop_n(2)
+    return g.call_c("lpn_take", [a.cls, a.bits, k.cls, k.bits, ir.Constant(I32, int(sel == "last:"))],
+                    _known(ty, I.UNKNOWN), site)
+
+
+@prim("String", "allButFirst", "allButLast")
+def _str_all_but(g, sel, n, site, tail, ty):
+    s = g.pop()
+    size = g.b.load(g.b.gep(g.as_ptr(s), [c64(16)], source_etype=ir.IntType(8)), typ=I64)   # nchars
+    empty = g.b.icmp_unsigned("==", size, c64(0))
+    first = g.b.select(empty, c64(1), c64(2 if sel == "allButFirst" else 1))
+    last = g.b.select(empty, c64(0), size if sel == "allButFirst" else g.b.sub(size, c64(1)))
+    return g.call_c("lpn_str_copy", [s.cls, s.bits, c64(2), first, c64(2), last], STR, site)

@@ -263,3 +263,20 @@ lpn_value lpn_arr_fold(int op, lpn_value a, lpn_value v) {
     lpn_drop(v);
     return r;
 }
+
+/* first: n / last: n of an Array or a String (n from 0 to the size). */
+lpn_value lpn_take(lpn_value a, lpn_value n, int last) {
+    int is_str = a.cls == LPN_STRING;
+    uint64_t size = is_str ? ((lpn_str *)lpn_ptr(a))->nchars : ARR(a)->len;
+    if (n.cls != LPN_INT || (int64_t)n.bits < 0 || n.bits > size) {
+        lpn_value d = lpn_describe(n);
+        lpn_value e = lpn_raise("#%s expects a count from 0 to %llu, not %s", last ? "last:" : "first:",
+                                (unsigned long long)size, ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        lpn_drop(a);
+        return e;
+    }
+    int64_t from = last ? (int64_t)(size - n.bits) + 1 : 1, to = last ? (int64_t)size : (int64_t)n.bits;
+    if (is_str) return lpn_str_copy(a, lpn_int(from), lpn_int(to));
+    return lpn_arr_copy(a, lpn_int(from), lpn_int(to), 0);
+}

@@ -140,6 +140,7 @@ lpn_value lpn_arr_index_of(lpn_value a, lpn_value v);
 lpn_value lpn_arr_reversed(lpn_value a);
 lpn_value lpn_arr_copy(lpn_value a, lpn_value from, lpn_value to, int check); /* copyFrom:to: (check 1), ranges */
 lpn_value lpn_arr_new_with_all(lpn_value n, lpn_value v);
+lpn_value lpn_take(lpn_value a, lpn_value n, int last);  /* first: / last: of an Array or String */
 lpn_value lpn_arr_fold(int op, lpn_value a, lpn_value v);   /* 'o' occurrencesOf: 's' sum */
 lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel);
 lpn_value lpn_interval_op(int op, lpn_value iv, lpn_value arg); /* s size e isEmpty n notEmpty f first l last a at: i includes: A asArray */
