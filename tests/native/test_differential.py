@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.docs.test_doc_programs import PROGRAMS as DOC_PROGRAMS
 from tests.native.harness import ROOT, build, interpret, native
 
 PROGRAMS = sorted((ROOT / "tests/native/programs").glob("*.lp"))
@@ -28,6 +29,11 @@ UNSUPPORTED = {
     "supervisor_tree.lp": "actors come with issue 12",
     "timeouts.lp": "actors come with issue 12",
     "trap_exits.lp": "actors come with issue 12",
+}
+UNSUPPORTED_DOCS = {
+    "supervision.md:18": "actors (supervisors) come with issue 12",
+    "supervision.md:221": "actors (supervisors) come with issue 12",
+    "README.md:36": "the tour spawns an actor (issue 12)",
 }
 COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED]
 
@@ -55,3 +61,16 @@ def test_unsupported_programs_are_refused_with_a_diagnostic(program, tmp_path):
     text = b.stderr.decode()
     assert "The native compiler does not support" in text and "Traceback" not in text
     assert not (tmp_path / program.stem).exists()
+
+
+@pytest.mark.parametrize("doc", DOC_PROGRAMS, ids=lambda d: d.id)
+def test_doc_programs_match_or_are_listed(doc, tmp_path):
+    src = tmp_path / "doc.lp"
+    src.write_text(doc.source)
+    b = build(src, tmp_path / "doc")
+    if doc.id in UNSUPPORTED_DOCS:
+        assert b.status == 1 and b"The native compiler does not support" in b.stderr
+        return
+    assert b.status == 0, b.stderr.decode()
+    want, got = interpret(src), native(tmp_path / "doc", tmp_path)
+    assert (got.status, got.stdout, got.stderr) == (want.status, want.stdout, want.stderr)
