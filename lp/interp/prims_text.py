@@ -301,11 +301,11 @@ def _is_lower(p, c):
 
 @prim("Character", "digitValue")
 def _digit_value(p, c):
-    ch = c.ch.upper()
-    if ch.isdigit():
-        return int(ch)
-    if "A" <= ch <= "Z":
-        return ord(ch) - ord("A") + 10
+    ch = c.ch
+    if "0" <= ch <= "9":
+        return ord(ch) - ord("0")
+    if ch.isascii() and ch.isalpha():
+        return ord(ch.lower()) - ord("a") + 10
     return -1
 
 

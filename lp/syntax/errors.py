@@ -145,6 +145,13 @@ def _unexpected_characters(e: BadCharacter, text: str, file: str) -> Diagnostic:
                           label="the comment starts here")
     if ch == "$":
         return Diagnostic("syntax error", "A `$` must be followed by the character it stands for, as in `$a`.", at)
+    if ch == "#" and text.startswith("#'", e.pos_in_stream):
+        eol = text.find("\n", e.pos_in_stream)
+        eol = len(text) if eol < 0 else eol
+        return Diagnostic("syntax error", "This quoted symbol is never closed: it needs a closing `'`.",
+                          Span(file, line, col, line, col + (eol - e.pos_in_stream)),
+                          hint="a quote inside a quoted symbol is written twice: #'it''s'",
+                          label="the symbol starts here")
     if ch == "#":
         return Diagnostic("syntax error",
                           "A `#` must be followed by a symbol name (`#ping`, `#at:put:`, `#+`) "

@@ -16,10 +16,10 @@ IDENT_RE = r"[A-Za-z_][A-Za-z0-9_]*"
 _NUMBER_BODY = r"[0-9]+(?:r[0-9A-Za-z]+|(?:\.[0-9]+)?(?:e-?[0-9]+)?)"
 _MASTER = re.compile(r"[ \t\f\r\n]*(?:" + "|".join([
     r'(?P<COMMENT>"[^"]*")',
-    r"(?P<STRING>'(?:[^']|'')*')",
+    r"(?P<STRING>'[^']*+(?:''[^']*+)*+')",   # possessive: no backtracking state per character
     r"(?P<CHAR>\$[\s\S])",
     r"(?P<HASHPAR>\#\()",
-    rf"(?P<SYMBOL>\#(?:(?:{IDENT_RE}:)+|{IDENT_RE}|[+*/\\<>=~@%|&?,!-]+|'(?:[^']|'')*'))",
+    rf"(?P<SYMBOL>\#(?:(?:{IDENT_RE}:)+|{IDENT_RE}|[+*/\\<>=~@%|&?,!-]+|'[^']*+(?:''[^']*+)*+'))",
     rf"(?P<NUMBER>{_NUMBER_BODY})",
     rf"(?P<KW>{IDENT_RE}:(?!=)(?:{IDENT_RE}:(?!=))*)",
     rf"(?P<IDENT>{IDENT_RE})",

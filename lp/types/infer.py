@@ -26,6 +26,10 @@ DISCARDING = {"do:", "timesRepeat:", "to:do:", "keysDo:", "valuesDo:", "keysAndV
               "whileFalse:", "ifTrue:", "ifFalse:", "ifPresent:", "ifNotNil:", "spawn:"}
 
 
+# Equality and hashing are structural for every value (values are immutable): not redefinable.
+STRUCTURAL_SELECTORS = frozenset({"=", "~=", "==", "~~", "hash"})
+
+
 class Var:
     __slots__ = ("type", "generic", "span")
 
@@ -207,6 +211,12 @@ class Checker(Unifier, Reporter):
                 near = did_you_mean(m.class_name, self.table.classes)
                 self.error("unknown class", f"This method is defined on `{m.class_name}`, but there is no such class.",
                            m.span, hint=f"did you mean `{near}`?" if near else None)
+                continue
+            if not m.class_side and m.selector in STRUCTURAL_SELECTORS:
+                self.error("equality is built in", f"`{m.selector}` is LP's structural equality (identity for "
+                           "`==`), which every collection, receive table and dictionary relies on; a class "
+                           "cannot redefine it.", m.span,
+                           hint="give your comparison a name of its own, e.g. `sameAs:`")
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
@@ -539,11 +549,9 @@ class Checker(Unifier, Reporter):
         return ERR
 
     def i_DispatchTable(self, n, scope, cx, discard):
-        for e in n.entries:
-            self.infer(e.handler, scope, cx)
-        self.error("dispatch table out of place", "A dispatch table `{ Key -> [:m | ...] }` is the argument of "
-                   "`receive:` or `receive:after:do:`, and nothing else.", n.span)
-        return ERR
+        # outside receive: it is what it is written as, an array of Associations (the interpreter agrees)
+        pairs = tuple(A.Send(e.key, "->", (e.handler,), e.span, e.span) for e in n.entries)
+        return self.i_LitArray(A.BraceArray(pairs, n.span), scope, cx, discard)
 
     def i_Sequence(self, n, scope, cx, discard):
         return self.infer_body(n.body, Scope(scope), cx, discard)

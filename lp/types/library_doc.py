@@ -112,7 +112,7 @@ DESCRIPTIONS = {
     "at:put:": "a copy with the element at the index (Array) or key (Dictionary) replaced or added",
     "asSortedCollection:": "the elements sorted by the block (a less-or-equal test); stable",
     "sort:": "the elements sorted by the block (a less-or-equal test); stable merge sort",
-    "with:collect:": "the block's values for the pairs of elements at equal indices",
+    "with:collect:": "the block's values for the pairs of elements at equal indices (both Arrays of one size, else it raises)",
     "max": "the largest element", "min": "the smallest element", "sum": "the sum of the elements",
     "asSortedArray": "numbers and Strings in ascending order", "detectMax:": "the element for which the block answers the largest Integer",
     "detectMin:": "the element for which the block answers the smallest Integer",

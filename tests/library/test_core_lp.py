@@ -19,7 +19,7 @@ def test_sort_is_stable():
 def test_building_methods():
     got = answers(["#(1 2 3) collect: [:x | x * 10]", "#(1 2 3 4) select: [:x | x even]",
                    "#(1 2 3 4) reject: [:x | x even]", "1 to: 4 collect: [:i | i * i]", "3 to: 1 collect: [:i | i]",
-                   "#(1 2 3) with: #(10 20) collect: [:a :b | a + b]", "'hello' collect: [:c | c asUppercase]",
+                   "#(1 2) with: #(10 20) collect: [:a :b | a + b]", "'hello' collect: [:c | c asUppercase]",
                    "'hello' select: [:c | c isVowel]", "#() collect: [:x | x]"])
     assert got == ["#(10 20 30)", "#(2 4)", "#(1 3)", "#(1 4 9 16)", "#()", "#(11 22)", "'HELLO'", "'eo'", "#()"]
 

@@ -139,3 +139,18 @@ def test_bad_option_values_are_usage_errors(lp):
     for args in (("--domains", "0"), ("--domains", "two"), ("--stack-limit", "-5")):
         r = lp("run", *args, "examples/hello.lp")
         assert r.returncode == 2 and b"Traceback" not in r.stderr, args
+
+
+def test_a_megabyte_string_literal_costs_a_few_bytes_per_character():
+    # the string pattern once kept backtracking state per character: 200 bytes each
+    import tracemalloc
+    body = "a''b" * 250_000
+    text = f"s := '{body}'.\nt := #'{body}'.\n"
+    tracemalloc.start()
+    try:
+        program = parse_text(text, "big.lp")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert program.items[0].value.value == "a'b" * 250_000
+    assert peak < 12 * len(text), peak
