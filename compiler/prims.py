@@ -718,3 +718,62 @@ def _str_all_but(g, sel, n, site, tail, ty):
     first = g.b.select(empty, c64(1), c64(2 if sel == "allButFirst" else 1))
     last = g.b.select(empty, c64(0), size if sel == "allButFirst" else g.b.sub(size, c64(1)))
     return g.call_c("lpn_str_copy", [s.cls, s.bits, c64(2), first, c64(2), last], STR, site)
+
+
+# ---- the smaller library selectors (runtime/native/lib.c, lpn_lib_op by code) -----------
+
+FLOAT_, IVL = I.Ty("Float"), I.Ty("Interval")
+_LIB = {("Object", False, "hash"): ("h", 0, INT, False), ("Array", False, "asSortedArray"): ("S", 0, None, True),
+        ("Array", False, "copyWithout:"): ("W", 1, None, False), ("String", False, "asNumber"): ("N", 0, None, True),
+        ("String", False, "copyReplaceAll:with:"): ("R", 2, STR, True),
+        ("Symbol", False, "<"): ("<", 1, BOOL, False), ("Symbol", False, ">"): (">", 1, BOOL, False),
+        ("Integer", False, "bitShift:"): ("B", 1, INT, True), ("Float", False, "isZero"): ("Z", 0, BOOL, False),
+        ("Float", False, "roundTo:"): ("T", 1, FLOAT_, True),
+        ("Dictionary", False, "includes:"): ("i", 1, BOOL, False),
+        ("Dictionary", False, "keyAtValue:"): ("k", 1, None, False),
+        ("Interval", False, "reversed"): ("r", 0, IVL, False), ("Interval", False, "reverse"): ("r", 0, IVL, False),
+        ("Interval", False, "sum"): ("s", 0, INT, True), ("Error", True, "new:"): ("E", 1, None, False),
+        ("Object", True, "name"): ("n", 0, STR, False), ("Error", False, "signal:"): ("G", 1, None, True)}
+
+
+def _lib(code, nargs, rty, may_fail):
+    def emit(g, sel, n, site, tail, ty):
+        vs = g.pop_n(nargs + 1)
+        nil = V(c64(0), c64(0), I.Ty("UndefinedObject"))
+        a = vs[1] if nargs > 0 else nil
+        b = vs[2] if nargs > 1 else nil
+        return g.call_c("lpn_lib_op", [vs[0].cls, vs[0].bits, a.cls, a.bits, b.cls, b.bits,
+                                       ir.Constant(I32, ord(code))], rty or _known(ty, I.UNKNOWN), site, may_fail=may_fail)
+    return emit
+
+
+for _key, (_code, _n, _ty, _fails) in _LIB.items():
+    PRIMS[_key] = _lib(_code, _n, _ty, _fails)
+for _key in [("Object", False, "copy"), ("Integer", False, "asInteger"), ("Array", False, "asArray")]:
+    PRIMS[_key] = _yourself
+for _cls in ("Integer", "Float", "Boolean", "UndefinedObject"):
+    PRIMS[(_cls, False, "asString")] = _display_string
+
+
+@prim("Association", "key", "value")
+def _assoc_part(g, sel, n, site, tail, ty):
+    a = g.pop()
+    v = g.load_value(g.as_ptr(a), 8 if sel == "key" else 24, _known(ty, I.UNKNOWN))
+    g.dup(v)
+    g.drop(a)
+    return g.push(v)
+
+
+@prim("Association", "key:value:", side=True)
+def _assoc_new(g, sel, n, site, tail, ty):
+    _, k, v = g.pop_n(3)
+    return g.call_c("lpn_assoc_new", [k.cls, k.bits, v.cls, v.bits], _known(ty, I.Ty("Association")), site,
+                    may_fail=False)
+
+
+@prim("Block", "on:do:")
+def _on_do(g, sel, n, site, tail, ty):
+    body, filt, handler = g.pop_n(3)
+    for v in (filt, body, handler):
+        g.push(v)
+    return _try(g, sel, n, site, tail, ty)

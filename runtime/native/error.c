@@ -17,6 +17,8 @@ static lpn_value error_instance(uint64_t cls, lpn_value msg) {
     return lpn_ref(e);
 }
 
+lpn_value lpn_error_new(uint64_t cls, lpn_value msg) { return error_instance(cls, msg); }
+
 static void clear(void) {
     if (lpn_cx.kind == LPN_RAISING) lpn_drop(lpn_cx.error);
     if (lpn_cx.kind == LPN_RETURNING) {

@@ -101,6 +101,8 @@ lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this messag
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */
 lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
 lpn_value lpn_stack_overflow(void);
+lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
+lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
 void lpn_trace_push(const char *fn, uint32_t site);  /* the unwinding passes this frame */
 lpn_value lpn_catch(uint64_t filter_cls);           /* the error being raised if it is a filter_cls, else UNWIND */
 typedef struct lpn_saved lpn_saved;
