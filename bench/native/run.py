@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NAMES = ["fib", "dict"]
+NAMES = ["fib", "dict", "sort"]
 
 
 def _cpu() -> float:
