@@ -1,1 +1,1 @@
-"""The AOT compiler: typed AST to LLVM IR to a native binary (built by a later issue)."""
+"""The native back end: typed IR (lp/ir) to LLVM IR to a native binary (docs/native.md)."""

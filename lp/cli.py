@@ -1,4 +1,4 @@
-"""The `lp` command: run, check, fmt, lsp (and build once the compiler exists).
+"""The `lp` command: run, check, build, ir, fmt, lsp.
 
 Exit status: 0 success, 1 a diagnostic about the user's program or input,
 2 a usage error. User mistakes never show a Python traceback.
@@ -60,6 +60,23 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="type-check a program", description="Parse and type-check FILE.")
     check.add_argument("file", metavar="FILE")
 
+    build = sub.add_parser("build", help="compile a program to a native binary",
+                           description="Type-check FILE and compile it with LLVM into a native executable "
+                                       "(see docs/native.md).")
+    build.add_argument("file", metavar="FILE")
+    build.add_argument("-o", dest="output", metavar="OUT", default=None,
+                       help="the executable to write (default: FILE without .lp)")
+    for level in range(4):
+        build.add_argument(f"-O{level}", dest="opt", action="store_const", const=level,
+                           help="optimisation level (default -O2)" if level == 2 else argparse.SUPPRESS)
+    build.add_argument("--emit-llvm", action="store_true", help="also write the LLVM IR beside OUT (OUT.ll)")
+    build.add_argument("--keep-temps", action="store_true", help="keep the object file and build directory")
+
+    ir = sub.add_parser("ir", help="print a program's typed IR",
+                        description="Type-check FILE and print its typed IR (lp/ir), the back ends' input.")
+    ir.add_argument("file", metavar="FILE")
+    ir.add_argument("--all", action="store_true", help="include the core library's methods")
+
     fmt = sub.add_parser("fmt", help="print a program in canonical form",
                          description="Print the canonical formatting of each FILE to standard output.")
     fmt.add_argument("files", metavar="FILE", nargs="+")
@@ -91,14 +108,30 @@ def _load_program(path: str, sources: SourceMap):
     return Loader(sources).load_main(path)
 
 
-def _type_check(main, imports, sources: SourceMap, quiet: bool = False) -> None:
-    """Errors stop the program; warnings are printed (unless quiet) and do not."""
+def _type_check(main, imports, sources: SourceMap, quiet: bool = False):
+    """Errors stop the program; warnings are printed (unless quiet) and do not. Answers the CheckResult."""
     from lp.types import check_program
     result = check_program(main, imports)
     if any(d.severity == "error" for d in result.diagnostics):
         raise LPError(*result.diagnostics)
     if result.diagnostics and not quiet:
         sys.stderr.write(render_all(result.diagnostics, sources) + "\n")
+    return result
+
+
+def cmd_ir(args, sources: SourceMap) -> int:
+    from lp.ir import build_program, format_program
+    main, imports = _load_program(args.file, sources)
+    result = _type_check(main, imports, sources, quiet=True)
+    sys.stdout.write(format_program(build_program(main, imports, result), user_only=not args.all))
+    return EXIT_OK
+
+
+def cmd_build(args, sources: SourceMap) -> int:
+    from lp.compiler.driver import build
+    main, imports = _load_program(args.file, sources)
+    result = _type_check(main, imports, sources)
+    return build(main, imports, result, sources, args)
 
 
 def cmd_check(args, sources: SourceMap) -> int:
@@ -146,7 +179,7 @@ def cmd_lsp(args, sources: SourceMap) -> int:
     return serve()
 
 
-COMMANDS = {"run": cmd_run, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp}
+COMMANDS = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "ir": cmd_ir, "fmt": cmd_fmt, "lsp": cmd_lsp}
 
 
 def main(argv: list[str] | None = None) -> int:

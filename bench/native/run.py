@@ -1,0 +1,72 @@
+"""Native binaries against the interpreter, C (gcc -O2) and Python, in one command.
+
+    python bench/native/run.py [--only fib dict] [--repeat R]
+
+Each benchmark NAME has NAME.lp (run with `lp run` and built with `lp build -O2`),
+NAME.c and NAME_py.py. Times are the best CPU time (user + system) of R runs of
+the finished program, start-up included (a native binary starts the runtime's
+threads and a fiber: about 2 ms; builds are not timed, `lp build` time is
+printed separately). Prints a table with ratios; never fails on speed.
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+NAMES = ["fib", "dict", "sort"]
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmd, repeat: int) -> tuple[float, bytes]:
+    """Best CPU time (user + system) of `repeat` runs: steadier than wall time on a shared machine."""
+    times, out = [], b""
+    for _ in range(repeat):
+        t = _cpu()
+        p = subprocess.run(cmd, capture_output=True)
+        times.append(_cpu() - t)
+        if p.returncode != 0:
+            sys.exit(f"{cmd} failed: {p.stderr.decode()}")
+        out = p.stdout
+    return min(times), out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", nargs="*", default=NAMES)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="lp-bench-"))
+    lp = [sys.executable, "-m", "lp"]
+    cc = shutil.which("gcc") or shutil.which("cc")
+    print(f"{'bench':8} {'lp run':>10} {'binary':>10} {'C -O2':>10} {'Python':>10} {'run/bin':>9} {'bin/C':>7}")
+    for name in args.only:
+        src = HERE / f"{name}.lp"
+        binary = tmp / name
+        t = time.perf_counter()
+        subprocess.run([*lp, "build", "-O2", str(src), "-o", str(binary)], check=True)
+        build_s = time.perf_counter() - t
+        cbin = tmp / f"{name}_c"
+        subprocess.run([cc, "-O2", str(HERE / f"{name}.c"), "-o", str(cbin)], check=True)
+        t_bin, out_bin = timed([str(binary)], args.repeat)
+        t_c, out_c = timed([str(cbin)], args.repeat)
+        t_py, out_py = timed([sys.executable, str(HERE / f"{name}_py.py")], args.repeat)
+        t_run, out_run = timed([*lp, "run", str(src)], 1)
+        same = out_bin == out_run == out_c == out_py
+        print(f"{name:8} {t_run:9.3f}s {t_bin:9.4f}s {t_c:9.4f}s {t_py:9.3f}s {t_run / t_bin:8.0f}x "
+              f"{t_bin / t_c:6.2f}x{'' if same else '  (OUTPUTS DIFFER)'}   (lp build {build_s:.2f}s)")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""`lp build`: typed IR → LLVM module → optimised object (llvmlite) → executable (system cc)."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from lp.compiler.toolchain import BuildError, find_cc, link
+
+
+def _target_machine(opt: int):
+    import llvmlite.binding as llvm
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_default_triple()
+    return llvm.get_default_triple(), target.create_target_machine(
+        cpu="", features="", opt=opt, reloc="pic", codemodel="default")
+
+
+def compile_object(module, opt: int, obj: Path, llvm_out: Path | None = None) -> None:
+    import llvmlite.binding as llvm
+    triple, tm = _target_machine(opt)
+    module.triple = triple
+    mod = llvm.parse_assembly(str(module))
+    mod.verify()
+    if opt > 0:
+        pto = llvm.create_pipeline_tuning_options(speed_level=opt)
+        pb = llvm.create_pass_builder(tm, pto)
+        pb.getModulePassManager().run(mod, pb)
+    if llvm_out is not None:
+        llvm_out.write_text(str(mod))
+    obj.write_bytes(tm.emit_object(mod))
+
+
+def build(main, imports, check_result, sources, args) -> int:
+    from lp.compiler.module import lower
+    from lp.ir import build_program
+    out = Path(args.output or os.path.splitext(args.file)[0])
+    if out.resolve() == Path(args.file).resolve():
+        out = out.with_suffix(".bin")
+    opt = 2 if args.opt is None else args.opt
+    prog = build_program(main, imports, check_result)
+    module = lower(prog, sources, name=str(args.file))
+    try:
+        cc = find_cc()
+        tmp = Path(tempfile.mkdtemp(prefix="lp-build-"))
+        obj = tmp / (out.name + ".o")
+        compile_object(module, opt, obj, Path(str(out) + ".ll") if args.emit_llvm else None)
+        sanitize = os.environ.get("LP_SANITIZE")   # e.g. "address": the tests' LeakSanitizer runs
+        link(cc, obj, out, [f"-fsanitize={sanitize}", "-g"] if sanitize else [])
+    except BuildError as e:
+        sys.stderr.write(f"lp: cannot build {args.file}: {e}\n")
+        return 2
+    finally:
+        if not args.keep_temps:
+            import shutil
+            shutil.rmtree(tmp, ignore_errors=True) if "tmp" in locals() else None
+        else:
+            sys.stderr.write(f"lp: temporary files kept in {tmp}\n")
+    return 0

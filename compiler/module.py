@@ -1,0 +1,413 @@
+"""Lowers a whole IR program to one LLVM module: the methods reachable from main, block bodies,
+selector dispatch stubs, primitive wrappers, the print hook and the C entry `lp_program_main`.
+
+Methods are emitted on demand (a worklist), so only what main can reach is compiled.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from lp.compiler import prims
+from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
+from lp.compiler.lastuse import LastUses
+from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
+from lp.compiler.sends import Sends
+from lp.ir import nodes as I
+from lp.types.library import CLASS_SIGS, INSTANCE_SIGS, UNIVERSAL_SIGS
+
+C_FUNCS = {
+    # name: (return, [params]); "v" is an lpn_value (two i64 words), "V" a returned lpn_value
+    "lpn_trace_push": ("void", ["p", "i32"]),
+    "lpn_stack_overflow": ("V", []),
+    "lpn_nlr_take": ("V", ["p"]),
+    "lpn_nlr": ("V", ["v", "v"]),
+    "lpn_home_new": ("p", []),
+    "lpn_home_end": ("void", ["p"]),
+    "lpn_dup_obj": ("void", ["p"]),
+    "lpn_drop_obj": ("void", ["p"]),
+    "lpn_arr_new": ("p", ["i64"]),
+    "lpn_inst_new": ("p", ["i64", "i64"]),
+    "lpn_block_new": ("p", ["p", "i64", "i64", "p"]),
+    "lpn_int_overflow": ("V", ["p", "i64", "i64"]),
+    "lpn_int_floordiv": ("V", ["i64", "i64"]),
+    "lpn_int_mod": ("V", ["i64", "i64"]),
+    "lpn_int_rem": ("V", ["i64", "i64"]),
+    "lpn_int_quo": ("V", ["i64", "i64"]),
+    "lpn_num_arith": ("V", ["i32", "v", "v"]),
+    "lpn_num_compare": ("V", ["i32", "v", "v"]),
+    "lpn_num_unary": ("V", ["i32", "v"]),
+    "lpn_str_concat": ("V", ["v", "v"]),
+    "lpn_str_size": ("V", ["v"]),
+    "lpn_equal": ("V", ["v", "v"]),
+    "lpn_identical": ("V", ["v", "v"]),
+    "lpn_print_string": ("V", ["v"]),
+    "lpn_display_string": ("V", ["v"]),
+    "lpn_transcript": ("V", ["v", "i32"]),
+    "lpn_raise_new": ("V", ["i64", "v"]),
+    "lpn_raise_value": ("V", ["v"]),
+    "lpn_catch": ("V", ["i64"]),
+    "lpn_unwind_save": ("p", []),
+    "lpn_unwind_restore": ("V", ["p"]),
+    "lpn_unwind_discard": ("void", ["p"]),
+    "lpn_dnu": ("V", ["v", "p"]),
+    "lpn_unsupported": ("V", ["v", "p"]),
+    "lpn_assoc_new": ("V", ["v", "v"]),
+    "lpn_new_instance": ("V", ["i64"]),
+    "lpn_copy_instance": ("p", ["v"]),
+    "lpn_arr_at": ("V", ["v", "v"]), "lpn_arr_at_put": ("V", ["v", "v", "v"]), "lpn_arr_size": ("V", ["v"]),
+    "lpn_arr_with": ("V", ["v", "v"]), "lpn_arr_concat": ("V", ["v", "v"]), "lpn_arr_end": ("V", ["v", "i32"]),
+    "lpn_arr_index_of": ("V", ["v", "v"]), "lpn_arr_reversed": ("V", ["v"]), "lpn_arr_copy": ("V", ["v", "v", "v", "i32"]),
+    "lpn_interval_new": ("V", ["i64", "v", "v", "p"]), "lpn_interval_op": ("V", ["i32", "v", "v"]),
+    "lpn_text_op": ("V", ["i32", "v", "v"]), "lpn_str_copy": ("V", ["v", "v", "v"]),
+    "lpn_int_as_char": ("V", ["i64"]),
+    "lpn_maybe_new": ("V", ["i32", "v"]), "lpn_maybe_op": ("V", ["i32", "v", "v"]), "lpn_log": ("V", ["p", "v"]),
+    "lpn_object_op": ("V", ["i32", "v", "v"]), "lpn_int_op": ("V", ["i32", "i64", "v"]),
+    "lpn_float_op": ("V", ["i32", "v"]), "lpn_raised_to": ("V", ["v", "v"]), "lpn_print_base": ("V", ["i64", "v"]),
+    "lpn_json_encode": ("V", ["v"]), "lpn_take": ("V", ["v", "v", "i32"]), "lpn_arr_new_with_all": ("V", ["v", "v"]), "lpn_arr_fold": ("V", ["i32", "v", "v"]),
+    "lpn_lib_op": ("V", ["v", "v", "v", "i32"]),
+    "lpn_dict_new": ("V", []), "lpn_dict_at": ("V", ["v", "v"]), "lpn_dict_at_put": ("V", ["v", "v", "v"]),
+    "lpn_dict_lookup": ("V", ["v", "v"]), "lpn_dict_includes_key": ("V", ["v", "v"]),
+    "lpn_dict_remove": ("V", ["v", "v"]), "lpn_dict_size": ("V", ["v"]), "lpn_dict_list": ("V", ["i32", "v"]),
+}
+_TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
+
+
+class _Indirect:
+    """A call through a code pointer (a block's body), typed for llvmlite's CallInstr."""
+
+    def __init__(self, ptr, fnty):
+        self.ptr = ptr
+        self.function_type = fnty
+        self.type = ptr.type
+
+    def get_reference(self):
+        return self.ptr.get_reference()
+
+
+class ModuleGen:
+    def __init__(self, prog: I.Program, sources, name: str):
+        self.prog = prog
+        self.module = ir.Module(name=name)
+        self.module.triple = ""
+        self.layout = Layout(prog, self.module, sources)
+        self.sends = Sends(self)
+        self.cfuncs: dict[str, ir.Function] = {}
+        self.methods: dict[int, ir.Function] = {}
+        self.stubs: dict[tuple[str, int], ir.Function] = {}
+        self.prim_fns: dict = {}
+        self.field_fns: dict = {}
+        self.todo: list = []
+        self.nblocks = 0
+        self.depth = ir.GlobalVariable(self.module, I64, name="lpn_depth")
+        self.depth.linkage = "external"
+        self.depth_limit = ir.GlobalVariable(self.module, I64, name="lpn_depth_limit")
+        self.depth_limit.linkage = "external"
+        self._rt = {}
+
+    # ---- declarations
+    def c(self, name: str) -> ir.Function:
+        f = self.cfuncs.get(name)
+        if f is None:
+            ret, params = C_FUNCS[name]
+            args = []
+            for p in params:
+                args += [I64, I64] if p == "v" else [_TY[p]]
+            f = ir.Function(self.module, ir.FunctionType(_TY[ret], args), name=name)
+            self.cfuncs[name] = f
+        return f
+
+    def intrinsic(self, name: str) -> ir.Function:
+        f = self.cfuncs.get(name)
+        if f is None:
+            ty = ir.LiteralStructType([I64, ir.IntType(1)])
+            f = ir.Function(self.module, ir.FunctionType(ty, [I64, I64]), name=name)
+            self.cfuncs[name] = f
+        return f
+
+    def rt(self, which: str) -> ir.Function:
+        """dup/drop of a value whose class is not known: inline class test, count update in C."""
+        f = self._rt.get(which)
+        if f is None:
+            f = ir.Function(self.module, ir.FunctionType(ir.VoidType(), [I64, I64]), name=f"lpn.{which}")
+            f.linkage = "internal"
+            f.attributes.add("alwaysinline")
+            b = ir.IRBuilder(f.append_basic_block())
+            cls, bits = f.args
+            heap = b.icmp_unsigned(">=", cls, c64(FIRST_HEAP))
+            with b.if_then(heap):
+                b.call(self.c("lpn_dup_obj" if which == "dup" else "lpn_drop_obj"), [b.inttoptr(bits, PTR)])
+            b.ret_void()
+            self._rt[which] = f
+        return f
+
+    def indirect(self, ptr, nargs: int):
+        return _Indirect(ptr, fn_type(nargs))
+
+    # ---- LP functions
+    def new_fn(self, name: str, nargs: int) -> ir.Function:
+        f = ir.Function(self.module, fn_type(nargs), name=name)
+        f.calling_convention = "tailcc"
+        f.linkage = "internal"
+        return f
+
+    def method_fn(self, md: I.MethodDef) -> ir.Function:
+        f = self.methods.get(id(md))
+        if f is None:
+            f = self.methods[id(md)] = self.new_fn(f"lp.{md.name}", len(md.params))
+            self.todo.append(("method", md, f))
+        return f
+
+    def block_fn(self, e: I.Closure, owner, class_side) -> ir.Function:
+        self.nblocks += 1
+        f = ir.Function(self.module, fn_type(len(e.params)), name=f"lp.block.{self.nblocks}")
+        f.calling_convention = "tailcc"
+        f.linkage = "internal"
+        self.todo.append(("block", (e, owner, class_side), f))
+        return f
+
+    def stub(self, sel: str, nargs: int) -> ir.Function:
+        f = self.stubs.get((sel, nargs))
+        if f is None:
+            f = self.stubs[(sel, nargs)] = self.new_fn(f"lp.send.{sel}", nargs)
+            self.todo.append(("stub", sel, f))
+        return f
+
+    def prim_fn(self, key, nargs: int) -> ir.Function:
+        f = self.prim_fns.get(key)
+        if f is None:
+            cls, side, sel = key
+            f = self.prim_fns[key] = self.new_fn(f"lp.prim.{cls}{' class' if side else ''}>>{sel}", nargs)
+            self.todo.append(("prim", key, f))
+        return f
+
+    def field_fn(self, index: int) -> ir.Function:
+        f = self.field_fns.get(index)
+        if f is None:
+            f = self.field_fns[index] = self.new_fn(f"lp.field.{index}", 0)
+            self.todo.append(("field", index, f))
+        return f
+
+    # ---- method lookup (docs/native.md "Functions, calls and dispatch")
+    def resolve(self, cname: str, side: bool, sel: str):
+        """('method', md) | ('field', index) | ('prim', key) | ('missing', key) | None (not understood)."""
+        c = self.prog.classes.get(cname)
+        first = c
+        missing = None
+        while c is not None:
+            md = self.prog.methods.get((c.name, side, sel))
+            if md is not None:
+                return ("method", md)
+            if not side and sel in c.fields and first is not None:
+                return ("field", first.fields.index(sel))
+            key = (c.name, side, sel)
+            if key in prims.PRIMS:
+                return ("prim", key)
+            if missing is None and c.builtin and sel in _library(c.name, side):
+                missing = ("missing", key)
+            c = self.prog.classes.get(c.superclass) if c.superclass else None
+        if side:
+            found = self.resolve("Object", False, sel)
+            if found is not None and found[0] != "missing":
+                return found
+            return missing or found
+        return missing
+
+    def only_missing(self, sel: str) -> str | None:
+        """A class whose `sel` the library types but native code lacks, when no class at all
+        implements `sel` natively: a send of it could only fail, so it is refused at build time."""
+        missing = None
+        for name in self.prog.classes:
+            for side in (False, True):
+                t = self.resolve(name, side, sel)
+                if t is None:
+                    continue
+                if t[0] != "missing":
+                    return None
+                missing = missing or f"{t[1][0]}{' class' if t[1][1] else ''}"
+        return missing
+
+    def static_target(self, ty: I.Ty, sel: str):
+        """The implementation a send to a receiver of type ty reaches, when it is the same for
+        the class and every subclass; else None (dispatch at run time)."""
+        from lp.compiler.codegen import kind
+        k = kind(ty)
+        if k is None:
+            return None
+        side = k.endswith(" class")
+        cname = k[:-6] if side else k
+        if cname not in self.prog.classes or cname in ("Object", "Number"):
+            return None
+        t = self.resolve(cname, side, sel)
+        for sub in self.prog.subclasses(cname):
+            if self.resolve(sub, side, sel) != t:
+                return None
+        return (t, cname, side) if t is not None else None
+
+    # ---- emission
+    def emit_all(self) -> None:
+        self.emit_main()
+        hook = self.emit_print_hook()
+        while self.todo:
+            what, x, f = self.todo.pop()
+            getattr(self, "emit_" + what)(x, f)
+        self.layout.emit_program_table(hook)
+
+    def params(self, g: FunctionGen, f, types) -> list[V]:
+        out = []
+        for k, ty in enumerate(types):
+            out.append(g.push(V(f.args[2 * k], f.args[2 * k + 1], ty)))
+        return out
+
+    def emit_method(self, md: I.MethodDef, f) -> None:
+        g = FunctionGen(self, f, "method", md.name, md.class_side, md.class_name)
+        vs = self.params(g, f, [md.self_var.type] + [p.type for p in md.params])
+        for var, v in zip([md.self_var, *md.params], vs):
+            g.env[var.id] = v
+        g.prologue()
+        if md.returns:
+            g.home = g.b.call(self.c("lpn_home_new"), [])
+        g.last = LastUses().function(md.body).last
+        self.finish(g, g.body(md.body, True))
+
+    def finish(self, g: FunctionGen, v) -> None:
+        if v is not None and not g.terminated():
+            g.ret_owned(v)
+        if not g.terminated():
+            g.b.unreachable()
+
+    def emit_block(self, x, f) -> None:
+        e, owner, class_side = x
+        g = FunctionGen(self, f, "block", e.name, class_side, owner)
+        blk = g.push(V(f.args[0], f.args[1], I.Ty("Block")))
+        g.block_ptr = g.b.inttoptr(blk.bits, PTR)
+        for k, var in enumerate(e.captures):
+            g.caps[var.id] = k
+        vs = [g.push(V(f.args[2 + 2 * k], f.args[3 + 2 * k], p.type)) for k, p in enumerate(e.params)]
+        for var, v in zip(e.params, vs):
+            g.env[var.id] = v
+        g.prologue()
+        g.last = LastUses().function(e.body).last
+        self.finish(g, g.body(e.body, True))
+
+    def emit_main(self) -> None:
+        f = self.new_fn("lp.main", 0)
+        g = FunctionGen(self, f, "main", "main")
+        g.env[self.prog.main_self.id] = g.push(g.nil())
+        g.prologue()
+        g.last = LastUses().function(self.prog.main).last
+        self.finish(g, g.body(self.prog.main, True))
+        entry = ir.Function(self.module, ir.FunctionType(VAL, []), name="lp_program_main")
+        b = ir.IRBuilder(entry.append_basic_block())
+        b.ret(b.call(f, [c64(0), c64(0)], cconv="tailcc"))
+
+    def emit_stub(self, sel: str, f) -> None:
+        nargs = len(f.args) // 2 - 1
+        inst_cases, class_cases = {}, {}
+        for name, cid in self.layout.ids.items():
+            if name not in self.prog.classes:
+                continue
+            t = self.resolve(name, False, sel)
+            if t is not None:
+                inst_cases[cid] = t
+            t = self.resolve(name, True, sel)
+            if t is not None:
+                class_cases[cid] = t
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        cls, bits = f.args[0], f.args[1]
+        dnu = f.append_basic_block("dnu")
+        inst_bb = f.append_basic_block("instance")
+        side_bb = f.append_basic_block("class_side")
+        b.cbranch(b.icmp_unsigned("==", cls, c64(CLASS_VALUE)), side_bb, inst_bb)
+        for bb, scrutinee, cases in ((inst_bb, cls, inst_cases), (side_bb, bits, class_cases)):
+            b.position_at_end(bb)
+            sw = b.switch(scrutinee, dnu)
+            targets: dict = {}
+            for cid, t in cases.items():
+                tgt = self.target_fn(t, nargs, sel)
+                key = id(tgt) if tgt is not None else ("missing", t[1])
+                if key not in targets:
+                    case_bb = f.append_basic_block(f"case{len(targets)}")
+                    targets[key] = case_bb
+                    b.position_at_end(case_bb)
+                    if tgt is None:
+                        r = b.call(self.c("lpn_unsupported"), [cls, bits, self.layout.cstring(sel)])
+                        self.drop_args(b, f, nargs)
+                        b.ret(r)
+                    else:
+                        b.ret(b.call(tgt, list(f.args), tail="musttail", cconv="tailcc"))
+                    b.position_at_end(bb)
+                sw.add_case(c64(cid), targets[key])
+        b.position_at_end(dnu)
+        r = b.call(self.c("lpn_dnu"), [cls, bits, self.layout.cstring(sel)])
+        self.drop_args(b, f, nargs)
+        b.ret(r)
+
+    def drop_args(self, b, f, nargs: int) -> None:
+        for k in range(nargs):
+            b.call(self.rt("drop"), [f.args[2 + 2 * k], f.args[3 + 2 * k]])
+
+    def target_fn(self, t, nargs: int, sel: str):
+        what = t[0]
+        if what == "method":
+            return self.method_fn(t[1])
+        if what == "prim":
+            return self.prim_fn(t[1], nargs)
+        if what == "field":
+            return self.field_fn(t[1])
+        return None
+
+    def emit_prim(self, key, f) -> None:
+        cls, side, sel = key
+        nargs = len(f.args) // 2 - 1
+        g = FunctionGen(self, f, "prim", None, side, cls)
+        from lp.compiler.codegen import IMMEDIATE_CLASSES
+        self_ty = I.Ty(f"{cls} class") if side else (I.Ty(cls) if cls in IMMEDIATE_CLASSES or cls in (
+            "String", "Array", "Block", "Association", "Dictionary", "Interval", "Symbol", "Character", "Maybe") else I.UNKNOWN)
+        self.params(g, f, [self_ty] + [I.UNKNOWN] * nargs)
+        v = prims.PRIMS[key](g, sel, nargs, None, True, I.UNKNOWN)
+        self.finish(g, v)
+
+    def emit_field(self, index: int, f) -> None:
+        g = FunctionGen(self, f, "prim", None)
+        recv = g.push(V(f.args[0], f.args[1], I.UNKNOWN))
+        self.finish(g, self.sends.field_get(g, recv, index, I.UNKNOWN))
+
+    def emit_print_hook(self):
+        """lpn_prog.print_hook: the program's own printString for a class that defines one."""
+        cases = {}
+        for name, cid in self.layout.ids.items():
+            if name in self.prog.classes:
+                t = self.resolve(name, False, "printString")
+                if t is not None and t[0] == "method":
+                    cases[cid] = t[1]
+        if not cases:
+            return None
+        f = ir.Function(self.module, ir.FunctionType(VAL, [I64, I64, I32]), name="lpn.print_hook")
+        f.linkage = "internal"
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        none = f.append_basic_block("none")
+        sw = b.switch(f.args[0], none)
+        for cid, md in cases.items():
+            bb = f.append_basic_block(f"c{cid}")
+            sw.add_case(c64(cid), bb)
+            b.position_at_end(bb)
+            b.call(self.rt("dup"), [f.args[0], f.args[1]])
+            b.ret(b.call(self.method_fn(md), [f.args[0], f.args[1]], cconv="tailcc"))
+        b.position_at_end(none)
+        b.ret(ir.Constant(VAL, [c64(0), c64(0)]))
+        return f
+
+
+def _library(cname: str, side: bool) -> dict:
+    if side:
+        return CLASS_SIGS.get(cname, {})
+    sigs = dict(INSTANCE_SIGS.get(cname, {}))
+    if cname == "Object":
+        sigs.update(UNIVERSAL_SIGS)
+    return sigs
+
+
+def lower(prog: I.Program, sources, name: str = "lp") -> ir.Module:
+    m = ModuleGen(prog, sources, name)
+    m.emit_all()
+    return m.module

@@ -1,0 +1,96 @@
+"""Message sends: direct calls when the receiver's class is proven and no subclass overrides
+the method, inline primitives, field reads, instance building (`fields:` / `with:` with a
+literal record), and otherwise a call of the selector's dispatch stub (docs/native.md "Functions, calls and dispatch")."""
+from __future__ import annotations
+
+from lp.compiler import prims
+from lp.compiler.codegen import INST_FIELDS, V, c64, kind
+from lp.compiler.layout import I64
+from lp.compiler.unsupported import Unsupported
+from lp.ir import nodes as I
+
+
+class Sends:
+    def __init__(self, mod):
+        self.mod = mod
+
+    def emit(self, g, e: I.Send, tail: bool):
+        sel = e.selector
+        if g.home is not None:
+            tail = False
+        if sel == "fields:" and isinstance(e.args[0], I.MakeRecord):
+            return self.build_instance(g, e)
+        if sel == "with:" and isinstance(e.args[0], I.MakeRecord):
+            return self.copy_instance(g, e)
+        for x in (e.receiver, *e.args):
+            if g.value(x, False) is None:
+                g.dead()
+        n = len(e.args)
+        recv = g.owned[-(n + 1)]
+        site = g.site(e.span)
+        if e.super_from is not None:
+            sup = self.mod.prog.classes[e.super_from].superclass
+            t = self.mod.resolve(sup, g.class_side, sel) if sup else None
+            if t is None:
+                raise Unsupported(f"`super {sel}` where no superclass defines it", e.span)
+            target = (t, sup, g.class_side)
+        else:
+            target = self.mod.static_target(recv.ty, sel)
+        if target is None:
+            missing = self.mod.only_missing(sel)
+            if missing is not None:
+                raise Unsupported(f"#{sel} (on {missing} and the other classes that have it)", e.span)
+            return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
+        (what, x), cname, side = target[0][:2], target[1], target[2]
+        if what == "method":
+            return g.call_lp(self.mod.method_fn(x), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
+        if what == "field":
+            return self.field_get(g, recv, x, e.type)
+        if what == "prim":
+            return prims.PRIMS[x](g, sel, n, site, tail, e.type)
+        raise Unsupported(f"#{sel} on {x[0]}{' class' if x[1] else ''}", e.span)
+
+    def field_get(self, g, recv: V, index: int, ty: I.Ty) -> V:
+        ptr = g.as_ptr(recv)
+        v = g.load_value(ptr, INST_FIELDS + 16 * index, ty)
+        g.dup(V(v.cls, v.bits, I.UNKNOWN))
+        g.pop()
+        g.drop(recv)
+        return g.push(v)
+
+    def build_instance(self, g, e: I.Send):
+        rec: I.MakeRecord = e.args[0]
+        if not isinstance(e.receiver, I.ClassRef) or not self.mod.layout.is_instance_class(e.receiver.name):
+            raise Unsupported("`fields:` on this receiver", e.span)
+        cname = e.receiver.name
+        fields = self.mod.layout.fields(cname)
+        for x in rec.values:
+            if g.value(x, False) is None:
+                g.dead()
+        vals = dict(zip(rec.names, g.pop_n(len(rec.values))))
+        cid = self.mod.layout.class_id(cname)
+        obj = g.b.call(self.mod.c("lpn_inst_new"), [c64(cid), c64(len(fields))])
+        for k, f in enumerate(fields):
+            g.store_value(obj, INST_FIELDS + 16 * k, vals.get(f) or g.nil())
+        return g.push(V(c64(cid), g.b.ptrtoint(obj, I64), I.Ty(cname)))
+
+    def copy_instance(self, g, e: I.Send):
+        rec: I.MakeRecord = e.args[0]
+        k = kind(e.receiver.type)
+        if k is None or k not in self.mod.prog.classes or not self.mod.layout.is_instance_class(k):
+            raise Unsupported("`with:` on a receiver whose class is not known", e.span)
+        fields = self.mod.layout.fields(k)
+        if g.value(e.receiver, False) is None:
+            g.dead()
+        for x in rec.values:
+            if g.value(x, False) is None:
+                g.dead()
+        vals = g.pop_n(len(rec.values))
+        recv = g.pop()
+        obj = g.b.call(self.mod.c("lpn_copy_instance"), [recv.cls, recv.bits])
+        for name, v in zip(rec.names, vals):
+            idx = fields.index(name)
+            old = g.load_value(obj, INST_FIELDS + 16 * idx, I.UNKNOWN)
+            g.drop(old)
+            g.store_value(obj, INST_FIELDS + 16 * idx, v)
+        return g.push(V(recv.cls, g.b.ptrtoint(obj, I64), e.type if e.type.known else recv.ty))

@@ -1,0 +1,374 @@
+/* dict.c — the persistent Dictionary: a hash array mapped trie, insertion-ordered.
+ *
+ * Nodes and leaves are counted objects shared between versions; `at:put:` copies
+ * the path to the changed leaf, except that a node (or dictionary) held by only
+ * one reference is changed in place (Perceus reuse), so building a dictionary one
+ * `at:put:` at a time allocates O(1) per step. Each leaf remembers when its key was
+ * first added (`seq`); iteration sorts the leaves by it, as the interpreter does.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lpn.h"
+
+enum { DNODE = 24, DLEAF = 25, DCOLL = 26 };
+typedef struct leaf { lpn_obj h; uint64_t hash, seq; lpn_value key, value; } leaf;
+typedef struct node { lpn_obj h; uint32_t bitmap, n; lpn_obj *slot[]; } node;  /* DNODE or DCOLL */
+typedef struct dict { lpn_obj h; uint64_t size, next; node *root; } dict;
+#define D(v) ((dict *)lpn_ptr(v))
+
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+uint64_t lpn_hash(lpn_value v) {
+    switch (v.cls) {
+    case LPN_FLOAT: {
+        double d = lpn_f(v);
+        if (d == floor(d) && fabs(d) < 9.2e18) return mix((uint64_t)(int64_t)d);
+        return mix(v.bits);
+    }
+    case LPN_INT: return mix(v.bits);
+    case LPN_STRING: {
+        lpn_str *s = (lpn_str *)lpn_ptr(v);
+        uint64_t h = 1469598103934665603ULL;
+        for (uint64_t i = 0; i < s->len; i++) h = (h ^ (unsigned char)s->data[i]) * 1099511628211ULL;
+        return mix(h);
+    }
+    case LPN_SYMBOL: {
+        const lpn_symbol *s = (const lpn_symbol *)(uintptr_t)v.bits;
+        uint64_t h = 7;
+        for (uint64_t i = 0; i < s->len; i++) h = (h ^ (unsigned char)s->name[i]) * 1099511628211ULL;
+        return mix(h);
+    }
+    case LPN_ARRAY: {
+        lpn_arr *a = (lpn_arr *)lpn_ptr(v);
+        uint64_t h = 17;
+        for (uint64_t i = 0; i < a->len; i++) h = mix(h * 31 + lpn_hash(a->item[i]));
+        return h;
+    }
+    case LPN_ASSOC: return mix(lpn_hash(((lpn_assoc *)lpn_ptr(v))->key) * 31 + lpn_hash(((lpn_assoc *)lpn_ptr(v))->value));
+    }
+    if (v.cls >= LPN_FIRST_INST) {
+        lpn_inst *o = (lpn_inst *)lpn_ptr(v);
+        uint64_t h = mix(v.cls);
+        for (uint64_t i = 0; i < o->nfields; i++) h = mix(h * 31 + lpn_hash(o->field[i]));
+        return h;
+    }
+    if (lpn_is_heap(v)) return mix(v.bits);
+    return mix(v.bits * 131 + v.cls);
+}
+
+lpn_value lpn_dict_new(void) {
+    dict *d = lpn_alloc(LPN_DICT, sizeof(dict));
+    d->size = d->next = 0;
+    d->root = NULL;
+    return lpn_ref(d);
+}
+
+static node *node_new(uint32_t cls, uint32_t n) {
+    node *x = lpn_alloc(cls, sizeof(node) + n * sizeof(lpn_obj *));
+    x->n = n;
+    x->bitmap = 0;
+    return x;
+}
+
+/* An owned node we may change: itself when unique, else a copy (the original's reference dropped). */
+static node *own(node *x, uint32_t extra) {
+    if (x->h.rc == 1) {
+        if (extra) {
+            x = realloc(x, sizeof(node) + (x->n + extra) * sizeof(lpn_obj *));
+            if (!x) abort();
+        }
+        return x;
+    }
+    node *c = node_new(x->h.cls, x->n);
+    c->bitmap = x->bitmap;
+    if (extra) {
+        c = realloc(c, sizeof(node) + (x->n + extra) * sizeof(lpn_obj *));
+        if (!c) abort();
+    }
+    for (uint32_t i = 0; i < x->n; i++) {
+        c->slot[i] = x->slot[i];
+        lpn_dup_obj(c->slot[i]);
+    }
+    lpn_drop_obj(&x->h);
+    return c;
+}
+
+static leaf *leaf_new(uint64_t hash, uint64_t seq, lpn_value k, lpn_value v) {
+    leaf *l = lpn_alloc(DLEAF, sizeof(leaf));
+    l->hash = hash; l->seq = seq; l->key = k; l->value = v;
+    return l;
+}
+
+static node *pair_node(int shift, leaf *a, leaf *b) {
+    if (shift >= 64) {
+        node *c = node_new(DCOLL, 2);
+        c->slot[0] = &a->h; c->slot[1] = &b->h;
+        return c;
+    }
+    uint32_t ia = (a->hash >> shift) & 31, ib = (b->hash >> shift) & 31;
+    if (ia == ib) {
+        node *x = node_new(DNODE, 1);
+        x->bitmap = 1u << ia;
+        x->slot[0] = &pair_node(shift + 5, a, b)->h;
+        return x;
+    }
+    node *x = node_new(DNODE, 2);
+    x->bitmap = (1u << ia) | (1u << ib);
+    x->slot[ia < ib ? 0 : 1] = &a->h;
+    x->slot[ia < ib ? 1 : 0] = &b->h;
+    return x;
+}
+
+/* Replace the value of leaf *lp (owned by a node we own), keeping its key and position. */
+static void set_value(lpn_obj **lp, lpn_value k, lpn_value v) {
+    leaf *l = (leaf *)*lp;
+    lpn_drop(k);
+    if (l->h.rc == 1) {
+        lpn_drop(l->value);
+        l->value = v;
+        return;
+    }
+    lpn_dup(l->key);
+    leaf *n = leaf_new(l->hash, l->seq, l->key, v);
+    lpn_drop_obj(&l->h);
+    *lp = &n->h;
+}
+
+static node *insert(node *x, int shift, uint64_t hash, lpn_value k, lpn_value v, dict *d) {
+    if (x->h.cls == DCOLL) {
+        for (uint32_t i = 0; i < x->n; i++) {
+            leaf *l = (leaf *)x->slot[i];
+            if (lpn_equal_b(l->key, k)) {
+                x = own(x, 0);
+                set_value(&x->slot[i], k, v);
+                return x;
+            }
+        }
+        x = own(x, 1);
+        x->slot[x->n++] = &leaf_new(hash, d->next++, k, v)->h;
+        d->size++;
+        return x;
+    }
+    uint32_t bit = 1u << ((hash >> shift) & 31);
+    uint32_t pos = (uint32_t)__builtin_popcount(x->bitmap & (bit - 1));
+    if (!(x->bitmap & bit)) {
+        x = own(x, 1);
+        memmove(&x->slot[pos + 1], &x->slot[pos], (x->n - pos) * sizeof(lpn_obj *));
+        x->slot[pos] = &leaf_new(hash, d->next++, k, v)->h;
+        x->n++;
+        x->bitmap |= bit;
+        d->size++;
+        return x;
+    }
+    x = own(x, 0);
+    lpn_obj *child = x->slot[pos];
+    if (child->cls == DLEAF) {
+        leaf *l = (leaf *)child;
+        if (l->hash == hash && lpn_equal_b(l->key, k)) {
+            set_value(&x->slot[pos], k, v);
+            return x;
+        }
+        x->slot[pos] = &pair_node(shift + 5, l, leaf_new(hash, d->next++, k, v))->h;
+        d->size++;
+        return x;
+    }
+    x->slot[pos] = &insert((node *)child, shift + 5, hash, k, v, d)->h;
+    return x;
+}
+
+static dict *own_dict(lpn_value dv) {
+    dict *d = D(dv);
+    if (d->h.rc == 1) return d;
+    dict *c = lpn_alloc(LPN_DICT, sizeof(dict));
+    *c = (dict){.h = c->h, .size = d->size, .next = d->next, .root = d->root};
+    c->h.rc = 1;
+    c->h.cls = LPN_DICT;
+    if (c->root) lpn_dup_obj(&c->root->h);
+    lpn_drop(dv);
+    return c;
+}
+
+lpn_value lpn_dict_at_put(lpn_value dv, lpn_value k, lpn_value v) {
+    dict *d = own_dict(dv);
+    uint64_t h = lpn_hash(k);
+    if (!d->root) d->root = node_new(DNODE, 0);
+    d->root = insert(d->root, 0, h, k, v, d);
+    return lpn_ref(d);
+}
+
+static leaf *find(dict *d, lpn_value k) {
+    node *x = d->root;
+    uint64_t h = lpn_hash(k);
+    int shift = 0;
+    while (x) {
+        if (x->h.cls == DCOLL) {
+            for (uint32_t i = 0; i < x->n; i++)
+                if (lpn_equal_b(((leaf *)x->slot[i])->key, k)) return (leaf *)x->slot[i];
+            return NULL;
+        }
+        uint32_t bit = 1u << ((h >> shift) & 31);
+        if (!(x->bitmap & bit)) return NULL;
+        lpn_obj *c = x->slot[__builtin_popcount(x->bitmap & (bit - 1))];
+        if (c->cls == DLEAF) {
+            leaf *l = (leaf *)c;
+            return l->hash == h && lpn_equal_b(l->key, k) ? l : NULL;
+        }
+        x = (node *)c;
+        shift += 5;
+    }
+    return NULL;
+}
+
+/* The value at k (owned), or {LPN_UNWIND, 1} when absent (nothing raised). Consumes d and k. */
+lpn_value lpn_dict_lookup(lpn_value dv, lpn_value k) {
+    leaf *l = find(D(dv), k);
+    lpn_value r = {LPN_UNWIND, 1};
+    if (l) {
+        r = l->value;
+        lpn_dup(r);
+    }
+    lpn_drop(dv);
+    lpn_drop(k);
+    return r;
+}
+
+lpn_value lpn_dict_at(lpn_value dv, lpn_value k) {
+    leaf *l = find(D(dv), k);
+    if (l) {
+        lpn_value r = l->value;
+        lpn_dup(r);
+        lpn_drop(dv);
+        lpn_drop(k);
+        return r;
+    }
+    lpn_value t = lpn_print_string(k);
+    lpn_value e = lpn_raise("key not found: %s", ((lpn_str *)lpn_ptr(t))->data);
+    lpn_drop(t);
+    lpn_drop(dv);
+    return e;
+}
+
+lpn_value lpn_dict_includes_key(lpn_value dv, lpn_value k) {
+    int r = find(D(dv), k) != NULL;
+    lpn_drop(dv);
+    lpn_drop(k);
+    return lpn_bool(r);
+}
+
+/* The leaves in insertion order (borrowed); *n gets the count. The caller frees the array. */
+static void collect(lpn_obj *o, leaf **out, uint64_t *n) {
+    if (o->cls == DLEAF) { out[(*n)++] = (leaf *)o; return; }
+    node *x = (node *)o;
+    for (uint32_t i = 0; i < x->n; i++) collect(x->slot[i], out, n);
+}
+static int by_seq(const void *a, const void *b) {
+    uint64_t x = (*(leaf *const *)a)->seq, y = (*(leaf *const *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+leaf **lpn_dict_entries(lpn_value dv, uint64_t *n) {
+    dict *d = D(dv);
+    leaf **out = malloc((d->size + 1) * sizeof *out);
+    if (!out) abort();
+    *n = 0;
+    if (d->root) collect(&d->root->h, out, n);
+    qsort(out, *n, sizeof *out, by_seq);
+    return out;
+}
+
+lpn_value lpn_dict_list(int what, lpn_value dv) {   /* 'k' keys, 'v' values, 'a' associations */
+    uint64_t n;
+    leaf **es = lpn_dict_entries(dv, &n);
+    lpn_arr *a = lpn_arr_new(n);
+    for (uint64_t i = 0; i < n; i++) {
+        lpn_dup(es[i]->key);
+        lpn_dup(es[i]->value);
+        if (what == 'k') { a->item[i] = es[i]->key; lpn_drop(es[i]->value); }
+        else if (what == 'v') { a->item[i] = es[i]->value; lpn_drop(es[i]->key); }
+        else a->item[i] = lpn_assoc_new(es[i]->key, es[i]->value);
+    }
+    free(es);
+    lpn_drop(dv);
+    return lpn_ref(a);
+}
+
+lpn_value lpn_dict_size(lpn_value dv) {
+    uint64_t n = D(dv)->size;
+    lpn_drop(dv);
+    return lpn_int((int64_t)n);
+}
+
+static node *remove_key(node *x, int shift, uint64_t hash, lpn_value k, dict *d) {
+    if (x->h.cls == DCOLL) {
+        for (uint32_t i = 0; i < x->n; i++) {
+            if (lpn_equal_b(((leaf *)x->slot[i])->key, k)) {
+                x = own(x, 0);
+                lpn_drop_obj(x->slot[i]);
+                memmove(&x->slot[i], &x->slot[i + 1], (x->n - i - 1) * sizeof(lpn_obj *));
+                x->n--;
+                d->size--;
+                return x;
+            }
+        }
+        return x;
+    }
+    uint32_t bit = 1u << ((hash >> shift) & 31);
+    if (!(x->bitmap & bit)) return x;
+    uint32_t pos = (uint32_t)__builtin_popcount(x->bitmap & (bit - 1));
+    lpn_obj *c = x->slot[pos];
+    if (c->cls == DLEAF) {
+        if (!lpn_equal_b(((leaf *)c)->key, k)) return x;
+        x = own(x, 0);
+        lpn_drop_obj(x->slot[pos]);
+        memmove(&x->slot[pos], &x->slot[pos + 1], (x->n - pos - 1) * sizeof(lpn_obj *));
+        x->n--;
+        x->bitmap &= ~bit;
+        d->size--;
+        return x;
+    }
+    x = own(x, 0);
+    x->slot[pos] = &remove_key((node *)x->slot[pos], shift + 5, hash, k, d)->h;
+    return x;
+}
+
+lpn_value lpn_dict_remove(lpn_value dv, lpn_value k) {
+    if (!find(D(dv), k)) {
+        lpn_drop(k);
+        return dv;
+    }
+    dict *d = own_dict(dv);
+    d->root = remove_key(d->root, 0, lpn_hash(k), k, d);
+    lpn_drop(k);
+    return lpn_ref(d);
+}
+
+/* value.c calls these while freeing / sharing. */
+void lpn_dict_children(lpn_obj *o, void (*each)(lpn_value, void *), void *ud) {
+    if (o->cls == LPN_DICT) {
+        if (((dict *)o)->root) each(lpn_ref(((dict *)o)->root), ud);
+    } else if (o->cls == DLEAF) {
+        each(((leaf *)o)->key, ud);
+        each(((leaf *)o)->value, ud);
+    } else {
+        node *x = (node *)o;
+        for (uint32_t i = 0; i < x->n; i++) each(lpn_ref(x->slot[i]), ud);
+    }
+}
+
+int lpn_dict_equal(lpn_value a, lpn_value b) {
+    if (D(a)->size != D(b)->size) return 0;
+    uint64_t n;
+    leaf **es = lpn_dict_entries(a, &n);
+    int ok = 1;
+    for (uint64_t i = 0; i < n && ok; i++) {
+        leaf *l = find(D(b), es[i]->key);
+        ok = l && lpn_equal_b(es[i]->value, l->value);
+    }
+    free(es);
+    return ok;
+}

@@ -1,0 +1,71 @@
+/* equal.c — `=` (structural: numbers by value, instances by class and fields) and `==` (identity). */
+#include <string.h>
+
+#include "lpn.h"
+
+int lpn_equal_b(lpn_value a, lpn_value b) {
+    if (a.cls == LPN_BOOL || b.cls == LPN_BOOL) return a.cls == b.cls && a.bits == b.bits;
+    if ((a.cls == LPN_INT || a.cls == LPN_FLOAT) && (b.cls == LPN_INT || b.cls == LPN_FLOAT)) {
+        if (a.cls == LPN_INT && b.cls == LPN_INT) return a.bits == b.bits;
+        double x = a.cls == LPN_INT ? (double)(int64_t)a.bits : lpn_f(a);
+        double y = b.cls == LPN_INT ? (double)(int64_t)b.bits : lpn_f(b);
+        return x == y;
+    }
+    if (a.cls != b.cls) return 0;
+    if (!lpn_is_heap(a) || a.bits == b.bits) return a.bits == b.bits;
+    lpn_obj *x = lpn_ptr(a), *y = lpn_ptr(b);
+    switch (a.cls) {
+    case LPN_STRING: {
+        lpn_str *s = (lpn_str *)x, *t = (lpn_str *)y;
+        return s->len == t->len && memcmp(s->data, t->data, s->len) == 0;
+    }
+    case LPN_ARRAY: {
+        lpn_arr *s = (lpn_arr *)x, *t = (lpn_arr *)y;
+        if (s->len != t->len) return 0;
+        for (uint64_t i = 0; i < s->len; i++)
+            if (!lpn_equal_b(s->item[i], t->item[i])) return 0;
+        return 1;
+    }
+    case LPN_ASSOC: {
+        lpn_assoc *s = (lpn_assoc *)x, *t = (lpn_assoc *)y;
+        return lpn_equal_b(s->key, t->key) && lpn_equal_b(s->value, t->value);
+    }
+    case LPN_DICT: return lpn_dict_equal(a, b);
+    case LPN_MAYBE: {
+        lpn_maybe *s = (lpn_maybe *)x, *t = (lpn_maybe *)y;
+        return s->present == t->present && lpn_equal_b(s->value, t->value);
+    }
+    case LPN_INTERVAL: {
+        int64_t *s = (int64_t *)(x + 1), *t = (int64_t *)(y + 1);   /* start, stop, step */
+        lpn_value n1 = lpn_interval_op('A', (lpn_dup(a), a), LPN_NIL_VALUE);
+        lpn_value n2 = lpn_interval_op('A', (lpn_dup(b), b), LPN_NIL_VALUE);
+        int r = (s[0] == t[0] && s[1] == t[1] && s[2] == t[2]) || lpn_equal_b(n1, n2);
+        lpn_drop(n1);
+        lpn_drop(n2);
+        return r;
+    }
+    case LPN_BLOCK: case LPN_HOME: return 0;
+    default:
+        if (a.cls >= LPN_FIRST_INST) {
+            lpn_inst *s = (lpn_inst *)x, *t = (lpn_inst *)y;
+            for (uint64_t i = 0; i < s->nfields; i++)
+                if (!lpn_equal_b(s->field[i], t->field[i])) return 0;
+            return 1;
+        }
+        return 0;
+    }
+}
+
+lpn_value lpn_equal(lpn_value a, lpn_value b) {
+    int r = lpn_equal_b(a, b);
+    lpn_drop(a);
+    lpn_drop(b);
+    return lpn_bool(r);
+}
+
+lpn_value lpn_identical(lpn_value a, lpn_value b) {
+    int r = a.cls == b.cls && (a.cls == LPN_FLOAT ? lpn_f(a) == lpn_f(b) : a.bits == b.bits);
+    lpn_drop(a);
+    lpn_drop(b);
+    return lpn_bool(r);
+}

@@ -1,0 +1,228 @@
+/* error.c — raising LP errors, the unwinding state (errors and ^), and the uncaught-error report. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lpn.h"
+
+lpn_ctx lpn_cx;
+int64_t lpn_depth = 0, lpn_depth_limit = 200000;
+
+static lpn_value error_instance(uint64_t cls, lpn_value msg) {
+    uint64_t n = lpn_prog.nfields[cls];
+    lpn_inst *e = lpn_inst_new(cls, n);
+    e->field[0] = msg;
+    for (uint64_t i = 1; i < n; i++) e->field[i] = LPN_NIL_VALUE;
+    return lpn_ref(e);
+}
+
+lpn_value lpn_error_new(uint64_t cls, lpn_value msg) { return error_instance(cls, msg); }
+
+static void clear(void) {
+    if (lpn_cx.kind == LPN_RAISING) lpn_drop(lpn_cx.error);
+    if (lpn_cx.kind == LPN_RETURNING) {
+        lpn_drop(lpn_cx.result);
+        lpn_drop(lpn_ref(lpn_cx.target));
+    }
+    lpn_cx.kind = 0;
+    lpn_cx.ntrace = 0;
+}
+
+lpn_value lpn_raise_value(lpn_value err) {
+    clear();
+    lpn_cx.kind = LPN_RAISING;
+    lpn_cx.error = err;
+    return LPN_UNWIND_VALUE;
+}
+
+lpn_value lpn_raise(const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) n = 0;
+    if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
+    return lpn_raise_value(error_instance(lpn_prog.error_class, lpn_str_new(buf, (uint64_t)n)));
+}
+
+lpn_value lpn_raise_new(uint64_t cls, lpn_value msg) {
+    return lpn_raise_value(error_instance(cls, msg));
+}
+
+lpn_value lpn_stack_overflow(void) {
+    return lpn_raise("stack overflow: more than %lld nested calls (raise the limit with --stack-limit)",
+                     (long long)lpn_depth_limit);
+}
+
+void lpn_trace_push(const char *fn, uint32_t site) {
+    if (lpn_cx.kind != LPN_RAISING) return;
+    if (lpn_cx.ntrace == lpn_cx.captrace) {
+        lpn_cx.captrace = lpn_cx.captrace ? lpn_cx.captrace * 2 : 16;
+        lpn_cx.trace = realloc(lpn_cx.trace, lpn_cx.captrace * sizeof *lpn_cx.trace);
+        if (!lpn_cx.trace) abort();
+    }
+    lpn_cx.trace[lpn_cx.ntrace].fn = fn;
+    lpn_cx.trace[lpn_cx.ntrace].site = site;
+    lpn_cx.ntrace++;
+}
+
+lpn_value lpn_catch(uint64_t filter_cls) {
+    if (lpn_cx.kind != LPN_RAISING || !lpn_is_kind_of(lpn_cx.error.cls, filter_cls)) return LPN_UNWIND_VALUE;
+    lpn_value e = lpn_cx.error;
+    lpn_cx.kind = 0;
+    lpn_cx.ntrace = 0;
+    return e;
+}
+
+struct lpn_saved {
+    int kind;
+    lpn_value error, result;
+    lpn_home *target;
+    void *trace;
+    uint32_t ntrace, captrace;
+};
+
+lpn_saved *lpn_unwind_save(void) {
+    lpn_saved *s = malloc(sizeof *s);
+    if (!s) abort();
+    s->kind = lpn_cx.kind;
+    s->error = lpn_cx.error;
+    s->result = lpn_cx.result;
+    s->target = lpn_cx.target;
+    s->trace = lpn_cx.trace;
+    s->ntrace = lpn_cx.ntrace;
+    s->captrace = lpn_cx.captrace;
+    lpn_cx.kind = 0;
+    lpn_cx.trace = NULL;
+    lpn_cx.ntrace = lpn_cx.captrace = 0;
+    return s;
+}
+
+void lpn_unwind_discard(lpn_saved *s) {
+    if (s->kind == LPN_RAISING) lpn_drop(s->error);
+    if (s->kind == LPN_RETURNING) {
+        lpn_drop(s->result);
+        lpn_drop(lpn_ref(s->target));
+    }
+    free(s->trace);
+    free(s);
+}
+
+lpn_value lpn_unwind_restore(lpn_saved *s) {
+    if (lpn_cx.kind) {   /* the cleanup raised: its error wins */
+        lpn_unwind_discard(s);
+        return LPN_UNWIND_VALUE;
+    }
+    free(lpn_cx.trace);
+    lpn_cx.kind = s->kind;
+    lpn_cx.error = s->error;
+    lpn_cx.result = s->result;
+    lpn_cx.target = s->target;
+    lpn_cx.trace = s->trace;
+    lpn_cx.ntrace = s->ntrace;
+    lpn_cx.captrace = s->captrace;
+    free(s);
+    return LPN_UNWIND_VALUE;
+}
+
+lpn_value lpn_nlr(lpn_value home, lpn_value v) {
+    lpn_home *h = (lpn_home *)lpn_ptr(home);
+    if (!h->alive) {
+        lpn_drop(home);
+        lpn_drop(v);
+        return lpn_raise("`^` returns from a method that has already returned");
+    }
+    clear();
+    lpn_cx.kind = LPN_RETURNING;
+    lpn_cx.target = h;
+    lpn_cx.result = v;
+    return LPN_UNWIND_VALUE;
+}
+
+lpn_value lpn_nlr_take(lpn_home *home) {
+    if (lpn_cx.kind != LPN_RETURNING || lpn_cx.target != home) return LPN_UNWIND_VALUE;
+    lpn_value v = lpn_cx.result;
+    lpn_drop(lpn_ref(lpn_cx.target));
+    lpn_cx.kind = 0;
+    return v;
+}
+
+static const char *class_name(uint64_t cls) {
+    return cls < lpn_prog.nclasses && lpn_prog.class_names[cls] ? lpn_prog.class_names[cls] : "Object";
+}
+
+/* Runs of the same frame collapse; very long stacks are cut in the middle (lp/interp/interp.py). */
+enum { TRACE_HEAD = 12, TRACE_TAIL = 4 };
+
+void lpn_report_uncaught(void) {
+    lpn_flush();
+    if (lpn_cx.kind == LPN_RETURNING) {
+        fputs("Error: `^` returns from a method that has already returned\n", stderr);
+        return;
+    }
+    lpn_value err = lpn_cx.error;
+    const char *name = class_name(err.cls);
+    lpn_value msgv = err.cls >= LPN_FIRST_INST ? ((lpn_inst *)lpn_ptr(err))->field[0] : LPN_NIL_VALUE;
+    lpn_value shown;
+    if (msgv.cls == LPN_STRING) {
+        lpn_dup(msgv);
+        shown = msgv;
+    } else {
+        lpn_dup(msgv);
+        shown = lpn_print_string(msgv);
+    }
+    const char *msg = shown.cls == LPN_STRING ? ((lpn_str *)lpn_ptr(shown))->data : "";
+    uint32_t n = lpn_cx.ntrace;
+    if (n == 0) {
+        fprintf(stderr, "%s: %s\n", name, msg);
+        lpn_drop(shown);
+        return;
+    }
+    const lpn_site *top = &lpn_prog.sites[lpn_cx.trace[0].site];
+    fprintf(stderr, "%s: %s: %s\n", top->where, name, msg);
+    fputs(top->excerpt, stderr);
+    fputs("LP call stack (most recent call first):\n", stderr);
+    /* collapse runs */
+    uint32_t nruns = 0;
+    uint32_t *start = malloc(n * sizeof *start), *count = malloc(n * sizeof *count);
+    for (uint32_t i = 0; i < n; i++) {
+        if (nruns && lpn_cx.trace[start[nruns - 1]].site == lpn_cx.trace[i].site &&
+            strcmp(lpn_cx.trace[start[nruns - 1]].fn, lpn_cx.trace[i].fn) == 0) {
+            count[nruns - 1]++;
+        } else {
+            start[nruns] = i;
+            count[nruns] = 1;
+            nruns++;
+        }
+    }
+    for (uint32_t r = 0; r < nruns; r++) {
+        if (nruns > TRACE_HEAD + TRACE_TAIL && r == TRACE_HEAD) {
+            fprintf(stderr, "  ... %u more ...\n", nruns - TRACE_HEAD - TRACE_TAIL);
+            r = nruns - TRACE_TAIL;
+        }
+        const char *fn = lpn_cx.trace[start[r]].fn;
+        fprintf(stderr, "  %s  (%s)", fn, lpn_prog.sites[lpn_cx.trace[start[r]].site].where);
+        if (count[r] > 1) fprintf(stderr, "  [%u times]", count[r]);
+        fputc('\n', stderr);
+    }
+    free(start);
+    free(count);
+    lpn_drop(shown);
+}
+
+lpn_value lpn_dnu(lpn_value recv, const char *selector) {
+    char what[128];
+    lpn_value d = lpn_describe(recv);
+    snprintf(what, sizeof what, "%s", ((lpn_str *)lpn_ptr(d))->data);
+    lpn_drop(d);
+    return lpn_raise("%s does not understand #%s", what, selector);
+}
+
+lpn_value lpn_unsupported(lpn_value recv, const char *selector) {
+    uint64_t cls = recv.cls == LPN_CLASS ? recv.bits : recv.cls;
+    lpn_drop(recv);
+    return lpn_raise("the native compiler does not support #%s on %s%s yet", selector, class_name(cls),
+                     recv.cls == LPN_CLASS ? " class" : "");
+}

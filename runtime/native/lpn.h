@@ -1,0 +1,196 @@
+/* lpn.h — the C core of native LP binaries: values, counts, errors, primitives.
+ *
+ * The contract is docs/native.md. Every LP value is two words {cls, bits};
+ * heap objects start with lpn_obj. Functions consume their lpn_value
+ * arguments and return owned results unless marked "borrows". A primitive
+ * that fails calls lpn_raise*() and returns LPN_UNWIND_VALUE.
+ */
+#ifndef LPN_H
+#define LPN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lpn_value { uint64_t cls; uint64_t bits; } lpn_value;
+
+enum {
+    LPN_NIL = 0, LPN_BOOL = 1, LPN_INT = 2, LPN_FLOAT = 3, LPN_CHAR = 4, LPN_SYMBOL = 5,
+    LPN_CLASS = 6,   /* a class as a value: bits = its class id */
+    LPN_UNWIND = 7,  /* return status: an error or ^ is unwinding (never a value) */
+    LPN_FIRST_HEAP = 16,
+    LPN_STRING = 16, LPN_ARRAY = 17, LPN_DICT = 18, LPN_INTERVAL = 19, LPN_ASSOC = 20,
+    LPN_MAYBE = 21, LPN_BLOCK = 22, LPN_HOME = 23,
+    LPN_FIRST_INST = 32  /* instances (lpn_inst): Object, Error, ..., user classes */
+};
+
+typedef struct lpn_obj { int32_t rc; uint32_t cls; } lpn_obj;
+typedef struct lpn_str { lpn_obj h; uint64_t len; uint64_t nchars; char data[]; } lpn_str;
+typedef struct lpn_arr { lpn_obj h; uint64_t len; lpn_value item[]; } lpn_arr;
+typedef struct lpn_assoc { lpn_obj h; lpn_value key, value; } lpn_assoc;
+typedef struct lpn_maybe { lpn_obj h; uint64_t present; lpn_value value; } lpn_maybe;
+typedef struct lpn_inst { lpn_obj h; uint64_t nfields; lpn_value field[]; } lpn_inst;
+typedef struct lpn_home { lpn_obj h; uint64_t alive; } lpn_home;
+typedef struct lpn_block {
+    lpn_obj h;
+    void *code;
+    lpn_home *home;
+    uint32_t arity, ncap;
+    lpn_value cap[];
+} lpn_block;
+typedef struct lpn_symbol { const char *name; uint64_t len; } lpn_symbol;
+
+/* What the compiled program tells the C core about itself (emitted by lp.compiler). */
+typedef struct lpn_site { const char *where; const char *excerpt; } lpn_site;
+typedef struct lpn_program {
+    uint64_t nclasses;
+    const char *const *class_names;    /* by class id */
+    const uint64_t *superclass;        /* by class id; UINT64_MAX for Object */
+    const uint64_t *nfields;           /* by class id */
+    const char *const *const *field_names; /* by class id: its fields, superclass's first */
+    const lpn_site *sites;
+    uint64_t error_class;              /* the id of Error */
+    /* a user printString / displayString override for v's class: the String, or cls 0 when none */
+    lpn_value (*print_hook)(lpn_value v, int display);
+    const lpn_symbol *const *symbols;  /* the program's symbol literals, interned at start */
+    uint64_t nsymbols;
+} lpn_program;
+extern const lpn_program lpn_prog;      /* generated */
+
+#define LPN_UNWIND_VALUE ((lpn_value){LPN_UNWIND, 0})
+#define LPN_NIL_VALUE ((lpn_value){LPN_NIL, 0})
+static inline lpn_value lpn_int(int64_t n) { return (lpn_value){LPN_INT, (uint64_t)n}; }
+static inline lpn_value lpn_bool(int b) { return (lpn_value){LPN_BOOL, (uint64_t)(b != 0)}; }
+static inline int lpn_is_heap(lpn_value v) { return v.cls >= LPN_FIRST_HEAP; }
+static inline lpn_obj *lpn_ptr(lpn_value v) { return (lpn_obj *)(uintptr_t)v.bits; }
+static inline lpn_value lpn_ref(void *o) { return (lpn_value){((lpn_obj *)o)->cls, (uint64_t)(uintptr_t)o}; }
+static inline double lpn_f(lpn_value v) { union { uint64_t u; double d; } x = {v.bits}; return x.d; }
+static inline lpn_value lpn_float(double d) { union { double d; uint64_t u; } x = {d}; return (lpn_value){LPN_FLOAT, x.u}; }
+
+/* ---- value.c: allocation and counts ---- */
+void *lpn_alloc(uint32_t cls, size_t bytes);       /* rc 1; aborts with "out of memory" on failure */
+void lpn_free(lpn_obj *o);                         /* drops the children, frees the cell */
+void lpn_dup_obj(lpn_obj *o);                      /* out-of-line halves of dup/drop (heap only) */
+void lpn_drop_obj(lpn_obj *o);
+static inline void lpn_dup(lpn_value v) { if (lpn_is_heap(v)) lpn_dup_obj(lpn_ptr(v)); }
+static inline void lpn_drop(lpn_value v) { if (lpn_is_heap(v)) lpn_drop_obj(lpn_ptr(v)); }
+void lpn_share(lpn_value v);                       /* borrows: marks the graph shared (atomic counts) */
+lpn_arr *lpn_arr_new(uint64_t len);                 /* items uninitialised: the caller fills them */
+lpn_value lpn_assoc_new(lpn_value key, lpn_value value);
+lpn_inst *lpn_inst_new(uint64_t cls, uint64_t nfields);     /* fields uninitialised: the caller fills them */
+lpn_block *lpn_block_new(void *code, uint64_t arity, uint64_t ncap, lpn_home *home); /* consumes home */
+lpn_home *lpn_home_new(void);
+void lpn_home_end(lpn_home *h);                    /* the method returned: its blocks' ^ now raise; consumes */
+lpn_inst *lpn_copy_instance(lpn_value v);          /* `with:`: a copy to update (v itself when unique) */
+lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
+int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
+
+/* ---- error.c: raising, unwinding, the uncaught report ---- */
+enum { LPN_RAISING = 1, LPN_RETURNING = 2 };
+typedef struct lpn_ctx {
+    int kind;
+    lpn_value error;          /* RAISING */
+    lpn_home *target;         /* RETURNING */
+    lpn_value result;         /* RETURNING */
+    struct { const char *fn; uint32_t site; } *trace;
+    uint32_t ntrace, captrace;
+} lpn_ctx;
+/* nested non-tail LP calls of the running actor, and --stack-limit (saved per actor in issue 12) */
+extern int64_t lpn_depth, lpn_depth_limit;
+extern lpn_ctx lpn_cx;        /* the running actor's context (one actor until issue 12) */
+lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
+lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */
+lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
+lpn_value lpn_stack_overflow(void);
+lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
+lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
+void lpn_trace_push(const char *fn, uint32_t site);  /* the unwinding passes this frame */
+lpn_value lpn_catch(uint64_t filter_cls);           /* the error being raised if it is a filter_cls, else UNWIND */
+typedef struct lpn_saved lpn_saved;
+lpn_saved *lpn_unwind_save(void);                   /* set aside the unwinding while a cleanup runs */
+lpn_value lpn_unwind_restore(lpn_saved *s);         /* resume it (a cleanup's own raise replaces it) */
+void lpn_unwind_discard(lpn_saved *s);
+lpn_value lpn_nlr(lpn_value home, lpn_value v);     /* `^v` in a block; consumes both */
+lpn_value lpn_nlr_take(lpn_home *home);             /* the ^ value if the unwinding returns to home, else UNWIND */
+void lpn_report_uncaught(void);
+lpn_value lpn_dnu(lpn_value recv, const char *selector); /* "X does not understand #sel"; consumes recv */
+lpn_value lpn_unsupported(lpn_value recv, const char *selector);
+
+/* ---- num.c ---- */
+lpn_value lpn_int_overflow(const char *op, int64_t a, int64_t b);
+lpn_value lpn_int_floordiv(int64_t a, int64_t b);
+lpn_value lpn_int_mod(int64_t a, int64_t b);
+lpn_value lpn_int_rem(int64_t a, int64_t b);
+lpn_value lpn_int_quo(int64_t a, int64_t b);
+lpn_value lpn_num_arith(int op, lpn_value a, lpn_value b); /* + - * / // \\ on any numbers; op is the char */
+lpn_value lpn_num_compare(int op, lpn_value a, lpn_value b); /* '<' '>' 'l' (<=) 'g' (>=) */
+lpn_value lpn_num_unary(int op, lpn_value a);       /* 'a' abs 'n' negated 'f' asFloat 's' sqrt 'q' squared */
+
+/* ---- string.c ---- */
+lpn_value lpn_str_new(const char *bytes, uint64_t len);
+lpn_value lpn_str_concat(lpn_value a, lpn_value b);
+lpn_value lpn_str_size(lpn_value s);
+lpn_value lpn_symbol_value(const lpn_symbol *s);
+
+/* ---- array.c ---- */
+lpn_value lpn_arr_at(lpn_value a, lpn_value i);
+lpn_value lpn_arr_at_put(lpn_value a, lpn_value i, lpn_value v);
+lpn_value lpn_arr_size(lpn_value a);
+lpn_value lpn_arr_with(lpn_value a, lpn_value v);
+lpn_value lpn_arr_concat(lpn_value a, lpn_value b);
+lpn_value lpn_arr_end(lpn_value a, int last);
+lpn_value lpn_arr_index_of(lpn_value a, lpn_value v);
+lpn_value lpn_arr_reversed(lpn_value a);
+lpn_value lpn_arr_copy(lpn_value a, lpn_value from, lpn_value to, int check); /* copyFrom:to: (check 1), ranges */
+lpn_value lpn_arr_new_with_all(lpn_value n, lpn_value v);
+lpn_value lpn_take(lpn_value a, lpn_value n, int last);  /* first: / last: of an Array or String */
+lpn_value lpn_arr_fold(int op, lpn_value a, lpn_value v);   /* 'o' occurrencesOf: 's' sum */
+lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel);
+lpn_value lpn_interval_op(int op, lpn_value iv, lpn_value arg); /* s size e isEmpty n notEmpty f first l last a at: i includes: A asArray */
+
+/* ---- dict.c: the persistent, insertion-ordered Dictionary ---- */
+enum { LPN_DNODE = 24, LPN_DLEAF = 25, LPN_DCOLL = 26 };   /* its private cells */
+uint64_t lpn_hash(lpn_value v);                     /* borrows; consistent with lpn_equal_b */
+lpn_value lpn_dict_new(void);
+lpn_value lpn_dict_at_put(lpn_value d, lpn_value k, lpn_value v); /* in place when d is unique */
+lpn_value lpn_dict_at(lpn_value d, lpn_value k);
+lpn_value lpn_dict_lookup(lpn_value d, lpn_value k); /* {LPN_UNWIND, 1} when absent, nothing raised */
+lpn_value lpn_dict_includes_key(lpn_value d, lpn_value k);
+lpn_value lpn_dict_remove(lpn_value d, lpn_value k);
+lpn_value lpn_dict_size(lpn_value d);
+lpn_value lpn_dict_list(int what, lpn_value d);     /* 'k' keys 'v' values 'a' associations, insertion order */
+void lpn_dict_children(lpn_obj *o, void (*each)(lpn_value, void *), void *ud); /* borrows */
+int lpn_dict_equal(lpn_value a, lpn_value b);       /* borrows */
+
+/* ---- text.c ---- */
+const lpn_symbol *lpn_intern(const char *name, uint64_t len);  /* the one symbol of that name */
+lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg);   /* String, Symbol, Character ops by code */
+lpn_value lpn_str_copy(lpn_value s, lpn_value from, lpn_value to);
+lpn_value lpn_int_as_char(int64_t v);
+
+/* ---- misc.c ---- */
+lpn_value lpn_maybe_new(int present, lpn_value v);   /* Maybe some: v / Maybe none */
+lpn_value lpn_maybe_op(int op, lpn_value m, lpn_value arg);
+lpn_value lpn_log(const char *level, lpn_value text); /* `level: text` on stderr */
+lpn_value lpn_object_op(int op, lpn_value v, lpn_value arg);
+lpn_value lpn_int_op(int op, int64_t a, lpn_value b);
+lpn_value lpn_float_op(int op, lpn_value v);
+lpn_value lpn_raised_to(lpn_value a, lpn_value b);
+lpn_value lpn_print_base(int64_t a, lpn_value base);
+
+/* ---- equal.c ---- */
+int lpn_equal_b(lpn_value a, lpn_value b);          /* borrows: structural equality */
+lpn_value lpn_equal(lpn_value a, lpn_value b);
+lpn_value lpn_identical(lpn_value a, lpn_value b);
+
+/* ---- print.c ---- */
+lpn_value lpn_print_string(lpn_value v);            /* the built-in printString, as a String */
+lpn_value lpn_display_string(lpn_value v);
+lpn_value lpn_json_encode(lpn_value v);             /* JSON encode: as lp run writes it */
+lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages) */
+lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
+void lpn_flush(void);
+
+/* ---- instances ---- */
+lpn_value lpn_field_missing(uint64_t cls, const char *name);
+
+#endif

@@ -1,0 +1,129 @@
+"""`lp build` itself: options, diagnostics for what it cannot compile, toolchain failures,
+run-time flags of the binary, memory behaviour and the sanitizers."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.native.harness import LP, build, interpret, native, run
+
+DEEP = """Object subclass: #R.
+R class >> down: n = n = 0 ifTrue: [0] ifFalse: [(R down: n - 1) + 1].
+(R down: 50) printNl.
+(R down: 5000) printNl.
+"""
+
+CHURN = """Object subclass: #P fields: (x s).
+Object subclass: #Loop.
+Loop class >> run: n acc: a = n = 0 ifTrue: [a] ifFalse: [
+    p := P fields: { x: n. s: 'item ' , n printString }.
+    Loop run: n - 1 acc: a + p s size + (#(1 2 3) with: p x) size ].
+(Loop run: COUNT acc: 0) printNl.
+"""
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_options_output_emit_llvm_and_optimisation_levels(tmp_path):
+    src = _write(tmp_path, "hello.lp", "'hi' displayNl.\n")
+    for level in ("-O0", "-O3"):
+        out = tmp_path / f"hello{level}"
+        b = build(src, out, level, "--emit-llvm")
+        assert b.status == 0, b.stderr
+        assert native(out, tmp_path).stdout == b"hi\n"
+        assert "define" in (tmp_path / f"hello{level}.ll").read_text()
+    default = run([*LP, "build", "hello.lp"], cwd=tmp_path)
+    assert default.status == 0 and (tmp_path / "hello").is_file()
+
+
+def test_binary_needs_no_python_and_is_small(tmp_path):
+    src = _write(tmp_path, "hello.lp", "'hi' displayNl.\n")
+    out = tmp_path / "hello"
+    assert build(src, out).status == 0
+    r = subprocess.run([str(out)], capture_output=True, env={"PATH": "/nonexistent"})
+    assert r.stdout == b"hi\n" and r.returncode == 0
+    assert out.stat().st_size < 1_000_000
+
+
+def test_unsupported_construct_is_a_diagnostic_with_a_caret(tmp_path):
+    src = _write(tmp_path, "act.lp", "a := Actor spawn: [:me | me receive printNl].\na ! 3.\n")
+    b = build(src, tmp_path / "act")
+    err = b.stderr.decode()
+    assert b.status == 1
+    assert "The native compiler does not support" in err and "act.lp:1:" in err and "^" in err
+    assert "Traceback" not in err and not (tmp_path / "act").exists()
+
+
+def test_a_generic_send_no_class_implements_natively_is_refused(tmp_path):
+    src = _write(tmp_path, "gen.lp", "Object subclass: #Foo.\nFoo class >> total: xs = xs asSortedArray.\n"
+                                     "(Foo total: #(1 2 3)) printNl.\n")
+    b = build(src, tmp_path / "gen")
+    assert b.status == 1 and b"gen.lp:2:26" in b.stderr and b"does not support #asSortedArray" in b.stderr
+
+
+def test_type_errors_stop_the_build(tmp_path):
+    src = _write(tmp_path, "bad.lp", "(1 + 'a') printNl.\n")
+    b = build(src, tmp_path / "bad")
+    assert b.status == 1 and b"bad.lp:1:" in b.stderr and not (tmp_path / "bad").exists()
+
+
+def test_missing_c_compiler_is_one_line_and_exit_2(tmp_path):
+    src = _write(tmp_path, "hello.lp", "'hi' displayNl.\n")
+    r = subprocess.run([*LP, "build", "hello.lp", "-o", "h"], cwd=tmp_path, capture_output=True,
+                       env={**os.environ, "CC": "/nonexistent/cc"})
+    assert r.returncode == 2
+    lines = r.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and "no C compiler" in lines[0]
+
+
+def test_stack_limit_flag_matches_the_interpreter_at_the_boundary(tmp_path):
+    src = _write(tmp_path, "deep.lp", DEEP)
+    out = tmp_path / "deep"
+    assert build(src, out).status == 0
+    for limit in ("1000", "5001", "5002"):
+        want = interpret(src, "--stack-limit", limit)
+        got = native(out, tmp_path, "--stack-limit", limit)
+        assert (got.status, got.stdout, got.stderr) == (want.status, want.stdout, want.stderr)
+    bad = native(out, tmp_path, "--stack-limit", "zero")
+    assert bad.status == 2 and b"--stack-limit" in bad.stderr
+
+
+def test_a_loop_that_builds_and_drops_values_runs_in_constant_memory(tmp_path):
+    small, large = tmp_path / "small", tmp_path / "large"
+    assert build(_write(tmp_path, "small.lp", CHURN.replace("COUNT", "1000")), small).status == 0
+    assert build(_write(tmp_path, "large.lp", CHURN.replace("COUNT", "2000000")), large).status == 0
+    # ru_maxrss of children is a running maximum: measure the large run in a fresh process
+    probe = [sys.executable, "-c", "import resource,subprocess,sys; subprocess.run(sys.argv[1:], check=True, "
+             "capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"]
+    rss_small = int(subprocess.run([*probe, str(small)], capture_output=True, text=True).stdout)
+    rss_large = int(subprocess.run([*probe, str(large)], capture_output=True, text=True).stdout)
+    assert rss_large < rss_small + 4096, (rss_small, rss_large)
+
+
+PROGRAMS = sorted((__import__("pathlib").Path(__file__).parent / "programs").glob("*.lp"))
+
+
+# All programs under the sanitizers when CI asks for them (LP_SANITIZERS=1, as for the runtime's C tests);
+# one always.
+SANITIZED = PROGRAMS if os.environ.get("LP_SANITIZERS") else [p for p in PROGRAMS if p.stem == "collections"]
+
+
+@pytest.mark.skipif(not shutil.which("cc"), reason="needs a C compiler with AddressSanitizer")
+@pytest.mark.parametrize("program", SANITIZED, ids=lambda p: p.name)
+def test_programs_are_clean_under_address_and_leak_sanitizer(program, tmp_path):
+    out = tmp_path / program.stem
+    r = subprocess.run([*LP, "build", program.name, "-o", str(out)], cwd=program.parent, capture_output=True,
+                       env={**os.environ, "LP_SANITIZE": "address"})
+    assert r.returncode == 0, r.stderr.decode()
+    got = subprocess.run([str(out)], cwd=program.parent, capture_output=True,
+                         env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0"})
+    assert b"Sanitizer" not in got.stderr, got.stderr.decode()[-2000:]
+    assert got.stdout == interpret(program).stdout
