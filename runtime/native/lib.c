@@ -72,15 +72,13 @@ static lpn_value quoted(lpn_value s) {   /* the interpreter's _quoted: printStri
     return lpn_print_string(t);
 }
 
-static int full(const char *s, const char *end) { return s == end; }
 
 static lpn_value as_number(lpn_value s) {
     const char *p = cstr(s), *q = p, *end = p + slen(s);
     if (*q == '+' || *q == '-') q++;
     const char *d0 = q;
     while (q < end && *q >= '0' && *q <= '9') q++;
-    int intpart = q > d0, is_int = intpart && full(q, end);
-    if (is_int) return lpn_text_op('I', (lpn_dup(s), s), LPN_NIL_VALUE);
+    int intpart = q > d0;   /* '3' asNumber is 3.0: a Float for every number, as its type says */
     int frac = 0;
     if (q < end && *q == '.') { q++; const char *f0 = q; while (q < end && *q >= '0' && *q <= '9') q++; frac = q > f0; }
     int ok = intpart || frac;

@@ -42,7 +42,10 @@ UNSUPPORTED_WELL_TYPED = {
     **{name: _ACTORS for name in (
         "ask_and_futures.lp", "counter_actor.lp", "monitors_and_links.lp", "nested_receive.lp",
         "spawn_body_bound_first.lp", "subclass_messages.lp", "supervisor_sketch.lp",
-        "symbols_and_plain_receive.lp", "timeouts.lp")},
+        "symbols_and_plain_receive.lp", "timeouts.lp", "deferred_send_reaches_each_callers_actor.lp",
+        "generic_containers.lp", "generic_copies_and_replies.lp", "request_class_two_reply_types.lp",
+        "request_hierarchy_replies.lp")},
+    "class_of_a_value.lp": "Class values (x class name, printing, =) are not compiled yet",
     "dynamic_escape.lp": "JSON decode: is not compiled yet (tests/native/test_library_agreement.py NOT_YET)",
 }
 # tests/seeds/snippets: every snippet spawns or receives (actors, issue 12), so none is compared yet.
