@@ -11,6 +11,7 @@ from __future__ import annotations
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import overrides
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
@@ -359,6 +360,8 @@ class Checker(Unifier, Reporter):
             expected = [self.build(a, env, self_t) for a in sig.args] + [self.build(sig.result, env, self_t)]
             before = [_demands(x) if i < len(sig.args) and sig.args[i][0] == "var" else None
                       for i, x in enumerate(expected)]
+            general = overrides.fresh_vars(expected, self.level)
+            shown = overrides.texts(expected, mine.args[2:])
             for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
                 if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, f"the library's `{sel}`",
                                                                       None):
@@ -372,6 +375,8 @@ class Checker(Unifier, Reporter):
                                      f"`{info.name}{side} >> {sel}` redefines a library method, and its {what}",
                                      f"the library's `{sel}` has", x, y, title="incompatible override")
                     return
+            if overrides.less_general(general, self.level):
+                overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
             return
         for anc in self.table.chain(info.superclass) if info.superclass else []:
             table = anc.cmethods if mi.class_side else anc.methods
@@ -379,6 +384,10 @@ class Checker(Unifier, Reporter):
             if parent is not None and parent.scheme is not None:
                 mine = self.instantiate(mi.scheme)
                 theirs = self.instantiate(parent.scheme)
+                if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
+                    self.unify(theirs.args[1], mine.args[1])
+                general = overrides.fresh_vars(theirs.args[2:], self.level)
+                shown = overrides.texts(theirs.args[2:], mine.args[2:])
                 before = [_demands(x) for x in theirs.args[2:-1]]
                 side = " class" if mi.class_side else ""
                 for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
@@ -397,6 +406,8 @@ class Checker(Unifier, Reporter):
                             f"the overridden method {what}", x, y, title="incompatible override",
                             notes=[] if self._why_in(clash) else [Note("The overridden method is here:", pd.span)])
                         return
+                if overrides.less_general(general, self.level):
+                    overrides.report(self, mi, *shown, f"`{anc.name}{side} >> {sel}`", parent.decl)
                 return
 
     def narrower_arguments(self, mi: MethodInfo, theirs, before, whose, parent_decl):
