@@ -219,6 +219,10 @@ class Checker(Unifier, Reporter):
                            "cannot redefine it.", m.span,
                            hint="give your comparison a name of its own, e.g. `sameAs:`")
                 continue
+            why = overrides.primitive_redefinition(self, m, info)
+            if why is not None:
+                self.error("built-in selector", why, m.span, hint="give your method a selector of its own")
+                continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
                 side = " class" if m.class_side else ""

@@ -62,3 +62,36 @@ def report(ck, mi, theirs_text, mine_text, whose, parent_decl):
 def texts(theirs, mine):
     return signature_text(theirs, Namer()), signature_text(mine, Namer())
 
+
+# Class-side selectors of every class that the checker types by a rule of its own, which a user
+# method would silently replace at run time (`new` is not among them: a user `new` is what the
+# checker types a send of `new` by).
+CLASS_PRIMITIVES = frozenset({"printNl", "displayNl", "yourself", "fields:"})
+# The opaque `Reason` protocol: a reason is a Symbol or an Error at run time.
+REASON_SELECTORS = ("isNormal", "isKilled", "isError", "error")
+
+
+def primitive_redefinition(ck, m, info):
+    """An error message if method `m` on class `info` redefines a selector whose typing (or the
+    run time) is built in, so that the checker's rule and the method run would disagree."""
+    from lp.types.library import INSTANCE_SIGS
+    sel = m.selector
+    side = " class" if m.class_side else ""
+    if m.span is not None and m.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
+        return None     # the core library implements some of these primitives in LP
+    if m.class_side:
+        if sel in CLASS_PRIMITIVES:
+            return (f"`{info.name} class >> {sel}` would redefine `{sel}`, which every class understands "
+                    "and which the checker types by a rule of its own.")
+        return None
+    if info.builtin:
+        sig = INSTANCE_SIGS.get(info.name, {}).get(sel)
+        if sig is not None and sig.special:
+            return (f"`{sel}` is a primitive of `{info.name}` that the compiler and the checker rely on; "
+                    f"`{info.name}{side} >> {sel}` cannot redefine it.")
+    if sel in REASON_SELECTORS:
+        names = {c.name for c in ck.table.chain(info.name)}
+        if "Error" in names or info.name == "Symbol":
+            return (f"`{sel}` is part of the `Reason` protocol, and an actor's exit reason is a Symbol or "
+                    f"an Error at run time: `{info.name} >> {sel}` would change what every reason answers.")
+    return None
