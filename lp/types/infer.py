@@ -134,7 +134,7 @@ class Checker(Unifier, Reporter):
 
     def copy_require(self, r, inst):
         from lp.types.terms import Require
-        return Require(inst(r.msg), r.span, r.literal)
+        return Require(inst(r.msg), r.span, r.literal, r.runtime)
 
     def watch(self, var, constraint):
         self.adjust_many(constraint.types(), var.level)
@@ -714,6 +714,8 @@ class Checker(Unifier, Reporter):
                         return self.SPECIAL_SENDS[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
                     if discard and sel in BRANCHING_SIGS:
                         sig = BRANCHING_SIGS[sel]
+                    if (info.name, sel) in self.RUNTIME_MESSAGES:
+                        self.RUNTIME_MESSAGES[(info.name, sel)](self, node, actor, arg_nodes)
                     return self.apply_sig(sig, r, ats, node, arg_nodes, discard)
             mi = info.methods.get(sel)
             if mi is not None:
@@ -730,6 +732,8 @@ class Checker(Unifier, Reporter):
                     return self.SPECIAL_CLASS_SENDS[sel](self, cname, ats, node, actor, arg_nodes, discard)
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]
+                if (info.name + " class", sel) in self.RUNTIME_MESSAGES:
+                    self.RUNTIME_MESSAGES[(info.name + " class", sel)](self, node, actor, arg_nodes)
                 inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
                 return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True)
             mi = info.cmethods.get(sel)
@@ -907,3 +911,4 @@ class Checker(Unifier, Reporter):
     SPECIAL_FORMS: dict = {}
     SPECIAL_SENDS: dict = {}
     SPECIAL_CLASS_SENDS: dict = {}
+    RUNTIME_MESSAGES: dict = {}     # (class, selector) -> notes a message the run time will deliver
