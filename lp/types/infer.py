@@ -328,6 +328,7 @@ class Checker(Unifier, Reporter):
             self.level = 1
         for mi in self.method_list:
             self.guard(mi.decl, self.check_override, mi)
+        overrides.check_fields(self)
 
     def infer_method(self, mi: MethodInfo):
         d = mi.decl
@@ -383,6 +384,8 @@ class Checker(Unifier, Reporter):
                 overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
             return
         for anc in self.table.chain(info.superclass) if info.superclass else []:
+            if not mi.class_side and not anc.builtin and sel in anc.fields:
+                return overrides.check_method_over_field(self, mi, anc, sel)
             table = anc.cmethods if mi.class_side else anc.methods
             parent = table.get(sel)
             if parent is not None and parent.scheme is not None:

@@ -95,3 +95,74 @@ def primitive_redefinition(ck, m, info):
             return (f"`{sel}` is part of the `Reason` protocol, and an actor's exit reason is a Symbol or "
                     f"an Error at run time: `{info.name} >> {sel}` would change what every reason answers.")
     return None
+
+
+# ---- field accessors are methods (hostile report 1.7) ------------------------------------------
+
+def check_fields(ck):
+    """A field `f` answers `p f`: a unary method that overrides any `f` its class inherits (a
+    universal selector like `isNil` or `yourself`, a library selector of `Error`, a user method),
+    so it must have that method's type. Its type is one per program, so it must fit exactly."""
+    for info in list(ck.table.classes.values()):
+        if info.builtin or info.decl is None:
+            continue
+        for f in info.fields:
+            ck.guard(info.decl, _check_field, ck, info, f)
+
+
+def _check_field(ck, info, f):
+    from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS
+    ft = info.field_types[f]
+    self_t = ck.table.instance_type(info.name, level=ck.level)
+    for anc in ck.table.chain(info.superclass):
+        if anc.builtin:
+            sig = UNIVERSAL_SIGS.get(f) if anc.name == "Object" else INSTANCE_SIGS.get(anc.name, {}).get(f)
+            if sig is not None:
+                if sig.special or sig.args:
+                    ck.error("field overrides a method", f"`{info.name}` declares the field `{f}`, but `{f}` is "
+                             f"a selector every `{anc.name}` understands, and a field would replace it.",
+                             info.decl.span, hint=f"name the field differently, e.g. `my{f[0].upper() + f[1:]}`")
+                    return
+                expected = ck.build(sig.result, ck.sig_env(self_t), self_t, why=info.decl.span)
+                _compare(ck, info, f, ft, [expected], f"the library's `{f}`", None)
+                return
+        mi = anc.methods.get(f)
+        if mi is not None and mi.scheme is not None and not mi.decl.params:
+            theirs = ck.instantiate(mi.scheme)
+            if type(prune(theirs.args[1])) is TVar:
+                ck.unify(theirs.args[1], self_t)
+            _compare(ck, info, f, ft, theirs.args[2:], f"`{anc.name} >> {f}`", mi.decl)
+            return
+
+
+def _compare(ck, info, f, ft, theirs, whose, parent_decl):
+    general = fresh_vars(theirs, ck.level)
+    shown = signature_text(theirs, Namer())
+    clash = ck.unify(theirs[-1], ft)
+    notes = [Note("The overridden method is here:", parent_decl.span)] if parent_decl is not None else []
+    if clash:
+        ck.clash_error(clash, info.decl.span,
+                       f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, "
+                       "so what it holds", f"{whose} answers", theirs[-1], ft, title="incompatible override",
+                       notes=notes, hint="a field is a method answering its value; name it differently")
+    elif less_general(general, ck.level):
+        ck.error("override less general",
+                 f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, whose "
+                 f"type is `{shown}`; a field holds one type per program, so it is not that general.",
+                 info.decl.span, notes, hint="a field is a method answering its value; name it differently")
+
+
+def check_method_over_field(ck, mi, anc, f):
+    """`B >> v` where an ancestor `A` has the field `v`: the method overrides the field's accessor."""
+    mine = ck.instantiate(mi.scheme)
+    if mi.decl.params:
+        ck.error("incompatible override", f"`{mi.cls.name} >> {f}` has the name of the field `{f}` of `{anc.name}` "
+                 "plus arguments; the field's reader takes none.", mi.decl.span)
+        return
+    ft = anc.field_types[f]
+    clash = ck.unify(ft, mine.args[-1])
+    if clash:
+        ck.clash_error(clash, mi.decl.span,
+                       f"`{mi.cls.name} >> {f}` overrides the reader of the field `{f}` of `{anc.name}`, so what "
+                       "it answers", "the field holds", ft, mine.args[-1], title="incompatible override",
+                       notes=[Note("The field is declared here:", anc.decl.span)])
