@@ -732,6 +732,7 @@ class Checker(Unifier, Reporter):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 if sig.special:
+                    overrides.inherited_construction(self, cname, sel, node)
                     return self.SPECIAL_CLASS_SENDS[sel](self, cname, ats, node, actor, arg_nodes, discard)
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]

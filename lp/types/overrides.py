@@ -166,3 +166,33 @@ def check_method_over_field(ck, mi, anc, f):
                        f"`{mi.cls.name} >> {f}` overrides the reader of the field `{f}` of `{anc.name}`, so what "
                        "it answers", "the field holds", ft, mine.args[-1], title="incompatible override",
                        notes=[Note("The field is declared here:", anc.decl.span)])
+
+
+# ---- class-side constructors are inherited (hostile report 1.1, 1.12) ----------------------------
+
+CONSTRUCTORS = frozenset({"new", "fields:", "new:", "raise:", "signal:"})
+
+
+def inherited_construction(ck, cname, sel, node):
+    """`self new` (`fields:`, `new:`, `raise:`, `signal:`) in a class-side method of `cname` builds an
+    instance of whichever class receives the method: a subclass inherits it. If a subclass declares
+    fields of its own, that instance would miss them (an error, or a nil field): an error here."""
+    recv = getattr(node, "receiver", None)
+    if sel not in CONSTRUCTORS or type(recv).__name__ != "Name" or recv.name not in ("self", "super"):
+        return
+    stack = list(ck.table.classes[cname].subclasses) if cname in ck.table.classes else []
+    while stack:
+        sub = ck.table.classes.get(stack.pop())
+        if sub is None:
+            continue
+        if sub.fields:
+            fields = ", ".join(sub.fields)
+            ck.error("inherited constructor",
+                     f"`{recv.name} {sel}` in a class-side method of `{cname}` builds an instance of the class "
+                     f"that receives the method, and `{sub.name}` inherits it but has fields of its own "
+                     f"({fields}) that this would leave unset.", node.span,
+                     [Note(f"`{sub.name}` is declared here:", sub.decl.span)] if sub.decl is not None else (),
+                     hint=f"name the class (`{cname} {sel}{' ...' if sel.endswith(':') else ''}`), or give "
+                          f"`{sub.name}` its own class-side method with another selector")
+            return
+        stack.extend(sub.subclasses)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
+from lp.types import overrides
 from lp.types.errors import did_you_mean
 from lp.types.infer import Checker
 from lp.types.terms import ERR, TCon, TSpecial, TVar, prune, show
@@ -245,6 +246,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
     elif type(recv) is A.Name and recv.name == "self" and cx.cls is not None and cx.class_side:
         cname = cx.cls.name
         ck.record(recv, TCon(cname + " class"))
+        overrides.inherited_construction(ck, cname, "fields:", n)
     rec = n.args[0]
     if type(rec) is A.BraceArray and not rec.items:
         rec = A.Record((), rec.span)
