@@ -306,7 +306,9 @@ class Checker(Unifier, Reporter):
     def self_type(self, info: ClassInfo, class_side: bool):
         if class_side:
             return TCon(info.name + " class")
-        if info.name == "Object":
+        if info.name in ("Object", "Number"):
+            # Number has no instances of its own: its methods run on Integers and Floats, so their
+            # `self` is a variable, like Object's, constrained by what the body sends it
             return self.fresh()
         return self.table.instance_type(info.name, level=self.level)
 
@@ -743,6 +745,9 @@ class Checker(Unifier, Reporter):
             mi = info.cmethods.get(sel)
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
+        om = self.table.classes["Object"].methods.get(sel)
+        if om is not None:  # classes are objects: the class-side chain ends in Object's instance methods
+            return self.call_method(om, r, ats, node, actor, arg_nodes)
         return self.unknown_selector(r, sel, node)
 
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):
