@@ -71,6 +71,20 @@ CLASS_PRIMITIVES = frozenset({"printNl", "displayNl", "yourself", "fields:"})
 REASON_SELECTORS = ("isNormal", "isKilled", "isError", "error")
 
 
+def _fields_around(ck, info) -> bool:
+    """Has `info`, an ancestor or a descendant fields (so `with:` on it may be the record copy)?"""
+    if info.name == "Object" or any(c.fields or (c.builtin and c.name == "Error") for c in ck.table.chain(info.name)):
+        return True
+    stack = list(info.subclasses)
+    while stack:
+        sub = ck.table.classes.get(stack.pop())
+        if sub is not None:
+            if sub.fields:
+                return True
+            stack.extend(sub.subclasses)
+    return False
+
+
 def primitive_redefinition(ck, m, info):
     """An error message if method `m` on class `info` redefines a selector whose typing (or the
     run time) is built in, so that the checker's rule and the method run would disagree."""
@@ -84,6 +98,10 @@ def primitive_redefinition(ck, m, info):
             return (f"`{info.name} class >> {sel}` would redefine `{sel}`, which every class understands "
                     "and which the checker types by a rule of its own.")
         return None
+    if sel == "with:" and _fields_around(ck, info):
+        return (f"`with:` is the built-in copy of an instance with some fields replaced (`p with: {{ x: 3 }}`), "
+                f"which the checker types by a rule of its own; `{info.name} >> with:` would replace it for "
+                "instances with fields.")
     if info.builtin:
         sig = INSTANCE_SIGS.get(info.name, {}).get(sel)
         if sig is not None and sig.special:
