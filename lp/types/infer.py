@@ -363,6 +363,8 @@ class Checker(Unifier, Reporter):
         if sig is not None and not sig.special and len(sig.args) == len(mi.decl.params):
             mine = self.instantiate(mi.scheme)
             self_t = mine.args[1]
+            if mi.class_side:   # on the class side, `Self` in a signature is an instance (as in class_send)
+                self_t = self.table.instance_type(info.name, level=self.level) if info.name not in PARAMS else None
             env = self.sig_env(prune(self_t)) if not mi.class_side else {}
             expected = [self.build(a, env, self_t) for a in sig.args] + [self.build(sig.result, env, self_t)]
             before = [_demands(x) if i < len(sig.args) and sig.args[i][0] == "var" else None
