@@ -370,7 +370,7 @@ class Checker(Unifier, Reporter):
             before = [_demands(x) if i < len(sig.args) and sig.args[i][0] == "var" else None
                       for i, x in enumerate(expected)]
             general = overrides.fresh_vars(expected, self.level)
-            shown = overrides.texts(expected, mine.args[2:])
+            shown = overrides.texts(expected, mine.args[2:], self_t)
             for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
                 if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, f"the library's `{sel}`",
                                                                       None):
@@ -398,7 +398,7 @@ class Checker(Unifier, Reporter):
                 if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
                     self.unify(theirs.args[1], mine.args[1])
                 general = overrides.fresh_vars(theirs.args[2:], self.level)
-                shown = overrides.texts(theirs.args[2:], mine.args[2:])
+                shown = overrides.texts(theirs.args[2:], mine.args[2:], theirs.args[1])
                 before = [_demands(x) for x in theirs.args[2:-1]]
                 side = " class" if mi.class_side else ""
                 for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):

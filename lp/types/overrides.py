@@ -47,7 +47,7 @@ def less_general(vars_, level) -> bool:
     return False
 
 
-def report(ck, mi, theirs_text, mine_text, whose, parent_decl):
+def report(ck, mi, theirs_text, mine_text, answers_anything, whose, parent_decl):
     side = " class" if mi.class_side else ""
     ck.error("override less general",
              f"`{mi.cls.name}{side} >> {mi.decl.selector}` overrides {whose}, whose type is `{theirs_text}`, "
@@ -55,12 +55,17 @@ def report(ck, mi, theirs_text, mine_text, whose, parent_decl):
              "reach this override and get an answer of a type it did not expect.",
              mi.decl.span,
              [Note("The overridden method is here:", parent_decl.span)] if parent_decl is not None else (),
-             hint="an override must work for every type the method it overrides works for; "
+             hint=f"{whose} answers any type (it never answers, e.g. it only raises): give it a default "
+                  "answer of the type its overrides answer" if answers_anything else
+                  "an override must work for every type the method it overrides works for; "
                   "give it another selector if it is more specific")
 
 
-def texts(theirs, mine):
-    return signature_text(theirs, Namer()), signature_text(mine, Namer())
+def texts(theirs, mine, self_t):
+    """How both read, and whether the overridden one answers a variable found nowhere else (any type)."""
+    res = prune(theirs[-1])
+    anything = type(res) is TVar and not res.pending and all(v is not res for v in fresh_vars([*theirs[:-1], self_t], 0))
+    return signature_text(theirs, Namer()), signature_text(mine, Namer()), anything
 
 
 # Class-side selectors of every class that the checker types by a rule of its own, which a user
