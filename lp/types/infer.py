@@ -331,6 +331,7 @@ class Checker(Unifier, Reporter):
         for mi in self.method_list:
             self.guard(mi.decl, self.check_override, mi)
         overrides.check_fields(self)
+        overrides.check_object_methods(self)
 
     def infer_method(self, mi: MethodInfo):
         d = mi.decl

@@ -219,3 +219,48 @@ def inherited_construction(ck, cname, sel, node):
                           f"`{sub.name}` its own class-side method with another selector")
             return
         stack.extend(sub.subclasses)
+
+
+# ---- library methods override user methods on Object ------------------------------------------
+
+def check_object_methods(ck):
+    """`Object >> sel` is inherited by every builtin class, and a builtin class's own `sel` (its library
+    signature) overrides it: a send typed against the Object method (say on a receiver not yet known)
+    can reach the builtin's. So the library signature must be at least as general as the Object method."""
+    from lp.types.library import INSTANCE_SIGS
+    obj = ck.table.classes["Object"]
+    for sel, om in list(obj.methods.items()):
+        if om.scheme is None or om.decl.span is None or om.decl.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
+            continue
+        for cname, table in INSTANCE_SIGS.items():
+            sig = table.get(sel)
+            if sig is None or cname in ("Object", "Reason") or cname not in ck.table.classes:
+                continue
+            if ck.guard(om.decl, _library_over_object, ck, om, cname, sig) is False:
+                break
+
+
+def _library_over_object(ck, om, cname, sig):
+    sel = om.decl.selector
+    if sig.special or len(sig.args) != len(om.decl.params):
+        ck.error("built-in selector", f"`Object >> {sel}` is inherited by `{cname}`, whose own `{sel}` is a primitive "
+                 "typed by a rule of its own, so a send typed against `Object >> " + sel + "` could reach it.",
+                 om.decl.span, hint="give your method a selector of its own")
+        return False
+    inst = ck.table.instance_type(cname, level=ck.level)
+    theirs = ck.instantiate(om.scheme)
+    ck.unify(theirs.args[1], inst)
+    general = fresh_vars([inst, *theirs.args[2:]], ck.level)   # the receiver's parameters are any types too
+    shown = signature_text(theirs.args[2:], Namer())
+    env = ck.sig_env(inst)
+    lib = [ck.build(a, env, inst) for a in sig.args] + [ck.build(sig.result, env, inst)]
+    lib_shown = signature_text(lib, Namer())
+    clashed = any(ck.unify(x, y) is not None for x, y in zip(theirs.args[2:], lib))
+    if clashed or less_general(general, ck.level):
+        ck.error("incompatible override",
+                 f"`Object >> {sel}` has the type `{shown}`, but every `{cname}` inherits it and overrides it with "
+                 f"the library's `{sel}`, of type `{lib_shown}`: a send typed against "
+                 f"`Object >> {sel}` can reach `{cname}`'s and get an answer of a type it did not expect.",
+                 om.decl.span, hint="give your method a selector of its own, or the library method's type")
+        return False
+    return True
