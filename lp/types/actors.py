@@ -308,6 +308,8 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
     m = prune(req.msg)
     if type(m) is TSpecial:
         return True
+    if req.runtime is not None:     # last, so that the messages the program sends decide the plain type
+        return final and runtime_message(ck, r, m, req)
     if type(m) is TVar:
         if r.plain is not None:
             return unify_plain(ck, r, m, req)
@@ -329,6 +331,31 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
         reject(ck, r, m, req)
         return True
     return True
+
+
+def runtime_message(ck, r, m, req):
+    """A `Down` or `Exit` the run time delivers: a plain `receive` can take it out of the mailbox."""
+    if r.plain is None or not r.plain[2]:
+        return True     # a receive table takes only what it names; an unreceived Down just waits
+    clash = ck.unify(r.plain[0], m)
+    if clash:
+        ck.error("runtime message to a plain receive",
+                 f"After `{req.runtime}`, the run time delivers `{m.name}` messages to this actor, and it takes "
+                 f"its messages with a plain `receive`, which answers `{show(prune(r.plain[0]))}` here: "
+                 f"a plain `receive` could answer {'an' if m.name[0] in 'AEIOU' else 'a'} `{m.name}`.", req.span,
+                 [Note("The plain receive is here:", r.plain[1])],
+                 hint=f"use `receive: {{ ... }}` with an entry `{m.name} -> [:d | ...]` next to the others")
+    return True
+
+
+def note_runtime_message(cls, sel):
+    def hook(ck, node, actor, arg_nodes):
+        if sel == "trapExits:" and arg_nodes and type(arg_nodes[0]) is A.Name and arg_nodes[0].name == "false":
+            return
+        p = prune(actor)
+        if type(p) is TProto:
+            p.requires.append(Require(TCon(cls), node.span, None, sel))
+    return hook
 
 
 def unify_plain(ck, r, m, req):
@@ -429,4 +456,6 @@ def register(parts):
     parts.class_sends["spawnLink:"] = class_spawn
     parts.forms["spawnLink:"] = form_spawn
     parts.class_sends["self"] = class_self
+    parts.runtime_messages[("Actor", "monitor:")] = note_runtime_message("Down", "monitor:")
+    parts.runtime_messages[("Actor class", "trapExits:")] = note_runtime_message("Exit", "trapExits:")
 

@@ -13,6 +13,7 @@ from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
+from lp.types import overrides
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean, ordinal
@@ -145,7 +146,7 @@ class Checker(Unifier, Reporter):
 
     def copy_require(self, r, inst):
         from lp.types.terms import Require
-        return Require(inst(r.msg), r.span, r.literal)
+        return Require(inst(r.msg), r.span, r.literal, r.runtime)
 
     def watch(self, var, constraint):
         self.adjust_many(constraint.types(), var.level)
@@ -184,6 +185,10 @@ class Checker(Unifier, Reporter):
                 continue
             if not m.class_side and m.selector in STRUCTURAL_SELECTORS:
                 self.report(P.EqualityBuiltIn(m.selector, m.span))
+                continue
+            why = overrides.primitive_redefinition(self, m, info)
+            if why is not None:
+                self.error("built-in selector", why, m.span, hint="give your method a selector of its own")
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
@@ -267,7 +272,9 @@ class Checker(Unifier, Reporter):
     def self_type(self, info: ClassInfo, class_side: bool):
         if class_side:
             return TCon(info.name + " class")
-        if info.name == "Object":
+        if info.name in ("Object", "Number"):
+            # Number has no instances of its own: its methods run on Integers and Floats, so their
+            # `self` is a variable, like Object's, constrained by what the body sends it
             return self.fresh()
         return self.table.instance_type(info.name, level=self.level)
 
@@ -289,6 +296,8 @@ class Checker(Unifier, Reporter):
             self.level = 1
         for mi in self.method_list:
             self.guard(mi.decl, self.check_override, mi)
+        overrides.check_fields(self)
+        overrides.check_object_methods(self)
 
     def infer_method(self, mi: MethodInfo):
         d = mi.decl
@@ -321,10 +330,14 @@ class Checker(Unifier, Reporter):
         if sig is not None and not sig.special and len(sig.args) == len(mi.decl.params):
             mine = self.instantiate(mi.scheme)
             self_t = mine.args[1]
+            if mi.class_side:   # on the class side, `Self` in a signature is an instance (as in class_send)
+                self_t = self.table.instance_type(info.name, level=self.level) if info.name not in PARAMS else None
             env = self.sig_env(prune(self_t)) if not mi.class_side else {}
             expected = [self.build(a, env, self_t) for a in sig.args] + [self.build(sig.result, env, self_t)]
             before = [_demands(x) if i < len(sig.args) and sig.args[i][0] == "var" else None
                       for i, x in enumerate(expected)]
+            general = overrides.fresh_vars(expected, self.level)
+            shown = overrides.texts(expected, mine.args[2:], self_t)
             for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
                 if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, f"the library's `{sel}`",
                                                                       None):
@@ -338,13 +351,21 @@ class Checker(Unifier, Reporter):
                                      f"`{info.name}{side} >> {sel}` redefines a library method, and its {what}",
                                      f"the library's `{sel}` has", x, y, title="incompatible override")
                     return
+            if overrides.less_general(general, self.level):
+                overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
             return
         for anc in self.table.chain(info.superclass) if info.superclass else []:
+            if not mi.class_side and not anc.builtin and sel in anc.fields:
+                return overrides.check_method_over_field(self, mi, anc, sel)
             table = anc.cmethods if mi.class_side else anc.methods
             parent = table.get(sel)
             if parent is not None and parent.scheme is not None:
                 mine = self.instantiate(mi.scheme)
                 theirs = self.instantiate(parent.scheme)
+                if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
+                    self.unify(theirs.args[1], mine.args[1])
+                general = overrides.fresh_vars(theirs.args[2:], self.level)
+                shown = overrides.texts(theirs.args[2:], mine.args[2:], theirs.args[1])
                 before = [_demands(x) for x in theirs.args[2:-1]]
                 side = " class" if mi.class_side else ""
                 for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
@@ -363,6 +384,8 @@ class Checker(Unifier, Reporter):
                             f"the overridden method {what}", x, y, title="incompatible override",
                             notes=[] if self._why_in(clash) else [Note("The overridden method is here:", pd.span)])
                         return
+                if overrides.less_general(general, self.level):
+                    overrides.report(self, mi, *shown, f"`{anc.name}{side} >> {sel}`", parent.decl)
                 return
 
     def narrower_arguments(self, mi: MethodInfo, theirs, before, whose, parent_decl):
@@ -647,6 +670,8 @@ class Checker(Unifier, Reporter):
                         return self.parts.sends[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
                     if discard and sel in BRANCHING_SIGS:
                         sig = BRANCHING_SIGS[sel]
+                    if (info.name, sel) in self.parts.runtime_messages:
+                        self.parts.runtime_messages[(info.name, sel)](self, node, actor, arg_nodes)
                     return self.apply_sig(sig, r, ats, node, arg_nodes, discard)
             mi = info.methods.get(sel)
             if mi is not None:
@@ -660,14 +685,20 @@ class Checker(Unifier, Reporter):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 if sig.special:
+                    overrides.inherited_construction(self, cname, sel, node)
                     return self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]
+                if (info.name + " class", sel) in self.parts.runtime_messages:
+                    self.parts.runtime_messages[(info.name + " class", sel)](self, node, actor, arg_nodes)
                 inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
                 return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True)
             mi = info.cmethods.get(sel)
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
+        om = self.table.classes["Object"].methods.get(sel)
+        if om is not None:  # classes are objects: the class-side chain ends in Object's instance methods
+            return self.call_method(om, r, ats, node, actor, arg_nodes)
         return self.unknown_selector(r, sel, node)
 
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):

@@ -7,6 +7,8 @@ actor sends and receives (actors.py), handed to `Checker(parts)` by check.py.
   argument nodes, discard), for a receiver of that class;
 - `class_sends`: selector -> fn(ck, class name, argument types, node, actor, argument nodes,
   discard), for a class receiver;
+- `runtime_messages`: (class or "C class", selector) -> fn(ck, node, actor, argument nodes), noting
+  a message the run time will deliver to the actor (Down after monitor:, Exit after trapExits:);
 - the typing that waits on a variable (constraints.py calls these when it fires): `numeric`
   (an operator's argument), `check_element` (what `sum`, `max`... need of elements), `with_fields`
   (`with:`), `check_reason` (`exit:`), `ask` (`ask:`).
@@ -22,6 +24,7 @@ class Parts:
     forms: dict = field(default_factory=dict)
     sends: dict = field(default_factory=dict)
     class_sends: dict = field(default_factory=dict)
+    runtime_messages: dict = field(default_factory=dict)   # (class, selector) -> notes a message the run time will deliver
     numeric: Callable | None = None
     check_element: Callable | None = None
     with_fields: Callable | None = None

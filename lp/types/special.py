@@ -9,6 +9,7 @@ from __future__ import annotations
 from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
+from lp.types import overrides
 from lp.types.errors import did_you_mean
 from lp.types.generics import nil_reply, replaced
 from lp.types.infer import Checker
@@ -214,6 +215,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
     elif type(recv) is A.Name and recv.name == "self" and cx.cls is not None and cx.class_side:
         cname = cx.cls.name
         ck.record(recv, TCon(cname + " class"))
+        overrides.inherited_construction(ck, cname, "fields:", n)
     rec = n.args[0]
     if type(rec) is A.BraceArray and not rec.items:
         rec = A.Record((), rec.span)

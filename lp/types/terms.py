@@ -66,13 +66,14 @@ class TProto(Type):
 
 class Require:
     """A send `target ! msg`: the message type, where it was sent, and its literal value if any."""
-    __slots__ = ("msg", "span", "literal", "done")
+    __slots__ = ("msg", "span", "literal", "done", "runtime")
 
-    def __init__(self, msg, span, literal=None):
+    def __init__(self, msg, span, literal=None, runtime=None):
         self.msg = msg
         self.span = span
         self.literal = literal
         self.done = False
+        self.runtime = runtime   # the selector that makes the run time deliver it (`monitor:`), if not a send
 
 
 class TSpecial(Type):

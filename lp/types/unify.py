@@ -28,6 +28,7 @@ class Unifier:
     def adjust(self, t, level, seen=None):
         """Lower every level inside `t` to at most `level` (the type escaped to an outer scope)."""
         stack = [t]
+        seen = set()    # types are DAGs: a shared constructor is walked once, never once per path
         while stack:
             t = prune(stack.pop())
             tt = type(t)
@@ -38,7 +39,9 @@ class Unifier:
                         for c in t.pending:
                             stack.extend(c.types())
             elif tt is TCon:
-                stack.extend(t.args)
+                if t.args and id(t) not in seen:
+                    seen.add(id(t))
+                    stack.extend(t.args)
             elif tt is TProto:
                 if t.level > level:
                     t.level = level
@@ -48,6 +51,7 @@ class Unifier:
         """Adjust levels in `t` to v's level; answer True if v occurs in t (outside protocols)."""
         level = v.level
         stack = [t]
+        seen = set()
         found = False
         while stack:
             t = prune(stack.pop())
@@ -61,7 +65,9 @@ class Unifier:
                         for c in t.pending:
                             stack.extend(c.types())
             elif tt is TCon:
-                stack.extend(t.args)
+                if t.args and id(t) not in seen:
+                    seen.add(id(t))
+                    stack.extend(t.args)
             elif tt is TProto:
                 if t.level > level:
                     t.level = level
@@ -218,7 +224,9 @@ def generalize(t, level):
                     for c in t.pending:
                         stack.extend(c.types())
         elif tt is TCon:
-            stack.extend(t.args)
+            if t.args and id(t) not in seen:
+                seen.add(id(t))
+                stack.extend(t.args)
         elif tt is TProto:
             if t.id in seen:
                 continue
@@ -238,7 +246,9 @@ def is_generic(t) -> bool:
             if t.level == GENERIC:
                 return True
         elif tt is TCon:
-            stack.extend(t.args)
+            if t.args and id(t) not in seen:
+                seen.add(id(t))
+                stack.extend(t.args)
         elif tt is TProto:
             if t.level == GENERIC:
                 return True
@@ -246,12 +256,16 @@ def is_generic(t) -> bool:
 
 
 class Instantiator:
-    """Copies the generic parts of a scheme, sharing everything else."""
+    """Copies the generic parts of a scheme, sharing everything else.
+
+    A type is a DAG: a constructor reached by two paths is copied once (`cons`), so
+    instantiating `Association[a, a]` nested n deep costs n, not 2^n."""
 
     def __init__(self, checker, level):
         self.checker = checker
         self.level = level
         self.map = {}
+        self.cons = {}      # id of a constructor -> its copy (the original is kept alive in the value)
 
     def __call__(self, t):
         t = prune(t)
@@ -268,8 +282,13 @@ class Instantiator:
         if tt is TCon:
             if not t.args:
                 return t
+            done = self.cons.get(id(t))
+            if done is not None and done[0] is t:
+                return done[1]
             args = tuple(self(a) for a in t.args)
-            return TCon(t.name, args, t.why)
+            n = TCon(t.name, args, t.why)
+            self.cons[id(t)] = (t, n)
+            return n
         if tt is TProto:
             if t.level != GENERIC:
                 return t

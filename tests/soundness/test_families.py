@@ -28,6 +28,15 @@ PASSING = {
     "Error subclass built with fields": "Error subclass: #E fields: (code).\n"
                                         "(E try: [(E fields: { message: 'x'. code: 4 }) raise] "
                                         "onError: [:e | e code]) even printNl.",
+    "method on Number runs on Integer and Float": "Number >> inc = self + 1.\nNumber >> hello = 'hi'.\n"
+                                                  "(3 inc) even printNl.\n(2.5 inc) isNaN printNl.\n"
+                                                  "3 hello size printNl.\n2.5 hello size printNl.",
+    "Object method sent to a class": "Object subclass: #Point fields: (x y).\n"
+                                     "Object >> describe = self printString , '!'.\nPoint describe size printNl.",
+    "field overriding a method of its type": "Object subclass: #Shape.\nShape >> name = 'shape'.\n"
+                                             "Shape >> describe = self name , '!'.\n"
+                                             "Shape subclass: #Named fields: (name).\n"
+                                             "(Named fields: { name: 'c' }) describe size printNl.",
     "Block entry of one arity": "srv := Actor spawn: [:me | me receive: { Block -> [:b | (b value: 3) printNl] }].\n"
                                 "srv ! [:x | x + 1].\nActor sleep: 50.",
 }

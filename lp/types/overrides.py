@@ -1,0 +1,266 @@
+"""Overrides must be at least as general as what they override (hostile report 1.13).
+
+Dynamic dispatch can send a message typed against a method's scheme to any override
+of it, so the override's scheme must be *at least as general*: every instance of the
+overridden scheme must be an instance of the override's. Unifying the two instances
+(what `check_override` does) is not enough: `A >> pick: x or: y = x` (a, b -> a) and
+`B >> pick: x or: y = y` (a, b -> b) unify, yet a send typed "answers its first
+argument" reaches B. So after unification every type variable of the overridden
+scheme's instance must still be a variable of its own: not fixed to a class, not
+merged with another of its variables, and not tied to a monomorphic type (a field).
+"""
+from __future__ import annotations
+
+from lp.diagnostics import Note
+from lp.types.terms import Namer, TCon, TVar, prune, show
+
+
+def fresh_vars(types, level) -> list:
+    """The type variables in `types` created by the instantiation (level >= `level`), in order."""
+    out, seen, done = [], set(), set()
+    stack = list(reversed(types))
+    while stack:
+        t = prune(stack.pop())
+        if type(t) is TVar:
+            if t.level >= level and t.id not in seen:
+                seen.add(t.id)
+                out.append(t)
+        elif type(t) is TCon and t.args and id(t) not in done:
+            done.add(id(t))
+            stack.extend(reversed(t.args))
+    return out
+
+
+def signature_text(types, namer) -> str:
+    *args, result = types
+    return (", ".join(show(a, namer) for a in args) + " -> " if args else "-> ") + show(result, namer)
+
+
+def less_general(vars_, level) -> bool:
+    """After unification: did two of `vars_` meet, or one get fixed (to a class or an outer variable)?"""
+    reps = set()
+    for v in vars_:
+        r = prune(v)
+        if type(r) is not TVar or r.level < level or r.id in reps:
+            return True
+        reps.add(r.id)
+    return False
+
+
+def report(ck, mi, theirs_text, mine_text, answers_anything, whose, parent_decl):
+    side = " class" if mi.class_side else ""
+    ck.error("override less general",
+             f"`{mi.cls.name}{side} >> {mi.decl.selector}` overrides {whose}, whose type is `{theirs_text}`, "
+             f"but its own type is only `{mine_text}`. A send typed against the overridden method can "
+             "reach this override and get an answer of a type it did not expect.",
+             mi.decl.span,
+             [Note("The overridden method is here:", parent_decl.span)] if parent_decl is not None else (),
+             hint=f"{whose} answers any type (it never answers, e.g. it only raises): give it a default "
+                  "answer of the type its overrides answer" if answers_anything else
+                  "an override must work for every type the method it overrides works for; "
+                  "give it another selector if it is more specific")
+
+
+def texts(theirs, mine, self_t):
+    """How both read, and whether the overridden one answers a variable found nowhere else (any type)."""
+    res = prune(theirs[-1])
+    anything = type(res) is TVar and not res.pending and all(v is not res for v in fresh_vars([*theirs[:-1], self_t], 0))
+    return signature_text(theirs, Namer()), signature_text(mine, Namer()), anything
+
+
+# Class-side selectors of every class that the checker types by a rule of its own, which a user
+# method would silently replace at run time (`new` is not among them: a user `new` is what the
+# checker types a send of `new` by).
+CLASS_PRIMITIVES = frozenset({"printNl", "displayNl", "yourself", "fields:"})
+# The opaque `Reason` protocol: a reason is a Symbol or an Error at run time.
+REASON_SELECTORS = ("isNormal", "isKilled", "isError", "error")
+
+
+def _fields_around(ck, info) -> bool:
+    """Has `info`, an ancestor or a descendant fields (so `with:` on it may be the record copy)?"""
+    if info.name == "Object" or any(c.fields or (c.builtin and c.name == "Error") for c in ck.table.chain(info.name)):
+        return True
+    stack = list(info.subclasses)
+    while stack:
+        sub = ck.table.classes.get(stack.pop())
+        if sub is not None:
+            if sub.fields:
+                return True
+            stack.extend(sub.subclasses)
+    return False
+
+
+def primitive_redefinition(ck, m, info):
+    """An error message if method `m` on class `info` redefines a selector whose typing (or the
+    run time) is built in, so that the checker's rule and the method run would disagree."""
+    from lp.types.library import INSTANCE_SIGS
+    sel = m.selector
+    side = " class" if m.class_side else ""
+    if m.span is not None and m.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
+        return None     # the core library implements some of these primitives in LP
+    if m.class_side:
+        if sel in CLASS_PRIMITIVES:
+            return (f"`{info.name} class >> {sel}` would redefine `{sel}`, which every class understands "
+                    "and which the checker types by a rule of its own.")
+        return None
+    if sel == "with:" and _fields_around(ck, info):
+        return (f"`with:` is the built-in copy of an instance with some fields replaced (`p with: {{ x: 3 }}`), "
+                f"which the checker types by a rule of its own; `{info.name} >> with:` would replace it for "
+                "instances with fields.")
+    if info.builtin:
+        sig = INSTANCE_SIGS.get(info.name, {}).get(sel)
+        if sig is not None and sig.special:
+            return (f"`{sel}` is a primitive of `{info.name}` that the compiler and the checker rely on; "
+                    f"`{info.name}{side} >> {sel}` cannot redefine it.")
+    if sel in REASON_SELECTORS:
+        names = {c.name for c in ck.table.chain(info.name)}
+        if "Error" in names or info.name == "Symbol":
+            return (f"`{sel}` is part of the `Reason` protocol, and an actor's exit reason is a Symbol or "
+                    f"an Error at run time: `{info.name} >> {sel}` would change what every reason answers.")
+    return None
+
+
+# ---- field accessors are methods (hostile report 1.7) ------------------------------------------
+
+def check_fields(ck):
+    """A field `f` answers `p f`: a unary method that overrides any `f` its class inherits (a
+    universal selector like `isNil` or `yourself`, a library selector of `Error`, a user method),
+    so it must have that method's type. Its type is one per program, so it must fit exactly."""
+    for info in list(ck.table.classes.values()):
+        if info.builtin or info.decl is None:
+            continue
+        for f in info.fields:
+            ck.guard(info.decl, _check_field, ck, info, f)
+
+
+def _check_field(ck, info, f):
+    from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS
+    ft = info.field_types[f]
+    self_t = ck.table.instance_type(info.name, level=ck.level)
+    for anc in ck.table.chain(info.superclass):
+        if anc.builtin:
+            sig = UNIVERSAL_SIGS.get(f) if anc.name == "Object" else INSTANCE_SIGS.get(anc.name, {}).get(f)
+            if sig is not None:
+                if sig.special or sig.args:
+                    ck.error("field overrides a method", f"`{info.name}` declares the field `{f}`, but `{f}` is "
+                             f"a selector every `{anc.name}` understands, and a field would replace it.",
+                             info.decl.span, hint=f"name the field differently, e.g. `my{f[0].upper() + f[1:]}`")
+                    return
+                expected = ck.build(sig.result, ck.sig_env(self_t), self_t, why=info.decl.span)
+                _compare(ck, info, f, ft, [expected], f"the library's `{f}`", None)
+                return
+        mi = anc.methods.get(f)
+        if mi is not None and mi.scheme is not None and not mi.decl.params:
+            theirs = ck.instantiate(mi.scheme)
+            if type(prune(theirs.args[1])) is TVar:
+                ck.unify(theirs.args[1], self_t)
+            _compare(ck, info, f, ft, theirs.args[2:], f"`{anc.name} >> {f}`", mi.decl)
+            return
+
+
+def _compare(ck, info, f, ft, theirs, whose, parent_decl):
+    general = fresh_vars(theirs, ck.level)
+    shown = signature_text(theirs, Namer())
+    clash = ck.unify(theirs[-1], ft)
+    notes = [Note("The overridden method is here:", parent_decl.span)] if parent_decl is not None else []
+    if clash:
+        ck.clash_error(clash, info.decl.span,
+                       f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, "
+                       "so what it holds", f"{whose} answers", theirs[-1], ft, title="incompatible override",
+                       notes=notes, hint="a field is a method answering its value; name it differently")
+    elif less_general(general, ck.level):
+        ck.error("override less general",
+                 f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, whose "
+                 f"type is `{shown}`; a field holds one type per program, so it is not that general.",
+                 info.decl.span, notes, hint="a field is a method answering its value; name it differently")
+
+
+def check_method_over_field(ck, mi, anc, f):
+    """`B >> v` where an ancestor `A` has the field `v`: the method overrides the field's accessor."""
+    mine = ck.instantiate(mi.scheme)
+    if mi.decl.params:
+        ck.error("incompatible override", f"`{mi.cls.name} >> {f}` has the name of the field `{f}` of `{anc.name}` "
+                 "plus arguments; the field's reader takes none.", mi.decl.span)
+        return
+    ft = anc.field_types[f]
+    clash = ck.unify(ft, mine.args[-1])
+    if clash:
+        ck.clash_error(clash, mi.decl.span,
+                       f"`{mi.cls.name} >> {f}` overrides the reader of the field `{f}` of `{anc.name}`, so what "
+                       "it answers", "the field holds", ft, mine.args[-1], title="incompatible override",
+                       notes=[Note("The field is declared here:", anc.decl.span)])
+
+
+# ---- class-side constructors are inherited (hostile report 1.1, 1.12) ----------------------------
+
+CONSTRUCTORS = frozenset({"new", "fields:", "new:", "raise:", "signal:"})
+
+
+def inherited_construction(ck, cname, sel, node):
+    """`self new` (`fields:`, `new:`, `raise:`, `signal:`) in a class-side method of `cname` builds an
+    instance of whichever class receives the method: a subclass inherits it. If a subclass declares
+    fields of its own, that instance would miss them (an error, or a nil field): an error here."""
+    recv = getattr(node, "receiver", None)
+    if sel not in CONSTRUCTORS or type(recv).__name__ != "Name" or recv.name not in ("self", "super"):
+        return
+    stack = list(ck.table.classes[cname].subclasses) if cname in ck.table.classes else []
+    while stack:
+        sub = ck.table.classes.get(stack.pop())
+        if sub is None:
+            continue
+        if sub.fields:
+            fields = ", ".join(sub.fields)
+            ck.error("inherited constructor",
+                     f"`{recv.name} {sel}` in a class-side method of `{cname}` builds an instance of the class "
+                     f"that receives the method, and `{sub.name}` inherits it but has fields of its own "
+                     f"({fields}) that this would leave unset.", node.span,
+                     [Note(f"`{sub.name}` is declared here:", sub.decl.span)] if sub.decl is not None else (),
+                     hint=f"name the class (`{cname} {sel}{' ...' if sel.endswith(':') else ''}`), or give "
+                          f"`{sub.name}` its own class-side method with another selector")
+            return
+        stack.extend(sub.subclasses)
+
+
+# ---- library methods override user methods on Object ------------------------------------------
+
+def check_object_methods(ck):
+    """`Object >> sel` is inherited by every builtin class, and a builtin class's own `sel` (its library
+    signature) overrides it: a send typed against the Object method (say on a receiver not yet known)
+    can reach the builtin's. So the library signature must be at least as general as the Object method."""
+    from lp.types.library import INSTANCE_SIGS
+    obj = ck.table.classes["Object"]
+    for sel, om in list(obj.methods.items()):
+        if om.scheme is None or om.decl.span is None or om.decl.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
+            continue
+        for cname, table in INSTANCE_SIGS.items():
+            sig = table.get(sel)
+            if sig is None or cname in ("Object", "Reason") or cname not in ck.table.classes:
+                continue
+            if ck.guard(om.decl, _library_over_object, ck, om, cname, sig) is False:
+                break
+
+
+def _library_over_object(ck, om, cname, sig):
+    sel = om.decl.selector
+    if sig.special or len(sig.args) != len(om.decl.params):
+        ck.error("built-in selector", f"`Object >> {sel}` is inherited by `{cname}`, whose own `{sel}` is a primitive "
+                 "typed by a rule of its own, so a send typed against `Object >> " + sel + "` could reach it.",
+                 om.decl.span, hint="give your method a selector of its own")
+        return False
+    inst = ck.table.instance_type(cname, level=ck.level)
+    theirs = ck.instantiate(om.scheme)
+    ck.unify(theirs.args[1], inst)
+    general = fresh_vars([inst, *theirs.args[2:]], ck.level)   # the receiver's parameters are any types too
+    shown = signature_text(theirs.args[2:], Namer())
+    env = ck.sig_env(inst)
+    lib = [ck.build(a, env, inst) for a in sig.args] + [ck.build(sig.result, env, inst)]
+    lib_shown = signature_text(lib, Namer())
+    clashed = any(ck.unify(x, y) is not None for x, y in zip(theirs.args[2:], lib))
+    if clashed or less_general(general, ck.level):
+        ck.error("incompatible override",
+                 f"`Object >> {sel}` has the type `{shown}`, but every `{cname}` inherits it and overrides it with "
+                 f"the library's `{sel}`, of type `{lib_shown}`: a send typed against "
+                 f"`Object >> {sel}` can reach `{cname}`'s and get an answer of a type it did not expect.",
+                 om.decl.span, hint="give your method a selector of its own, or the library method's type")
+        return False
+    return True
