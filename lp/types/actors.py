@@ -339,7 +339,7 @@ def runtime_message(ck, r, m, req):
         return True     # a receive table takes only what it names; an unreceived Down just waits
     clash = ck.unify(r.plain[0], m)
     if clash:
-        ck.error("runtime message to a plain receive",
+        ck.worded("runtime message to a plain receive",
                  f"After `{req.runtime}`, the run time delivers `{m.name}` messages to this actor, and it takes "
                  f"its messages with a plain `receive`, which answers `{show(prune(r.plain[0]))}` here: "
                  f"a plain `receive` could answer {'an' if m.name[0] in 'AEIOU' else 'a'} `{m.name}`.", req.span,

@@ -26,6 +26,11 @@ class Reporter:
         """A problem as data (lp/types/problems.py), worded by lp/types/reports.py."""
         self.add(render(problem))
 
+    def worded(self, title, message, span, notes=(), hint=None, label=""):
+        """A diagnostic worded where it is found: the override and built-in-selector problems
+        (lp/types/overrides.py) are not yet kinds in problems.py."""
+        self.add(Diagnostic(title, message, span, notes=tuple(notes), hint=hint, label=label))
+
     def add(self, d: Diagnostic):
         """An error, unless one was already reported at the same span (one diagnostic per root cause);
         every warning."""

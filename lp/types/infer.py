@@ -188,7 +188,7 @@ class Checker(Unifier, Reporter):
                 continue
             why = overrides.primitive_redefinition(self, m, info)
             if why is not None:
-                self.error("built-in selector", why, m.span, hint="give your method a selector of its own")
+                self.worded("built-in selector", why, m.span, hint="give your method a selector of its own")
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:

@@ -49,7 +49,7 @@ def less_general(vars_, level) -> bool:
 
 def report(ck, mi, theirs_text, mine_text, answers_anything, whose, parent_decl):
     side = " class" if mi.class_side else ""
-    ck.error("override less general",
+    ck.worded("override less general",
              f"`{mi.cls.name}{side} >> {mi.decl.selector}` overrides {whose}, whose type is `{theirs_text}`, "
              f"but its own type is only `{mine_text}`. A send typed against the overridden method can "
              "reach this override and get an answer of a type it did not expect.",
@@ -142,7 +142,7 @@ def _check_field(ck, info, f):
             sig = UNIVERSAL_SIGS.get(f) if anc.name == "Object" else INSTANCE_SIGS.get(anc.name, {}).get(f)
             if sig is not None:
                 if sig.special or sig.args:
-                    ck.error("field overrides a method", f"`{info.name}` declares the field `{f}`, but `{f}` is "
+                    ck.worded("field overrides a method", f"`{info.name}` declares the field `{f}`, but `{f}` is "
                              f"a selector every `{anc.name}` understands, and a field would replace it.",
                              info.decl.span, hint=f"name the field differently, e.g. `my{f[0].upper() + f[1:]}`")
                     return
@@ -169,7 +169,7 @@ def _compare(ck, info, f, ft, theirs, whose, parent_decl):
                        "so what it holds", f"{whose} answers", theirs[-1], ft, title="incompatible override",
                        notes=notes, hint="a field is a method answering its value; name it differently")
     elif less_general(general, ck.level):
-        ck.error("override less general",
+        ck.worded("override less general",
                  f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, whose "
                  f"type is `{shown}`; a field holds one type per program, so it is not that general.",
                  info.decl.span, notes, hint="a field is a method answering its value; name it differently")
@@ -179,7 +179,7 @@ def check_method_over_field(ck, mi, anc, f):
     """`B >> v` where an ancestor `A` has the field `v`: the method overrides the field's accessor."""
     mine = ck.instantiate(mi.scheme)
     if mi.decl.params:
-        ck.error("incompatible override", f"`{mi.cls.name} >> {f}` has the name of the field `{f}` of `{anc.name}` "
+        ck.worded("incompatible override", f"`{mi.cls.name} >> {f}` has the name of the field `{f}` of `{anc.name}` "
                  "plus arguments; the field's reader takes none.", mi.decl.span)
         return
     ft = anc.field_types[f]
@@ -210,7 +210,7 @@ def inherited_construction(ck, cname, sel, node):
             continue
         if sub.fields:
             fields = ", ".join(sub.fields)
-            ck.error("inherited constructor",
+            ck.worded("inherited constructor",
                      f"`{recv.name} {sel}` in a class-side method of `{cname}` builds an instance of the class "
                      f"that receives the method, and `{sub.name}` inherits it but has fields of its own "
                      f"({fields}) that this would leave unset.", node.span,
@@ -243,7 +243,7 @@ def check_object_methods(ck):
 def _library_over_object(ck, om, cname, sig):
     sel = om.decl.selector
     if sig.special or len(sig.args) != len(om.decl.params):
-        ck.error("built-in selector", f"`Object >> {sel}` is inherited by `{cname}`, whose own `{sel}` is a primitive "
+        ck.worded("built-in selector", f"`Object >> {sel}` is inherited by `{cname}`, whose own `{sel}` is a primitive "
                  "typed by a rule of its own, so a send typed against `Object >> " + sel + "` could reach it.",
                  om.decl.span, hint="give your method a selector of its own")
         return False
@@ -257,7 +257,7 @@ def _library_over_object(ck, om, cname, sig):
     lib_shown = signature_text(lib, Namer())
     clashed = any(ck.unify(x, y) is not None for x, y in zip(theirs.args[2:], lib))
     if clashed or less_general(general, ck.level):
-        ck.error("incompatible override",
+        ck.worded("incompatible override",
                  f"`Object >> {sel}` has the type `{shown}`, but every `{cname}` inherits it and overrides it with "
                  f"the library's `{sel}`, of type `{lib_shown}`: a send typed against "
                  f"`Object >> {sel}` can reach `{cname}`'s and get an answer of a type it did not expect.",
