@@ -221,6 +221,63 @@ typedef struct {
 } lprt_stats;
 void lprt_get_stats(lprt *rt, lprt_stats *out);
 
+/* ---- network (net_sock.c, net_conn.c, net_fiber.c) ----
+   Non-blocking sockets. No call ever blocks: LPRT_NET_WANT_READ / _WANT_WRITE
+   mean "wait for the fd (lprt_wait_fd with LPRT_READ / LPRT_WRITE and your
+   deadline), then call again"; a step actor returns LPRT_BLOCK and repeats
+   the call when woken, a fiber uses the *_wait helpers below. Other negative
+   results are -errno or one of these codes. Every connected socket (connected
+   or accepted) has TCP_NODELAY set and is close-on-exec. */
+enum {
+    LPRT_NET_WANT_READ = -10001,
+    LPRT_NET_WANT_WRITE = -10002,
+    LPRT_NET_EOF = -10003,       /* clean end of stream, nothing buffered */
+    LPRT_NET_TOO_LONG = -10004,  /* a line longer than the limit */
+    LPRT_NET_TRUNCATED = -10005, /* the stream ended inside a read of n bytes */
+    LPRT_NET_TIMEOUT = -10006,   /* *_wait helpers: the deadline passed */
+    LPRT_NET_DNS = -10007        /* *_wait helpers: the name did not resolve */
+};
+/* Numeric address (IPv4 or IPv6) only: resolve names first (lprt_wait_resolve).
+   0: connected; LPRT_NET_WANT_WRITE: in progress, wait for write then call
+   lprt_net_connect_result; *fd is set in both cases (the caller closes it). */
+int lprt_net_connect(const char *addr, int port, int *fd);
+int lprt_net_connect_result(int fd); /* 0 or -errno (ECONNREFUSED, ...) */
+/* addr NULL or "": every interface (IPv6 dual stack when available). port 0
+   picks a free port (lprt_net_local_port tells it). SO_REUSEADDR is set. */
+int lprt_net_listen(const char *addr, int port, int backlog, int *fd);
+int lprt_net_local_port(int fd);
+int lprt_net_accept(int listen_fd, int *fd); /* 0, LPRT_NET_WANT_READ or -errno */
+int lprt_net_close(int fd);
+
+/* A buffered byte stream over a connected socket. Reads answer a pointer into
+   the connection's buffer, valid until the next call on it; the buffer never
+   grows past what one read asks for (a line: its limit). */
+typedef struct lprt_conn lprt_conn;
+lprt_conn *lprt_conn_new(int fd); /* takes the fd (closed by lprt_conn_free) */
+void lprt_conn_free(lprt_conn *c);
+int lprt_conn_fd(const lprt_conn *c);
+/* One line without its "\n" or "\r\n": its length (>= 0, *line set), or a
+   negative code. A last line without a newline before EOF is a line. */
+long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line);
+/* Exactly n bytes (1 <= n <= 1 GiB); LPRT_NET_EOF when the stream ended
+   before any, LPRT_NET_TRUNCATED when it ended after some. */
+long lprt_conn_read_exact(lprt_conn *c, size_t n, const char **out);
+/* Between 1 and max bytes, as soon as any are there. */
+long lprt_conn_read_some(lprt_conn *c, size_t max, const char **out);
+size_t lprt_conn_buffered(const lprt_conn *c);
+/* Write some of data: bytes written (> 0), LPRT_NET_WANT_WRITE or -errno. */
+long lprt_conn_write(lprt_conn *c, const void *data, size_t n);
+/* Half-close (shutdown SHUT_WR). */
+int lprt_conn_shutdown(lprt_conn *c);
+
+/* Fiber helpers: the calls above, suspending the fiber on "would block" until
+   done or the deadline (LPRT_NET_TIMEOUT). */
+int lprt_net_connect_wait(lprt_actor *self, const char *host, int port, int64_t deadline, int *fd);
+int lprt_net_accept_wait(lprt_actor *self, int listen_fd, int64_t deadline, int *fd);
+long lprt_conn_read_line_wait(lprt_actor *self, lprt_conn *c, size_t limit, const char **line, int64_t deadline);
+long lprt_conn_read_exact_wait(lprt_actor *self, lprt_conn *c, size_t n, const char **out, int64_t deadline);
+long lprt_conn_write_all_wait(lprt_actor *self, lprt_conn *c, const void *data, size_t n, int64_t deadline);
+
 #ifdef __cplusplus
 }
 #endif
