@@ -65,6 +65,7 @@ lprt_msg *lprt_py_scan(lprt_actor *self, lprt_msg *m, uint64_t after_seq, uint64
 lprt_actor *lprt_py_create(lprt *rt, lprt_step_fn fn, void *ud, int start, uint64_t *id);
 int lprt_py_addrinfo_next(struct addrinfo **cursor, int *family, char *host, size_t hostlen, int *port);
 void lprt_py_freeaddrinfo(struct addrinfo *ai);
+const char *lprt_py_gai_strerror(int status);
 """
 
 HELPERS = r"""
@@ -134,6 +135,7 @@ static int lprt_py_addrinfo_next(struct addrinfo **cursor, int *family, char *ho
 }
 
 static void lprt_py_freeaddrinfo(struct addrinfo *ai) { if (ai) freeaddrinfo(ai); }
+static const char *lprt_py_gai_strerror(int status) { return gai_strerror(status); }
 """
 
 

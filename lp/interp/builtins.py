@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import types
 
+from lp.interp import net_values as NV
 from lp.interp import values as V
 from lp.interp.code import Primitive
 from lp.interp.registry import BLOCK_VALUE, PRIMITIVES
@@ -19,6 +20,11 @@ HIERARCHY = [
     ("Error", "Object", ("message",)),
     ("Down", "Object", ("actor", "reason")), ("Exit", "Object", ("actor", "reason")),
     ("Log", "Object", ()), ("JSON", "Object", ()), ("Transcript", "Object", ()),
+    # the network library (docs/network.md)
+    ("ByteArray", "Object", ()), ("TCP", "Object", ()), ("TCPSocket", "Object", ()), ("TCPListener", "Object", ()),
+    ("Timeout", "Error", ()), ("NetworkError", "Error", ()), ("ConnectionRefused", "NetworkError", ()),
+    ("ConnectionReset", "NetworkError", ()), ("ConnectionClosed", "NetworkError", ()),
+    ("DNSError", "NetworkError", ()), ("LimitExceeded", "NetworkError", ()),
 ]
 
 TYPES = {
@@ -26,6 +32,7 @@ TYPES = {
     V.Symbol: "Symbol", V.Char: "Character", tuple: "Array", V.Interval: "Interval", V.LPDict: "Dictionary", V.Maybe: "Maybe",
     V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
     V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise",
+    bytes: "ByteArray", NV.Socket: "TCPSocket", NV.Listener: "TCPListener",
 }
 
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
@@ -33,7 +40,8 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 
 def install(interp) -> None:
     # the primitive modules register themselves on import
-    from lp.interp import actors, prims_collections, prims_numbers, prims_objects, prims_text  # noqa: F401
+    from lp.interp import (actors, prims_bytes, prims_collections, prims_net, prims_numbers,  # noqa: F401
+                           prims_objects, prims_text)
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]

@@ -1,4 +1,4 @@
-"""Signatures of the core library (LANGUAGE.md §2 and §3; §5 is not typed until it runs).
+"""Signatures of the core library (LANGUAGE.md §2 and §3) and of the network library (§5, docs/network.md).
 
 Each line is `selector-with-argument-types -> result`. In a signature,
 `Self` is the receiver's type (on the class side: an instance of the receiving
@@ -27,6 +27,11 @@ BUILTIN_CLASSES = {
     "Error": "Object", "Down": "Object", "Exit": "Object", "Reason": "Object",
     "Log": "Object", "JSON": "Object", "Transcript": "Object",
     "Interval": "Object",
+    # the network library (docs/network.md)
+    "ByteArray": "Object", "TCP": "Object", "TCPSocket": "Object", "TCPListener": "Object",
+    "Timeout": "Error", "NetworkError": "Error", "ConnectionRefused": "NetworkError",
+    "ConnectionReset": "NetworkError", "ConnectionClosed": "NetworkError", "DNSError": "NetworkError",
+    "LimitExceeded": "NetworkError",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -198,6 +203,7 @@ isEmpty -> Boolean
 notEmpty -> Boolean
 indexOf: Character -> Integer
 copyFrom: Integer to: Integer -> String
+asByteArray -> ByteArray
 copyReplaceAll: String with: String -> String
 join: Array[String] -> String
 substrings: String -> Array[String]
@@ -393,6 +399,33 @@ messageText -> String
 description -> String
 signal: String -> a
 """,
+    "ByteArray": """
+size -> Integer
+at: Integer -> Integer
+, ByteArray -> ByteArray
+copyFrom: Integer to: Integer -> ByteArray
+isEmpty -> Boolean
+notEmpty -> Boolean
+asArray -> Array[Integer]
+asString -> String
+indexOf: Integer -> Integer
+""",
+    "TCPSocket": """
+readLine: Integer -> Maybe[String]
+readLine: Integer limit: Integer -> Maybe[String]
+readBytes: Integer timeout: Integer -> Maybe[ByteArray]
+write: String -> Integer
+write: String timeout: Integer -> Integer
+writeBytes: ByteArray -> Integer
+writeBytes: ByteArray timeout: Integer -> Integer
+close -> UndefinedObject
+isClosed -> Boolean
+""",
+    "TCPListener": """
+port -> Integer
+accept: Integer -> TCPSocket
+close -> UndefinedObject
+""",
     "Reason": """
 isNormal -> Boolean
 isKilled -> Boolean
@@ -460,6 +493,19 @@ debug: String -> UndefinedObject
     "JSON": """
 encode: a -> String
 decode: String -> Dynamic
+""",
+    "ByteArray": """
+new: Integer -> ByteArray
+withAll: Array[Integer] -> ByteArray
+""",
+    "String": """
+lf -> String
+crlf -> String
+""",
+    "TCP": """
+connect: String port: Integer timeout: Integer -> TCPSocket
+listen: Integer -> TCPListener
+listenHost: String port: Integer -> TCPListener
 """,
     "Transcript": """
 show: String -> UndefinedObject
