@@ -483,6 +483,7 @@ trapExits: Boolean -> UndefinedObject
 exit: special
 sleep: Integer -> UndefinedObject
 millisecondClock -> Integer
+microsecondClock -> Integer
 """,
     "Log": """
 info: String -> UndefinedObject
