@@ -278,6 +278,36 @@ long lprt_conn_read_line_wait(lprt_actor *self, lprt_conn *c, size_t limit, cons
 long lprt_conn_read_exact_wait(lprt_actor *self, lprt_conn *c, size_t n, const char **out, int64_t deadline);
 long lprt_conn_write_all_wait(lprt_actor *self, lprt_conn *c, const void *data, size_t n, int64_t deadline);
 
+/* ---- HTTP/1.1 framing (net_http.c) ----
+   Request heads and chunked bodies, read from a connection's buffer with the
+   same "would block" rule. Errors are the HTTP status to answer, negated. */
+enum { LPRT_HTTP_BAD_REQUEST = -400, LPRT_HTTP_TOO_LARGE = -413, LPRT_HTTP_URI_TOO_LONG = -414,
+       LPRT_HTTP_HEADERS_TOO_LARGE = -431, LPRT_HTTP_NOT_IMPLEMENTED = -501,
+       LPRT_HTTP_BAD_VERSION = -505 };
+typedef struct {
+    const char *p;
+    size_t n;
+} lprt_http_field;
+typedef struct {
+    size_t max_line;    /* request line and each header line, bytes */
+    size_t max_headers; /* header fields */
+    size_t max_head;    /* the whole head, bytes */
+} lprt_http_limits;
+/* One request head: answers the number of header fields h (0 <= h <= cap/2 - 2)
+   with fields[0..2] = method, target, version and fields[3 + 2i], fields[4 + 2i]
+   = name (lowercased) and value (trimmed), pointing into the connection's
+   buffer until the next call on it. Empty lines before the request line are
+   skipped. LPRT_NET_EOF: the stream ended before any byte of a request;
+   LPRT_NET_WANT_READ; -errno; or LPRT_HTTP_*: the request is malformed (400),
+   its line too long (414), a header line, the header count or the head too
+   large (431), the version not HTTP/1.0 or 1.1 (505). */
+long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);
+/* A whole chunked body (chunks, last chunk, trailers) decoded: its length, with
+   *out pointing at the bytes until the next call; LPRT_NET_WANT_READ; -errno;
+   LPRT_HTTP_BAD_REQUEST (malformed, or the stream ended inside it) or
+   LPRT_HTTP_TOO_LARGE (more than max_body bytes of data). */
+long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,7 @@
  * block of cap bytes. It grows only as far as the current read needs (a line:
  * its limit plus "\r\n"; exact reads: n), so a peer that never sends a
  * newline costs at most the limit, and then the read answers
- * LPRT_NET_TOO_LONG. A TLS layer will slot in at conn_recv / conn_send.     */
+ * LPRT_NET_TOO_LONG. A TLS layer will slot in at lprt__conn_recv and the send. */
 #include "lprt.h"
 
 #include <errno.h>
@@ -14,16 +14,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net_internal.h"
+
 #define RECV_CHUNK 65536
 #define MAX_EXACT ((size_t)1 << 30)
-
-struct lprt_conn {
-    int fd;
-    int eof;      /* the peer's end of stream was seen */
-    int err;      /* a sticky -errno from recv */
-    char *buf;
-    size_t start, end, cap;
-};
 
 lprt_conn *lprt_conn_new(int fd) {
     lprt_conn *c = calloc(1, sizeof *c);
@@ -61,7 +55,7 @@ static int reserve(lprt_conn *c, size_t want) {
 
 /* One recv of at most `room` more bytes into the buffer: > 0 bytes,
    0 at EOF, LPRT_NET_WANT_READ or -errno. */
-static long conn_recv(lprt_conn *c, size_t room) {
+long lprt__conn_recv(lprt_conn *c, size_t room) {
     if (c->eof) return 0;
     if (c->err) return c->err;
     size_t want = c->end - c->start + (room > RECV_CHUNK ? RECV_CHUNK : room);
@@ -78,12 +72,12 @@ static long conn_recv(lprt_conn *c, size_t room) {
         return 0;
     }
     if (errno == EAGAIN || errno == EWOULDBLOCK) return LPRT_NET_WANT_READ;
-    if (errno == EINTR) return conn_recv(c, room);
+    if (errno == EINTR) return lprt__conn_recv(c, room);
     c->err = -errno;
     return c->err;
 }
 
-static long hand_out(lprt_conn *c, size_t n, size_t consumed, const char **out) {
+long lprt__conn_hand_out(lprt_conn *c, size_t n, size_t consumed, const char **out) {
     *out = c->buf + c->start;
     c->start += consumed;
     return (long)n;
@@ -98,16 +92,16 @@ long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line) {
             size_t n = (size_t)(p - (c->buf + c->start));
             size_t len = n > 0 && p[-1] == '\r' ? n - 1 : n;
             if (len > limit) return LPRT_NET_TOO_LONG;
-            return hand_out(c, len, n + 1, line);
+            return lprt__conn_hand_out(c, len, n + 1, line);
         }
         scanned = have;
         if (have > limit + 1) return LPRT_NET_TOO_LONG; /* limit bytes and a '\r' fit */
-        long r = conn_recv(c, limit + 2 - have);
+        long r = lprt__conn_recv(c, limit + 2 - have);
         if (r == 0) {
             if (have == 0) return LPRT_NET_EOF;
             size_t len = c->buf[c->start + have - 1] == '\r' ? have - 1 : have;
             if (len > limit) return LPRT_NET_TOO_LONG;
-            return hand_out(c, len, have, line);
+            return lprt__conn_hand_out(c, len, have, line);
         }
         if (r < 0) return r;
     }
@@ -117,8 +111,8 @@ long lprt_conn_read_exact(lprt_conn *c, size_t n, const char **out) {
     if (n == 0 || n > MAX_EXACT) return -EINVAL;
     for (;;) {
         size_t have = c->end - c->start;
-        if (have >= n) return hand_out(c, n, n, out);
-        long r = conn_recv(c, n - have);
+        if (have >= n) return lprt__conn_hand_out(c, n, n, out);
+        long r = lprt__conn_recv(c, n - have);
         if (r == 0) return have == 0 ? LPRT_NET_EOF : LPRT_NET_TRUNCATED;
         if (r < 0) return r;
     }
@@ -128,13 +122,13 @@ long lprt_conn_read_some(lprt_conn *c, size_t max, const char **out) {
     if (max == 0 || max > MAX_EXACT) return -EINVAL;
     size_t have = c->end - c->start;
     if (have == 0) {
-        long r = conn_recv(c, max);
+        long r = lprt__conn_recv(c, max);
         if (r == 0) return LPRT_NET_EOF;
         if (r < 0) return r;
         have = c->end - c->start;
     }
     size_t n = have < max ? have : max;
-    return hand_out(c, n, n, out);
+    return lprt__conn_hand_out(c, n, n, out);
 }
 
 long lprt_conn_write(lprt_conn *c, const void *data, size_t n) {

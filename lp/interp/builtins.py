@@ -25,6 +25,7 @@ HIERARCHY = [
     ("Timeout", "Error", ()), ("NetworkError", "Error", ()), ("ConnectionRefused", "NetworkError", ()),
     ("ConnectionReset", "NetworkError", ()), ("ConnectionClosed", "NetworkError", ()),
     ("DNSError", "NetworkError", ()), ("LimitExceeded", "NetworkError", ()),
+    ("HttpHead", "Object", ("method", "target", "version", "headers")), ("HttpWireError", "NetworkError", ("status",)),
 ]
 
 TYPES = {
@@ -40,8 +41,8 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 
 def install(interp) -> None:
     # the primitive modules register themselves on import
-    from lp.interp import (actors, prims_bytes, prims_collections, prims_net, prims_numbers,  # noqa: F401
-                           prims_objects, prims_text)
+    from lp.interp import (actors, prims_bytes, prims_collections, prims_http, prims_net,  # noqa: F401
+                           prims_numbers, prims_objects, prims_text)
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]

@@ -31,7 +31,7 @@ BUILTIN_CLASSES = {
     "ByteArray": "Object", "TCP": "Object", "TCPSocket": "Object", "TCPListener": "Object",
     "Timeout": "Error", "NetworkError": "Error", "ConnectionRefused": "NetworkError",
     "ConnectionReset": "NetworkError", "ConnectionClosed": "NetworkError", "DNSError": "NetworkError",
-    "LimitExceeded": "NetworkError",
+    "LimitExceeded": "NetworkError", "HttpHead": "Object", "HttpWireError": "NetworkError",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -39,6 +39,8 @@ BUILTIN_FIELDS = {
     "Error": {"message": "String"},
     "Down": {"actor": "Actor[!]", "reason": "Reason"},
     "Exit": {"actor": "Actor[!]", "reason": "Reason"},
+    "HttpHead": {"method": "String", "target": "String", "version": "String", "headers": "Dictionary[String,String]"},
+    "HttpWireError": {"status": "Integer"},
 }
 
 NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
@@ -420,6 +422,8 @@ writeBytes: ByteArray -> Integer
 writeBytes: ByteArray timeout: Integer -> Integer
 close -> UndefinedObject
 isClosed -> Boolean
+readHttpHead: Integer timeout: Integer maxLine: Integer maxHeaders: Integer maxHead: Integer -> Maybe[HttpHead]
+readHttpChunked: Integer timeout: Integer -> ByteArray
 """,
     "TCPListener": """
 port -> Integer

@@ -214,6 +214,8 @@ BY_CLASS = {
     ("TCPSocket", "write:timeout:"): "as write:, raising Timeout if the peer does not take the bytes in time",
     ("TCPSocket", "writeBytes:"): "writes the bytes completely; answers their count",
     ("TCPSocket", "writeBytes:timeout:"): "as writeBytes:, raising Timeout if the peer does not take them in time",
+    ("TCPSocket", "readHttpHead:timeout:maxLine:maxHeaders:maxHead:"): "the next HTTP/1.1 request head, none at end of stream (for HttpServer; docs/network.md)",
+    ("TCPSocket", "readHttpChunked:timeout:"): "a chunked request body's data (for HttpServer; docs/network.md)",
     ("TCPSocket", "close"): "closes the connection", ("TCPSocket", "isClosed"): "whether close was sent",
 }
 

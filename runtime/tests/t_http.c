@@ -1,0 +1,115 @@
+/* t_http.c — HTTP/1.1 framing (net_http.c) on a socketpair, no scheduler
+ * needed: heads (fields, lowercased names, trimmed values, pipelining, empty
+ * lines before a request, arrival in pieces), every refusal with its status
+ * (400, 414, 431, 505), end of stream, chunked bodies (extensions, trailers,
+ * pieces, 400 and 413), and that buffers stay within the limits.          */
+#include "harness.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int peer;
+static lprt_conn *conn;
+static lprt_http_limits lim = {100, 5, 300};
+static lprt_http_field f[64];
+
+static void fresh(void) {
+    if (conn) lprt_conn_free(conn);
+    if (peer >= 0) close(peer);
+    int sv[2];
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);
+    conn = lprt_conn_new(sv[0]);
+    peer = sv[1];
+}
+
+static void put(const char *s) { CHECK(write(peer, s, strlen(s)) == (ssize_t)strlen(s)); }
+
+static int is(lprt_http_field x, const char *s) { return x.n == strlen(s) && memcmp(x.p, s, x.n) == 0; }
+
+static long head(const char *text) {
+    fresh();
+    put(text);
+    return lprt_http_read_head(conn, &lim, f, 64);
+}
+
+static void heads(void) {
+    CHECK(head("GET /a?b=1 HTTP/1.1\r\nHost: x\r\nX-Thing:  spaced value \t\r\n\r\nPOST") == 2);
+    CHECK(is(f[0], "GET") && is(f[1], "/a?b=1") && is(f[2], "HTTP/1.1"));
+    CHECK(is(f[3], "host") && is(f[4], "x") && is(f[5], "x-thing") && is(f[6], "spaced value"));
+    /* the next (pipelined) request is still buffered, and incomplete */
+    CHECK(lprt_http_read_head(conn, &lim, f, 64) == LPRT_NET_WANT_READ);
+    put(" / HTTP/1.0\n\n");
+    CHECK(lprt_http_read_head(conn, &lim, f, 64) == 0 && is(f[0], "POST") && is(f[2], "HTTP/1.0"));
+    shutdown(peer, SHUT_WR);
+    CHECK(lprt_http_read_head(conn, &lim, f, 64) == LPRT_NET_EOF);
+
+    CHECK(head("\r\n\r\nGET / HTTP/1.1\r\nEmpty:\r\n\r\n") == 1 && is(f[3], "empty") && f[4].n == 0);
+    /* refusals */
+    CHECK(head("GET /") == LPRT_NET_WANT_READ);
+    shutdown(peer, SHUT_WR);
+    CHECK(lprt_http_read_head(conn, &lim, f, 64) == LPRT_HTTP_BAD_REQUEST); /* ended inside the head */
+    char longline[400];
+    memset(longline, 'a', sizeof longline - 1);
+    longline[sizeof longline - 1] = 0;
+    CHECK(head(longline) == LPRT_HTTP_URI_TOO_LONG);
+    CHECK(lprt_conn_buffered(conn) <= 400);
+    CHECK(head("GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\nE: 5\r\nF: 6\r\n\r\n") ==
+          LPRT_HTTP_HEADERS_TOO_LARGE);
+    fresh();
+    put("GET / HTTP/1.1\r\nLong: ");
+    put(longline);
+    CHECK(lprt_http_read_head(conn, &lim, f, 64) == LPRT_HTTP_HEADERS_TOO_LARGE);
+    CHECK(head("GET / HTTP/1.1\r\nA: 1\r\n folded\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET / HTTP/1.1\r\nNo colon\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET / HTTP/1.1\r\nBad name: 1\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET / HTTP/1.1\r\n: empty name\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET / HTTP/1.1\r\nA: x\001y\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("G(T / HTTP/1.1\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET  / HTTP/1.1\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET / HTTP/1.1 extra\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET / HTTX/1.1\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(head("GET / HTTP/2.0\r\n\r\n") == LPRT_HTTP_BAD_VERSION);
+    CHECK(head("GET / HTTP/1.2\r\n\r\n") == LPRT_HTTP_BAD_VERSION);
+}
+
+static long body(const char *text, size_t max, const char **out) {
+    fresh();
+    put(text);
+    return lprt_http_read_chunked(conn, max, out);
+}
+
+static void chunked(void) {
+    const char *out;
+    CHECK(body("5\r\nhello\r\n1;ext=1\r\n!\r\n0\r\nTrailer: x\r\n\r\nNEXT", 100, &out) == 6);
+    CHECK(memcmp(out, "hello!", 6) == 0);
+    const char *rest;
+    CHECK(lprt_conn_read_exact(conn, 4, &rest) == 4 && memcmp(rest, "NEXT", 4) == 0);
+    CHECK(body("a\r\n0123", 100, &out) == LPRT_NET_WANT_READ);
+    put("456789\r");
+    CHECK(lprt_http_read_chunked(conn, 100, &out) == LPRT_NET_WANT_READ);
+    put("\n0\r\n\r\n");
+    CHECK(lprt_http_read_chunked(conn, 100, &out) == 10 && memcmp(out, "0123456789", 10) == 0);
+    CHECK(body("0\r\n\r\n", 100, &out) == 0);
+    CHECK(body("zz\r\n", 100, &out) == LPRT_HTTP_BAD_REQUEST);
+    CHECK(body("5\r\nhelloX\r\n", 100, &out) == LPRT_HTTP_BAD_REQUEST);
+    CHECK(body("65\r\n", 100, &out) == LPRT_HTTP_TOO_LARGE);
+    CHECK(body("40\r\n", 100, &out) == LPRT_NET_WANT_READ);
+    CHECK(body("ffffffffffffffffff\r\n", 100, &out) == LPRT_HTTP_BAD_REQUEST);
+    CHECK(body("3\r\nabc\r\n", 100, &out) == LPRT_NET_WANT_READ);
+    shutdown(peer, SHUT_WR);
+    CHECK(lprt_http_read_chunked(conn, 100, &out) == LPRT_HTTP_BAD_REQUEST);
+    /* many tiny chunks adding up past the limit */
+    fresh();
+    for (int i = 0; i < 101; i++) put("1\r\nx\r\n");
+    CHECK(lprt_http_read_chunked(conn, 100, &out) == LPRT_HTTP_TOO_LARGE);
+}
+
+int main(void) {
+    peer = -1;
+    heads();
+    chunked();
+    lprt_conn_free(conn);
+    close(peer);
+    printf("ok\n");
+    return 0;
+}
