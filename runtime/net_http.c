@@ -106,6 +106,7 @@ long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_fi
         size_t have = c->end - c->start;
         char *b = c->buf + c->start;
         size_t len = have ? head_end(b, have) : 0;
+        if (len > lim->max_head + 2) return LPRT_HTTP_HEADERS_TOO_LARGE; /* arrived in one piece */
         if (len) {
             long r = parse_head(b, len, lim, fields, cap);
             const char *unused;

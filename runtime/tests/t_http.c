@@ -59,6 +59,11 @@ static void heads(void) {
     put("GET / HTTP/1.1\r\nLong: ");
     put(longline);
     CHECK(lprt_http_read_head(conn, &lim, f, 64) == LPRT_HTTP_HEADERS_TOO_LARGE);
+    fresh(); /* a head over max_head arriving in one piece */
+    put("GET / HTTP/1.1\r\n");
+    for (int i = 0; i < 4; i++) put("Header: 0123456789012345678901234567890123456789012345678901234567890123456789\r\n");
+    put("\r\n");
+    CHECK(lprt_http_read_head(conn, &lim, f, 64) == LPRT_HTTP_HEADERS_TOO_LARGE);
     CHECK(head("GET / HTTP/1.1\r\nA: 1\r\n folded\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
     CHECK(head("GET / HTTP/1.1\r\nNo colon\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
     CHECK(head("GET / HTTP/1.1\r\nBad name: 1\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
