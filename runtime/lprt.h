@@ -308,6 +308,16 @@ long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_fi
    LPRT_HTTP_TOO_LARGE (more than max_body bytes of data). */
 long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out);
 
+/* ---- UDP (net_udp.c) ---- numeric addresses, the same "would block" rule. */
+/* addr NULL or "": every interface. port 0 picks one (lprt_net_local_port). */
+int lprt_udp_bind(const char *addr, int port, int *fd);
+/* One datagram: bytes sent, LPRT_NET_WANT_WRITE or -errno. */
+long lprt_udp_send(int fd, const char *addr, int port, const void *data, size_t n);
+/* One datagram into buf (cap bytes; a longer one is cut): its length,
+   LPRT_NET_WANT_READ or -errno; the sender's numeric address (addr_cap >= 46)
+   and port are stored. */
+long lprt_udp_receive(int fd, void *buf, size_t cap, char *addr, size_t addr_cap, int *port);
+
 #ifdef __cplusplus
 }
 #endif

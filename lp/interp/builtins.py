@@ -26,6 +26,7 @@ HIERARCHY = [
     ("ConnectionReset", "NetworkError", ()), ("ConnectionClosed", "NetworkError", ()),
     ("DNSError", "NetworkError", ()), ("LimitExceeded", "NetworkError", ()),
     ("HttpHead", "Object", ("method", "target", "version", "headers")), ("HttpWireError", "NetworkError", ("status",)),
+    ("UDPSocket", "Object", ()), ("Datagram", "Object", ("data", "host", "port")),
 ]
 
 TYPES = {
@@ -33,7 +34,7 @@ TYPES = {
     V.Symbol: "Symbol", V.Char: "Character", tuple: "Array", V.Interval: "Interval", V.LPDict: "Dictionary", V.Maybe: "Maybe",
     V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
     V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise",
-    bytes: "ByteArray", NV.Socket: "TCPSocket", NV.Listener: "TCPListener",
+    bytes: "ByteArray", NV.Socket: "TCPSocket", NV.Listener: "TCPListener", NV.UDPSock: "UDPSocket",
 }
 
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
@@ -42,7 +43,7 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 def install(interp) -> None:
     # the primitive modules register themselves on import
     from lp.interp import (actors, prims_bytes, prims_collections, prims_http, prims_net,  # noqa: F401
-                           prims_numbers, prims_objects, prims_text)
+                           prims_numbers, prims_objects, prims_text, prims_udp)
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]

@@ -66,3 +66,23 @@ class Connecting:
 
     def __del__(self):
         self.drop_fd()
+
+
+class UDPSock:
+    """A bound UDP socket; its receive buffer holds one datagram of the largest size."""
+    __slots__ = ("fd", "port", "where", "busy", "buf")
+
+    def __init__(self, fd: int, where: str):
+        self.fd = fd
+        self.port = lib.lprt_net_local_port(fd)
+        self.where = where
+        self.busy = False
+        self.buf = None
+
+    def close(self):
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            lib.lprt_net_close(fd)
+
+    def __del__(self):
+        self.close()

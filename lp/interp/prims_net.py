@@ -91,7 +91,7 @@ class _Use:
     __slots__ = ("s",)
 
     def __init__(self, p, s, what):
-        if type(s) is Socket and s.conn is None or type(s) is Listener and s.fd < 0:
+        if type(s) is Socket and s.conn is None or type(s) is not Socket and s.fd < 0:
             fail(p, "NetworkError", f"{what}: the socket is closed")
         if s.busy:
             fail(p, "NetworkError", f"{what}: the socket is in use by another actor")

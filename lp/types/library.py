@@ -32,6 +32,7 @@ BUILTIN_CLASSES = {
     "Timeout": "Error", "NetworkError": "Error", "ConnectionRefused": "NetworkError",
     "ConnectionReset": "NetworkError", "ConnectionClosed": "NetworkError", "DNSError": "NetworkError",
     "LimitExceeded": "NetworkError", "HttpHead": "Object", "HttpWireError": "NetworkError",
+    "UDPSocket": "Object", "Datagram": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -41,6 +42,7 @@ BUILTIN_FIELDS = {
     "Exit": {"actor": "Actor[!]", "reason": "Reason"},
     "HttpHead": {"method": "String", "target": "String", "version": "String", "headers": "Dictionary[String,String]"},
     "HttpWireError": {"status": "Integer"},
+    "Datagram": {"data": "ByteArray", "host": "String", "port": "Integer"},
 }
 
 NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
@@ -425,6 +427,12 @@ isClosed -> Boolean
 readHttpHead: Integer timeout: Integer maxLine: Integer maxHeaders: Integer maxHead: Integer -> Maybe[HttpHead]
 readHttpChunked: Integer timeout: Integer -> ByteArray
 """,
+    "UDPSocket": """
+port -> Integer
+sendTo: String port: Integer data: ByteArray -> Integer
+receiveFrom: Integer -> Maybe[Datagram]
+close -> UndefinedObject
+""",
     "TCPListener": """
 port -> Integer
 accept: Integer -> TCPSocket
@@ -506,6 +514,10 @@ withAll: Array[Integer] -> ByteArray
     "String": """
 lf -> String
 crlf -> String
+""",
+    "UDPSocket": """
+bind: Integer -> UDPSocket
+bindHost: String port: Integer -> UDPSocket
 """,
     "TCP": """
 connect: String port: Integer timeout: Integer -> TCPSocket

@@ -216,6 +216,11 @@ BY_CLASS = {
     ("TCPSocket", "writeBytes:timeout:"): "as writeBytes:, raising Timeout if the peer does not take them in time",
     ("TCPSocket", "readHttpHead:timeout:maxLine:maxHeaders:maxHead:"): "the next HTTP/1.1 request head, none at end of stream (for HttpServer; docs/network.md)",
     ("TCPSocket", "readHttpChunked:timeout:"): "a chunked request body's data (for HttpServer; docs/network.md)",
+    ("UDPSocket", "bind:"): "a UDP socket on every interface (port 0: any free port)",
+    ("UDPSocket", "bindHost:port:"): "a UDP socket on one numeric local address (port 0: any free port)",
+    ("UDPSocket", "port"): "the local port", ("UDPSocket", "close"): "closes the socket",
+    ("UDPSocket", "sendTo:port:data:"): "sends one datagram to a numeric address; answers its size",
+    ("UDPSocket", "receiveFrom:"): "the next Datagram (data, host, port); none once closed; Timeout after the milliseconds",
     ("TCPSocket", "close"): "closes the connection", ("TCPSocket", "isClosed"): "whether close was sent",
 }
 

@@ -4,7 +4,8 @@
  * transfer that fills the socket buffers (writers park on WANT_WRITE),
  * exact reads and truncation, over-long lines, refused connections, read
  * deadlines, a name that does not resolve, port 0 and two listeners sharing a
- * port on different addresses, and a step actor that blocks and retries.   */
+ * port on different addresses, a step actor that blocks and retries, and
+ * UDP datagrams both ways (IPv4 and dual-stack sockets, receive deadlines). */
 #include "harness.h"
 
 #include <errno.h>
@@ -204,6 +205,37 @@ static void step_test(lprt_actor *self) {
     lprt_net_close(lfd);
 }
 
+static long udp_recv(lprt_actor *self, int fd, char *buf, size_t cap, char *from, int *port, int64_t deadline) {
+    long n;
+    while ((n = lprt_udp_receive(fd, buf, cap, from, 64, port)) == LPRT_NET_WANT_READ)
+        if (!lprt_fd_wait(self, fd, LPRT_READ, deadline)) return LPRT_NET_TIMEOUT;
+    return n;
+}
+
+static void udp(lprt_actor *self) {
+    int a, b, any;
+    CHECK(lprt_udp_bind("127.0.0.1", 0, &a) == 0 && lprt_udp_bind("127.0.0.1", 0, &b) == 0);
+    CHECK(lprt_udp_bind(NULL, 0, &any) == 0);
+    int pa = lprt_net_local_port(a), pb = lprt_net_local_port(b), pany = lprt_net_local_port(any);
+    char buf[16], from[64];
+    int port;
+    CHECK(udp_recv(self, b, buf, sizeof buf, from, &port, lprt_deadline_ms(20)) == LPRT_NET_TIMEOUT);
+    CHECK(lprt_udp_send(a, "127.0.0.1", pb, "ping", 4) == 4);
+    CHECK(udp_recv(self, b, buf, sizeof buf, from, &port, lprt_deadline_ms(5000)) == 4);
+    CHECK(memcmp(buf, "ping", 4) == 0 && strcmp(from, "127.0.0.1") == 0 && port == pa);
+    CHECK(lprt_udp_send(b, from, port, "a longer datagram than the buffer", 33) == 33);
+    CHECK(udp_recv(self, a, buf, 8, from, &port, lprt_deadline_ms(5000)) == 8); /* cut */
+    CHECK(lprt_udp_send(a, "127.0.0.1", pany, "v4", 2) == 2);            /* to the dual-stack socket */
+    CHECK(udp_recv(self, any, buf, sizeof buf, from, &port, lprt_deadline_ms(5000)) == 2);
+    CHECK(strcmp(from, "127.0.0.1") == 0 && port == pa);
+    CHECK(lprt_udp_send(any, from, port, "back", 4) == 4);
+    CHECK(udp_recv(self, a, buf, sizeof buf, from, &port, lprt_deadline_ms(5000)) == 4);
+    CHECK(lprt_udp_send(a, "nope", 1, "x", 1) == -EINVAL);
+    lprt_net_close(a);
+    lprt_net_close(b);
+    lprt_net_close(any);
+}
+
 static void main_fiber(lprt_actor *self, void *ud) {
     (void)ud;
     for (int i = 0; i < 2; i++) {
@@ -217,6 +249,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
     }
     limits(self);
     step_test(self);
+    udp(self);
 }
 
 int main(void) {
