@@ -302,6 +302,12 @@ typedef struct {
    its line too long (414), a header line, the header count or the head too
    large (431), the version not HTTP/1.0 or 1.1 (505). */
 long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);
+/* A response head, for clients: fields[0..2] = version, status (3 digits),
+   reason; errors as above (a malformed status line is LPRT_HTTP_BAD_REQUEST). */
+long lprt_http_read_status(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);
+/* 1 when a pooled connection looks reusable: nothing buffered, and the peer
+   has neither closed it nor sent anything unasked. */
+int lprt_conn_reusable(lprt_conn *c);
 /* A whole chunked body (chunks, last chunk, trailers) decoded: its length, with
    *out pointing at the bytes until the next call; LPRT_NET_WANT_READ; -errno;
    LPRT_HTTP_BAD_REQUEST (malformed, or the stream ended inside it) or

@@ -143,3 +143,10 @@ long lprt_conn_write(lprt_conn *c, const void *data, size_t n) {
 }
 
 int lprt_conn_shutdown(lprt_conn *c) { return shutdown(c->fd, SHUT_WR) == 0 ? 0 : -errno; }
+
+int lprt_conn_reusable(lprt_conn *c) {
+    if (c->eof || c->err || c->end > c->start) return 0;
+    char b;
+    ssize_t n = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}

@@ -7,6 +7,7 @@
  * is readable. A head is parsed only once complete, so the parse needs no
  * state between calls; a partial chunked body is rescanned from its start,
  * which costs at most a few passes over a body bounded by max_body.
+ * Responses' heads (for the HTTP client) share the header parsing.
  * Measured reason for living here rather than in LP: docs/network.md.      */
 #include "net_internal.h"
 
@@ -41,6 +42,34 @@ static size_t head_end(const char *b, size_t n) {
     return 0;
 }
 
+static long parse_fields(char *p, char *end, const lprt_http_limits *lim, lprt_http_field *f, size_t cap);
+
+static int version_ok(const char *v, size_t vlen) {
+    if (vlen != 8 || memcmp(v, "HTTP/", 5) != 0 || v[5] < '0' || v[5] > '9' || v[6] != '.' || v[7] < '0' ||
+        v[7] > '9')
+        return LPRT_HTTP_BAD_REQUEST;
+    if (v[5] != '1' || (v[7] != '0' && v[7] != '1')) return LPRT_HTTP_BAD_VERSION;
+    return 0;
+}
+
+/* A response's status line: version SP 3-digit status [SP reason]. */
+static long parse_status(char *b, size_t len, const lprt_http_limits *lim, lprt_http_field *f, size_t cap) {
+    char *p = b, *end = b + len;
+    size_t n;
+    char *line = next_line(&p, end, &n);
+    if (n > lim->max_line) return LPRT_HTTP_HEADERS_TOO_LARGE;
+    if (n < 12 || line[8] != ' ' || (n > 12 && line[12] != ' ')) return LPRT_HTTP_BAD_REQUEST;
+    int r = version_ok(line, 8);
+    if (r) return r;
+    for (int i = 9; i < 12; i++)
+        if (line[i] < '0' || line[i] > '9') return LPRT_HTTP_BAD_REQUEST;
+    if (cap < 3) return -22; /* EINVAL */
+    f[0] = (lprt_http_field){line, 8};
+    f[1] = (lprt_http_field){line + 9, 3};
+    f[2] = (lprt_http_field){line + (n > 12 ? 13 : 12), n > 12 ? n - 13 : 0};
+    return parse_fields(p, end, lim, f, cap);
+}
+
 static long parse_head(char *b, size_t len, const lprt_http_limits *lim, lprt_http_field *f, size_t cap) {
     char *p = b, *end = b + len;
     size_t n;
@@ -59,14 +88,19 @@ static long parse_head(char *b, size_t len, const lprt_http_limits *lim, lprt_ht
         if (ch <= 0x20 || ch == 0x7f) return LPRT_HTTP_BAD_REQUEST;
     }
     const char *v = sp2 + 1;
-    if (vlen != 8 || memcmp(v, "HTTP/", 5) != 0 || v[5] < '0' || v[5] > '9' || v[6] != '.' || v[7] < '0' ||
-        v[7] > '9')
-        return LPRT_HTTP_BAD_REQUEST;
-    if (v[5] != '1' || (v[7] != '0' && v[7] != '1')) return LPRT_HTTP_BAD_VERSION;
+    int vr = version_ok(v, vlen);
+    if (vr) return vr;
     if (cap < 3) return -22; /* EINVAL */
     f[0] = (lprt_http_field){line, mlen};
     f[1] = (lprt_http_field){sp1 + 1, tlen};
     f[2] = (lprt_http_field){v, vlen};
+    return parse_fields(p, end, lim, f, cap);
+}
+
+/* Header fields from p to the blank line into f[3...]: their count, or an error. */
+static long parse_fields(char *p, char *end, const lprt_http_limits *lim, lprt_http_field *f, size_t cap) {
+    char *line;
+    size_t n;
     long count = 0;
     for (;;) {
         line = next_line(&p, end, &n);
@@ -94,7 +128,7 @@ static long parse_head(char *b, size_t len, const lprt_http_limits *lim, lprt_ht
     return count;
 }
 
-long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap) {
+static long read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap, int response) {
     for (;;) {
         /* empty lines before a request line are ignored (RFC 9112 2.2) */
         while (c->end > c->start) {
@@ -108,7 +142,7 @@ long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_fi
         size_t len = have ? head_end(b, have) : 0;
         if (len > lim->max_head + 2) return LPRT_HTTP_HEADERS_TOO_LARGE; /* arrived in one piece */
         if (len) {
-            long r = parse_head(b, len, lim, fields, cap);
+            long r = response ? parse_status(b, len, lim, fields, cap) : parse_head(b, len, lim, fields, cap);
             const char *unused;
             if (r >= 0) lprt__conn_hand_out(c, 0, len, &unused);
             return r;
@@ -120,6 +154,14 @@ long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_fi
         if (r == 0) return have == 0 ? LPRT_NET_EOF : LPRT_HTTP_BAD_REQUEST;
         if (r < 0) return r;
     }
+}
+
+long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap) {
+    return read_head(c, lim, fields, cap, 0);
+}
+
+long lprt_http_read_status(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap) {
+    return read_head(c, lim, fields, cap, 1);
 }
 
 /* One pass over a chunked body at the buffer's start: NEED_MORE, an error,

@@ -11,7 +11,7 @@ from lp.runtime.binding import ffi, lib
 
 
 class Socket:
-    __slots__ = ("conn", "fd", "peer", "busy")
+    __slots__ = ("conn", "fd", "peer", "busy", "pool_key", "reused")
 
     def __init__(self, fd: int, peer: str):
         self.conn = lib.lprt_conn_new(fd)
@@ -21,6 +21,8 @@ class Socket:
         self.fd = fd
         self.peer = peer
         self.busy = False
+        self.pool_key = None   # (host, port) when it came from TCP pooledConnect:...
+        self.reused = False    # taken from the pool rather than freshly connected
 
     def close(self):
         c, self.conn = self.conn, None

@@ -118,3 +118,70 @@ def _read_chunked(p, s, max_body, ms):
     if -r in _TEXT:
         wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _TEXT[-r])
     os_error(p, r, f"{what} from {s.peer}")
+
+
+@prim("TCPSocket", "readHttpStatus:maxHead:")
+def _read_status(p, s, ms, max_head):
+    """A response head for clients: Maybe some: an HttpStatusHead (version, status, reason,
+    headers), none if the stream ends before a byte of it; Timeout; HttpWireError 502 when
+    the response is malformed or its head longer than maxHead."""
+    what = "readHttpStatus:maxHead:"
+    frame = p.stack[-1]
+    w = frame.wait
+    if w is None:
+        _int_arg(p, max_head, what)
+        if not 0 < max_head <= 1 << 24:
+            fail(p, "Error", f"{what} the head limit must be between 1 and 2^24, not {max_head}")
+        st = _HeadWait(ffi.new("lprt_http_limits *", (max_head, 1024, max_head)))
+        deadline = _ms(p, ms, what)
+    else:
+        deadline, st = w[1], w[2]
+    with _Use(p, s, what):
+        r = lib.lprt_http_read_status(s.conn, st.limits, st.fields, MAX_FIELDS)
+    if r >= 0:
+        frame.wait = None
+        f = st.fields
+        headers = {}
+        for i in range(r):
+            name, value = _text(f[3 + 2 * i]), _text(f[4 + 2 * i])
+            headers[name] = headers[name] + ", " + value if name in headers else value
+        cls = p.interp.classes["HttpStatusHead"]
+        return Maybe(True, Instance(cls, (_text(f[0]), int(_text(f[1])), _text(f[2]), LPDict.of(headers.items()))))
+    if r == WANT_READ:
+        return wait_for(p, s.fd, r, deadline, st, what, ms)
+    frame.wait = None
+    if r == lib.LPRT_NET_EOF:
+        return NONE
+    if -r in _TEXT:
+        wire_error(p, 502, f"malformed HTTP response from {s.peer}" if r != lib.LPRT_HTTP_HEADERS_TOO_LARGE
+                   else f"the response head from {s.peer} is longer than {max_head} bytes")
+    os_error(p, r, f"{what} from {s.peer}")
+
+
+@prim("TCPSocket", "readToEnd:timeout:")
+def _read_to_end(p, s, max_bytes, ms):
+    """Everything until the peer closes (a response framed by the end of the connection), at
+    most max bytes (LimitExceeded past that); Timeout."""
+    what = "readToEnd:timeout:"
+    frame = p.stack[-1]
+    w = frame.wait
+    if w is None:
+        _int_arg(p, max_bytes, what)
+        deadline, acc = _ms(p, ms, what), bytearray()
+    else:
+        deadline, acc = w[1], w[2]
+    out = ffi.new("char **")
+    while True:
+        with _Use(p, s, what):
+            r = lib.lprt_conn_read_some(s.conn, 65536, out)
+        if r > 0:
+            acc += ffi.buffer(out[0], r)
+            if len(acc) > max_bytes:
+                fail(p, "LimitExceeded", f"{what} more than {max_bytes} bytes")
+            continue
+        if r == lib.LPRT_NET_EOF:
+            frame.wait = None
+            return bytes(acc)
+        if r == WANT_READ:
+            return wait_for(p, s.fd, r, deadline, acc, what, ms)
+        os_error(p, r, f"{what} from {s.peer}")

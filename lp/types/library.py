@@ -32,7 +32,7 @@ BUILTIN_CLASSES = {
     "Timeout": "Error", "NetworkError": "Error", "ConnectionRefused": "NetworkError",
     "ConnectionReset": "NetworkError", "ConnectionClosed": "NetworkError", "DNSError": "NetworkError",
     "LimitExceeded": "NetworkError", "HttpHead": "Object", "HttpWireError": "NetworkError",
-    "UDPSocket": "Object", "Datagram": "Object",
+    "UDPSocket": "Object", "Datagram": "Object", "HttpStatusHead": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -43,6 +43,8 @@ BUILTIN_FIELDS = {
     "HttpHead": {"method": "String", "target": "String", "version": "String", "headers": "Dictionary[String,String]"},
     "HttpWireError": {"status": "Integer"},
     "Datagram": {"data": "ByteArray", "host": "String", "port": "Integer"},
+    "HttpStatusHead": {"version": "String", "status": "Integer", "reason": "String",
+                       "headers": "Dictionary[String,String]"},
 }
 
 NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
@@ -426,6 +428,10 @@ close -> UndefinedObject
 isClosed -> Boolean
 readHttpHead: Integer timeout: Integer maxLine: Integer maxHeaders: Integer maxHead: Integer -> Maybe[HttpHead]
 readHttpChunked: Integer timeout: Integer -> ByteArray
+readHttpStatus: Integer maxHead: Integer -> Maybe[HttpStatusHead]
+readToEnd: Integer timeout: Integer -> ByteArray
+release -> UndefinedObject
+isReused -> Boolean
 """,
     "UDPSocket": """
 port -> Integer
@@ -523,6 +529,7 @@ bindHost: String port: Integer -> UDPSocket
 connect: String port: Integer timeout: Integer -> TCPSocket
 listen: Integer -> TCPListener
 listenHost: String port: Integer -> TCPListener
+pooledConnect: String port: Integer timeout: Integer -> TCPSocket
 """,
     "Transcript": """
 show: String -> UndefinedObject

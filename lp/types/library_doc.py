@@ -221,6 +221,11 @@ BY_CLASS = {
     ("UDPSocket", "port"): "the local port", ("UDPSocket", "close"): "closes the socket",
     ("UDPSocket", "sendTo:port:data:"): "sends one datagram to a numeric address; answers its size",
     ("UDPSocket", "receiveFrom:"): "the next Datagram (data, host, port); none once closed; Timeout after the milliseconds",
+    ("TCPSocket", "readHttpStatus:maxHead:"): "the next HTTP response head, none at end of stream (for the Http client)",
+    ("TCPSocket", "readToEnd:timeout:"): "everything until the peer closes, at most that many bytes",
+    ("TCPSocket", "release"): "gives a pooled connection back to the pool (closed if the pool is full)",
+    ("TCPSocket", "isReused"): "whether it came from the pool rather than a fresh connect",
+    ("TCP", "pooledConnect:port:timeout:"): "an idle pooled connection that still looks usable, or a fresh one (at most 8 idle per host:port)",
     ("TCPSocket", "close"): "closes the connection", ("TCPSocket", "isClosed"): "whether close was sent",
 }
 

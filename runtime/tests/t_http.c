@@ -1,7 +1,8 @@
 /* t_http.c — HTTP/1.1 framing (net_http.c) on a socketpair, no scheduler
  * needed: heads (fields, lowercased names, trimmed values, pipelining, empty
  * lines before a request, arrival in pieces), every refusal with its status
- * (400, 414, 431, 505), end of stream, chunked bodies (extensions, trailers,
+ * (400, 414, 431, 505), end of stream, response heads and reusable pooled
+ * connections, chunked bodies (extensions, trailers,
  * pieces, 400 and 413), and that buffers stay within the limits.          */
 #include "harness.h"
 
@@ -77,6 +78,31 @@ static void heads(void) {
     CHECK(head("GET / HTTP/1.2\r\n\r\n") == LPRT_HTTP_BAD_VERSION);
 }
 
+static long status(const char *text) {
+    fresh();
+    put(text);
+    return lprt_http_read_status(conn, &lim, f, 64);
+}
+
+static void responses(void) {
+    CHECK(status("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi") == 1);
+    CHECK(is(f[0], "HTTP/1.1") && is(f[1], "200") && is(f[2], "OK") && is(f[3], "content-length"));
+    CHECK(status("HTTP/1.0 404 Not Found Here\r\n\r\n") == 0 && is(f[2], "Not Found Here"));
+    CHECK(status("HTTP/1.1 204\r\n\r\n") == 0 && is(f[1], "204") && f[2].n == 0);
+    CHECK(status("HTTP/1.1 20x OK\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(status("HTTP/2.0 200 OK\r\n\r\n") == LPRT_HTTP_BAD_VERSION);
+    CHECK(status("garbage\r\n\r\n") == LPRT_HTTP_BAD_REQUEST);
+    CHECK(status("HTTP/1.1 200 OK\r\n") == LPRT_NET_WANT_READ);
+    /* reusable: idle yes; after the peer closed or sent something unasked, no */
+    fresh();
+    CHECK(lprt_conn_reusable(conn) == 1);
+    put("x");
+    CHECK(lprt_conn_reusable(conn) == 0);
+    fresh();
+    shutdown(peer, SHUT_WR);
+    CHECK(lprt_conn_reusable(conn) == 0);
+}
+
 static long body(const char *text, size_t max, const char **out) {
     fresh();
     put(text);
@@ -112,6 +138,7 @@ static void chunked(void) {
 int main(void) {
     peer = -1;
     heads();
+    responses();
     chunked();
     lprt_conn_free(conn);
     close(peer);
