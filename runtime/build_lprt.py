@@ -12,7 +12,8 @@ from cffi import FFI
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["rt.c", "sched.c", "deque.c", "mailbox.c", "wait.c", "timer.c", "poller.c",
            "resolver.c", "links.c", "fiber.c", "snapshot.c", "deadlock.c", "net_sock.c", "net_conn.c",
-           "net_fiber.c", "net_http.c", "net_udp.c", "fiber_x86_64.S"]
+           "net_fiber.c", "net_http.c", "net_udp.c", "net_tls.c",
+           "fiber_x86_64.S"]
 
 
 def _allow_assembly_sources():
@@ -155,7 +156,7 @@ def make_builder(absolute=False):
         include_dirs=[path(".")],
         define_macros=[("_GNU_SOURCE", None)],
         extra_compile_args=["-O2", "-g", "-Wno-unused-parameter"],
-        libraries=["pthread"],
+        libraries=["pthread", "ssl", "crypto"],   # OpenSSL (TLS): libssl-dev to build
     )
     return b
 

@@ -324,6 +324,24 @@ long lprt_udp_send(int fd, const char *addr, int port, const void *data, size_t 
    and port are stored. */
 long lprt_udp_receive(int fd, void *buf, size_t cap, char *addr, size_t addr_cap, int *port);
 
+/* ---- TLS (net_tls.c, OpenSSL) ----
+   A connection becomes TLS with lprt_tls_start; then lprt_tls_handshake until
+   it answers 0, and the lprt_conn_* calls read and write through TLS, with
+   the same codes (a TLS read may answer LPRT_NET_WANT_WRITE, and the other way
+   round). A client verifies the peer's certificate chain and host name. TLS
+   failures answer LPRT_NET_TLS with the reason in the connection
+   (lprt_tls_error). */
+enum { LPRT_NET_TLS = -10008 };
+typedef struct lprt_tls_ctx lprt_tls_ctx;
+/* ca_file NULL: the system's trusted CAs. NULL on failure (reason in err). */
+lprt_tls_ctx *lprt_tls_client_ctx(const char *ca_file, char *err, size_t err_cap);
+lprt_tls_ctx *lprt_tls_server_ctx(const char *cert_file, const char *key_file, char *err, size_t err_cap);
+void lprt_tls_ctx_free(lprt_tls_ctx *ctx);
+/* host: the name to verify and send as SNI (client); NULL for a server. */
+int lprt_tls_start(lprt_conn *c, lprt_tls_ctx *ctx, const char *host);
+long lprt_tls_handshake(lprt_conn *c);
+const char *lprt_tls_error(const lprt_conn *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,7 @@ lprt_conn *lprt_conn_new(int fd) {
 
 void lprt_conn_free(lprt_conn *c) {
     if (!c) return;
+    if (c->ssl) lprt__tls_free(c);
     if (c->fd >= 0) close(c->fd);
     free(c->buf);
     free(c);
@@ -62,6 +63,13 @@ long lprt__conn_recv(lprt_conn *c, size_t room) {
     int r = reserve(c, want);
     if (r) return r;
     size_t space = c->cap - c->end;
+    if (c->ssl) {
+        long t = lprt__tls_recv(c, c->buf + c->end, space);
+        if (t > 0) c->end += (size_t)t;
+        else if (t == 0) c->eof = 1;
+        else if (t != LPRT_NET_WANT_READ && t != LPRT_NET_WANT_WRITE) c->err = (int)t;
+        return t;
+    }
     ssize_t n = recv(c->fd, c->buf + c->end, space, 0);
     if (n > 0) {
         c->end += (size_t)n;
@@ -133,6 +141,7 @@ long lprt_conn_read_some(lprt_conn *c, size_t max, const char **out) {
 
 long lprt_conn_write(lprt_conn *c, const void *data, size_t n) {
     if (n == 0) return 0;
+    if (c->ssl) return lprt__tls_send(c, data, n);
     for (;;) {
         ssize_t w = send(c->fd, data, n, MSG_NOSIGNAL);
         if (w >= 0) return (long)w;
@@ -145,6 +154,7 @@ long lprt_conn_write(lprt_conn *c, const void *data, size_t n) {
 int lprt_conn_shutdown(lprt_conn *c) { return shutdown(c->fd, SHUT_WR) == 0 ? 0 : -errno; }
 
 int lprt_conn_reusable(lprt_conn *c) {
+    /* with TLS too: a close_notify or a FIN the peer sent shows as bytes or EOF on the socket */
     if (c->eof || c->err || c->end > c->start) return 0;
     char b;
     ssize_t n = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);

@@ -13,7 +13,15 @@ struct lprt_conn {
     int err;  /* a sticky -errno from recv */
     char *buf; /* bytes received, not handed out: [start, end) of cap */
     size_t start, end, cap;
+    void *ssl;        /* SSL * once lprt_tls_start made it a TLS connection */
+    char tls_err[160]; /* the last TLS failure's reason */
 };
+
+/* TLS transport (net_tls.c), used by net_conn.c once c->ssl is set:
+   > 0 bytes, 0 at end of stream, or a code. */
+long lprt__tls_recv(lprt_conn *c, char *buf, size_t n);
+long lprt__tls_send(lprt_conn *c, const void *data, size_t n);
+void lprt__tls_free(lprt_conn *c);
 
 /* One recv of at most `room` more bytes into the buffer: > 0 bytes, 0 at EOF,
    LPRT_NET_WANT_READ or -errno. May move the buffered bytes. */

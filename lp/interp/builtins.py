@@ -28,6 +28,7 @@ HIERARCHY = [
     ("HttpHead", "Object", ("method", "target", "version", "headers")), ("HttpWireError", "NetworkError", ("status",)),
     ("UDPSocket", "Object", ()), ("Datagram", "Object", ("data", "host", "port")),
     ("HttpStatusHead", "Object", ("version", "status", "reason", "headers")),
+    ("TLS", "Object", ()), ("TLSError", "NetworkError", ()),
 ]
 
 TYPES = {
@@ -44,7 +45,7 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 def install(interp) -> None:
     # the primitive modules register themselves on import
     from lp.interp import (actors, prims_bytes, prims_collections, prims_http, prims_net,  # noqa: F401
-                           prims_numbers, prims_objects, prims_pool, prims_text, prims_udp)
+                           prims_numbers, prims_objects, prims_pool, prims_text, prims_tls, prims_udp)
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]

@@ -70,7 +70,7 @@ def _read_head(p, s, idle_ms, head_ms, max_line, max_headers, max_head):
         deadline, st = w[1], w[2]
     with _Use(p, s, what):
         r = lib.lprt_http_read_head(s.conn, st.limits, st.fields, MAX_FIELDS)
-        buffered = lib.lprt_conn_buffered(s.conn) if r == WANT_READ else 0
+        buffered = lib.lprt_conn_buffered(s.conn) if r < 0 else 0
     if r >= 0:
         frame.wait = None
         f = st.fields
@@ -80,7 +80,7 @@ def _read_head(p, s, idle_ms, head_ms, max_line, max_headers, max_head):
             headers[name] = headers[name] + ", " + value if name in headers else value
         cls = p.interp.classes["HttpHead"]
         return Maybe(True, Instance(cls, (_text(f[0]), _text(f[1]), _text(f[2]), LPDict.of(headers.items()))))
-    if r == WANT_READ:
+    if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
         if st.phase == "idle" and buffered:
             st.phase = "head"
             deadline = _ms(p, head_ms, what)
@@ -113,7 +113,7 @@ def _read_chunked(p, s, max_body, ms):
     if r >= 0:
         frame.wait = None
         return bytes(ffi.buffer(out[0], r))
-    if r == WANT_READ:
+    if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
         return wait_for(p, s.fd, r, deadline, None, what, ms)
     if -r in _TEXT:
         wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _TEXT[-r])
@@ -147,7 +147,7 @@ def _read_status(p, s, ms, max_head):
             headers[name] = headers[name] + ", " + value if name in headers else value
         cls = p.interp.classes["HttpStatusHead"]
         return Maybe(True, Instance(cls, (_text(f[0]), int(_text(f[1])), _text(f[2]), LPDict.of(headers.items()))))
-    if r == WANT_READ:
+    if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
         return wait_for(p, s.fd, r, deadline, st, what, ms)
     frame.wait = None
     if r == lib.LPRT_NET_EOF:
@@ -182,6 +182,6 @@ def _read_to_end(p, s, max_bytes, ms):
         if r == lib.LPRT_NET_EOF:
             frame.wait = None
             return bytes(acc)
-        if r == WANT_READ:
+        if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
             return wait_for(p, s.fd, r, deadline, acc, what, ms)
         os_error(p, r, f"{what} from {s.peer}")

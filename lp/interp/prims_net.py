@@ -256,7 +256,13 @@ def _read_result(p, s, r, out, what, ms, deadline, decode):
         fail(p, "LimitExceeded", f"{what}: the line is longer than {decode} bytes")
     if r == TRUNCATED:
         fail(p, "ConnectionClosed", f"{what}: the peer ({s.peer}) closed the connection in the middle of the data")
+    if r == lib.LPRT_NET_TLS:
+        tls_error(p, s, what)
     os_error(p, r, f"{what} from {s.peer}")
+
+
+def tls_error(p, s, what):
+    fail(p, "TLSError", f"{what} {s.peer}: {ffi.string(lib.lprt_tls_error(s.conn)).decode(errors='replace')}")
 
 
 def read_line(p, s, ms, limit, what):
@@ -313,8 +319,10 @@ def write(p, s, data, ms, what):
     if off >= len(data):
         frame.wait = None
         return len(data)
-    if r == WANT_WRITE:
+    if r == WANT_WRITE or r == WANT_READ:      # TLS may need to read before it can write
         return wait_for(p, s.fd, r, deadline, off, what, ms)
+    if r == lib.LPRT_NET_TLS:
+        tls_error(p, s, what)
     os_error(p, r, f"{what} to {s.peer}")
 
 

@@ -33,6 +33,7 @@ BUILTIN_CLASSES = {
     "ConnectionReset": "NetworkError", "ConnectionClosed": "NetworkError", "DNSError": "NetworkError",
     "LimitExceeded": "NetworkError", "HttpHead": "Object", "HttpWireError": "NetworkError",
     "UDPSocket": "Object", "Datagram": "Object", "HttpStatusHead": "Object",
+    "TLS": "Object", "TLSError": "NetworkError",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -524,6 +525,11 @@ crlf -> String
     "UDPSocket": """
 bind: Integer -> UDPSocket
 bindHost: String port: Integer -> UDPSocket
+""",
+    "TLS": """
+wrapClient: TCPSocket host: String timeout: Integer -> TCPSocket
+wrapClient: TCPSocket host: String caFile: String timeout: Integer -> TCPSocket
+wrapServer: TCPSocket certFile: String keyFile: String timeout: Integer -> TCPSocket
 """,
     "TCP": """
 connect: String port: Integer timeout: Integer -> TCPSocket

@@ -226,6 +226,9 @@ BY_CLASS = {
     ("TCPSocket", "release"): "gives a pooled connection back to the pool (closed if the pool is full)",
     ("TCPSocket", "isReused"): "whether it came from the pool rather than a fresh connect",
     ("TCP", "pooledConnect:port:timeout:"): "an idle pooled connection that still looks usable, or a fresh one (at most 8 idle per host:port)",
+    ("TLS", "wrapClient:host:timeout:"): "the socket, now TLS, after a handshake verifying the server's certificate (system CAs) and host name; TLSError, Timeout",
+    ("TLS", "wrapClient:host:caFile:timeout:"): "as wrapClient:host:timeout:, trusting the CAs in the PEM file",
+    ("TLS", "wrapServer:certFile:keyFile:timeout:"): "the socket, now TLS, after a server handshake with the PEM certificate chain and key",
     ("TCPSocket", "close"): "closes the connection", ("TCPSocket", "isClosed"): "whether close was sent",
 }
 
