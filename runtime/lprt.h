@@ -342,6 +342,20 @@ int lprt_tls_start(lprt_conn *c, lprt_tls_ctx *ctx, const char *host);
 long lprt_tls_handshake(lprt_conn *c);
 const char *lprt_tls_error(const lprt_conn *c);
 
+/* ---- WebSocket frames (net_ws.c, RFC 6455) ---- */
+enum { LPRT_WS_PROTOCOL_ERROR = -11002, LPRT_WS_TOO_BIG = -11009 };
+/* One frame: its payload length (>= 0), with *opcode, *fin and *out (the
+   unmasked payload, in the connection's buffer until the next call);
+   LPRT_NET_WANT_READ (or _WRITE under TLS); LPRT_NET_EOF (nothing buffered);
+   LPRT_NET_TRUNCATED; LPRT_WS_TOO_BIG (payload over max); LPRT_WS_PROTOCOL_ERROR
+   (reserved bits or opcodes, a long or fragmented control frame, a mask
+   missing from a client's frame (masked != 0) or present in a server's). */
+long lprt_ws_read_frame(lprt_conn *c, size_t max, int masked, int *opcode, int *fin, const char **out);
+/* A whole frame into out (n + 14 bytes): header, then the payload, masked
+   with mask_key when it is not NULL (clients). Answers the frame's length. */
+size_t lprt_ws_encode(unsigned char *out, int opcode, int fin, const void *payload, size_t n,
+                      const unsigned char *mask_key);
+
 #ifdef __cplusplus
 }
 #endif

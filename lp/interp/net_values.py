@@ -88,3 +88,20 @@ class UDPSock:
 
     def __del__(self):
         self.close()
+
+
+class WebSock:
+    """A WebSocket over a connected socket: the role (clients mask their frames), a message
+    being reassembled from fragments, the close handshake's state, and control frames
+    (pong, close) waiting to be written."""
+    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "out", "sending")
+
+    def __init__(self, sock, client: bool):
+        self.sock = sock
+        self.client = client
+        self.frags = None
+        self.frag_text = False
+        self.close_sent = False
+        self.close_code = None
+        self.out = b""
+        self.sending = None

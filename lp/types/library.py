@@ -33,7 +33,7 @@ BUILTIN_CLASSES = {
     "ConnectionReset": "NetworkError", "ConnectionClosed": "NetworkError", "DNSError": "NetworkError",
     "LimitExceeded": "NetworkError", "HttpHead": "Object", "HttpWireError": "NetworkError",
     "UDPSocket": "Object", "Datagram": "Object", "HttpStatusHead": "Object",
-    "TLS": "Object", "TLSError": "NetworkError",
+    "TLS": "Object", "TLSError": "NetworkError", "WebSocket": "Object", "WebSocketMessage": "Object",
 }
 SUBCLASSABLE = {"Object", "Error"}
 # Fields of builtin classes that have them (types in signature notation).
@@ -46,6 +46,7 @@ BUILTIN_FIELDS = {
     "Datagram": {"data": "ByteArray", "host": "String", "port": "Integer"},
     "HttpStatusHead": {"version": "String", "status": "Integer", "reason": "String",
                        "headers": "Dictionary[String,String]"},
+    "WebSocketMessage": {"data": "ByteArray", "isText": "Boolean"},
 }
 
 NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
@@ -440,6 +441,18 @@ sendTo: String port: Integer data: ByteArray -> Integer
 receiveFrom: Integer -> Maybe[Datagram]
 close -> UndefinedObject
 """,
+    "WebSocket": """
+receive: Integer -> Maybe[WebSocketMessage]
+receive: Integer limit: Integer -> Maybe[WebSocketMessage]
+sendText: String -> Integer
+sendBytes: ByteArray -> Integer
+close -> UndefinedObject
+close: Integer -> UndefinedObject
+closeCode -> Integer
+""",
+    "WebSocketMessage": """
+text -> String
+""",
     "TCPListener": """
 port -> Integer
 accept: Integer -> TCPSocket
@@ -525,6 +538,11 @@ crlf -> String
     "UDPSocket": """
 bind: Integer -> UDPSocket
 bindHost: String port: Integer -> UDPSocket
+""",
+    "WebSocket": """
+over: TCPSocket client: Boolean -> WebSocket
+acceptKeyFor: String -> String
+newKey -> String
 """,
     "TLS": """
 wrapClient: TCPSocket host: String timeout: Integer -> TCPSocket

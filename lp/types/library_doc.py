@@ -229,6 +229,14 @@ BY_CLASS = {
     ("TLS", "wrapClient:host:timeout:"): "the socket, now TLS, after a handshake verifying the server's certificate (system CAs) and host name; TLSError, Timeout",
     ("TLS", "wrapClient:host:caFile:timeout:"): "as wrapClient:host:timeout:, trusting the CAs in the PEM file",
     ("TLS", "wrapServer:certFile:keyFile:timeout:"): "the socket, now TLS, after a server handshake with the PEM certificate chain and key",
+    ("WebSocket", "receive:"): "the next message (fragments joined, pings answered), none after the peer's close; Timeout; over 1 MiB: closes with 1009 and raises LimitExceeded",
+    ("WebSocket", "receive:limit:"): "as receive:, with the given largest message in bytes",
+    ("WebSocket", "sendText:"): "sends a text message; answers its size in bytes", ("WebSocket", "sendBytes:"): "sends a binary message",
+    ("WebSocket", "close"): "sends a close frame (1000) and closes the connection", ("WebSocket", "close:"): "the same with another close code",
+    ("WebSocket", "closeCode"): "the peer's close code (1006: the connection ended without one; 0: still open)",
+    ("WebSocket", "over:client:"): "a WebSocket on a socket whose HTTP upgrade is done (clients mask their frames)",
+    ("WebSocket", "acceptKeyFor:"): "the Sec-WebSocket-Accept value for a Sec-WebSocket-Key",
+    ("WebSocket", "newKey"): "a fresh random Sec-WebSocket-Key", ("WebSocketMessage", "text"): "the data as UTF-8 text",
     ("TCPSocket", "close"): "closes the connection", ("TCPSocket", "isClosed"): "whether close was sent",
 }
 

@@ -2,7 +2,8 @@
  * needed: heads (fields, lowercased names, trimmed values, pipelining, empty
  * lines before a request, arrival in pieces), every refusal with its status
  * (400, 414, 431, 505), end of stream, response heads and reusable pooled
- * connections, chunked bodies (extensions, trailers,
+ * connections, WebSocket frames (masking, lengths, limits, protocol errors),
+ * chunked bodies (extensions, trailers,
  * pieces, 400 and 413), and that buffers stay within the limits.          */
 #include "harness.h"
 
@@ -135,11 +136,77 @@ static void chunked(void) {
     CHECK(lprt_http_read_chunked(conn, 100, &out) == LPRT_HTTP_TOO_LARGE);
 }
 
+static void websocket(void) {
+    unsigned char frame[70000 + 14], key[4] = {1, 2, 3, 4};
+    static char big[70000];
+    const char *out;
+    int op, fin;
+    fresh();
+    size_t n = lprt_ws_encode(frame, 1, 1, "hello", 5, key);   /* a client's masked text frame */
+    CHECK(n == 11 && frame[1] == (0x80 | 5));
+    CHECK(write(peer, frame, 3) == 3);
+    CHECK(lprt_ws_read_frame(conn, 100, 1, &op, &fin, &out) == LPRT_NET_WANT_READ);
+    CHECK(write(peer, frame + 3, n - 3) == (ssize_t)(n - 3));
+    CHECK(lprt_ws_read_frame(conn, 100, 1, &op, &fin, &out) == 5 && op == 1 && fin && memcmp(out, "hello", 5) == 0);
+    /* 16- and 64-bit lengths, unmasked (a server's frames) */
+    memset(big, 'b', sizeof big);
+    n = lprt_ws_encode(frame, 2, 0, big, 300, NULL);
+    CHECK(n == 304 && write(peer, frame, n) == (ssize_t)n);
+    n = lprt_ws_encode(frame, 0, 1, big, 70000, NULL);
+    CHECK(n == 70010 && frame[1] == 127);
+    fresh();
+    size_t m = lprt_ws_encode(frame, 2, 0, big, 300, NULL);
+    CHECK(write(peer, frame, m) == (ssize_t)m);
+    CHECK(lprt_ws_read_frame(conn, 100000, 0, &op, &fin, &out) == 300 && op == 2 && !fin);
+    m = lprt_ws_encode(frame, 0, 1, big, 70000, NULL);
+    long w = 0;
+    for (size_t off = 0; off < m;) { /* the socketpair holds less than a frame: alternate */
+        ssize_t k = write(peer, frame + off, m - off);
+        if (k > 0) off += (size_t)k;
+        w = lprt_ws_read_frame(conn, 100000, 0, &op, &fin, &out);
+        if (w >= 0) break;
+        CHECK(w == LPRT_NET_WANT_READ);
+    }
+    CHECK(w == 70000 && op == 0 && fin && out[69999] == 'b');
+    /* limits and protocol errors */
+    m = lprt_ws_encode(frame, 2, 1, big, 70000, NULL);
+    fresh();
+    CHECK(write(peer, frame, 10) == 10);
+    CHECK(lprt_ws_read_frame(conn, 1000, 0, &op, &fin, &out) == LPRT_WS_TOO_BIG);
+    CHECK(lprt_conn_buffered(conn) <= 14);
+    fresh();
+    m = lprt_ws_encode(frame, 1, 1, "x", 1, NULL);
+    CHECK(write(peer, frame, m) == (ssize_t)m);
+    CHECK(lprt_ws_read_frame(conn, 100, 1, &op, &fin, &out) == LPRT_WS_PROTOCOL_ERROR); /* unmasked client */
+    fresh();
+    m = lprt_ws_encode(frame, 9, 0, "p", 1, NULL);
+    CHECK(write(peer, frame, m) == (ssize_t)m);
+    CHECK(lprt_ws_read_frame(conn, 100, 0, &op, &fin, &out) == LPRT_WS_PROTOCOL_ERROR); /* fragmented ping */
+    fresh();
+    m = lprt_ws_encode(frame, 9, 1, big, 126, NULL);
+    CHECK(write(peer, frame, m) == (ssize_t)m);
+    CHECK(lprt_ws_read_frame(conn, 1000, 0, &op, &fin, &out) == LPRT_WS_PROTOCOL_ERROR); /* long control */
+    fresh();
+    CHECK(write(peer, "\x83\x00", 2) == 2);
+    CHECK(lprt_ws_read_frame(conn, 100, 0, &op, &fin, &out) == LPRT_WS_PROTOCOL_ERROR); /* opcode 3 */
+    fresh();
+    CHECK(write(peer, "\xc1\x00", 2) == 2);
+    CHECK(lprt_ws_read_frame(conn, 100, 0, &op, &fin, &out) == LPRT_WS_PROTOCOL_ERROR); /* RSV1 */
+    fresh();
+    put("\x81");
+    shutdown(peer, SHUT_WR);
+    CHECK(lprt_ws_read_frame(conn, 100, 0, &op, &fin, &out) == LPRT_NET_TRUNCATED);
+    fresh();
+    shutdown(peer, SHUT_WR);
+    CHECK(lprt_ws_read_frame(conn, 100, 0, &op, &fin, &out) == LPRT_NET_EOF);
+}
+
 int main(void) {
     peer = -1;
     heads();
     responses();
     chunked();
+    websocket();
     lprt_conn_free(conn);
     close(peer);
     printf("ok\n");

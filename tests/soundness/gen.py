@@ -21,7 +21,7 @@ PROBES = {INT: "bitAnd: 1", FLOAT: "isNaN", STR: "trim", SYM: "numArgs", CHAR: "
           "Association": "key", "Block": "numArgs"}
 NUMERIC = ["+", "-", "*", "/", "//", "\\\\", "max:", "min:", "<", "<=", "rem:"]
 SKIP_CLASSES = {"Actor", "Future", "Promise", "Error", "ArrayBuilder", "Reason", "Block", "Remote",
-                "TCP", "TCPSocket", "TCPListener", "UDPSocket", "TLS"}  # the network: no sockets in fuzzing
+                "TCP", "TCPSocket", "TCPListener", "UDPSocket", "TLS", "WebSocket"}  # the network: no sockets in fuzzing
 # Selectors that block, print, loop without bound or need a live actor.
 SKIP_SELECTORS = {"printNl", "displayNl", "timesRepeat:", "factorial", "sqrt", "at:put:", "signal",
                   "raise", "signal:", "isKindOf:", "respondsTo:", "ifNil:", "ifNotNil:",
