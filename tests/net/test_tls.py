@@ -110,3 +110,42 @@ def test_lp_tls_server_for_a_python_client(pki, tmp_path):
     assert (rc, err) == (0, "")
     assert answer == b"secure ping\n"
     assert out.split("\n")[1] == "Maybe none"     # the client's close_notify is a clean end of stream
+
+
+def test_https_server_and_client(pki, tmp_path, monkeypatch):
+    ca, cert, d = pki
+    monkeypatch.setenv("SSL_CERT_FILE", str(d / "ca.pem"))    # OpenSSL's default CAs: the test's CA
+    src = f"""
+    Import module: #HttpServer.
+    Import module: #Http.
+    server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: 'secret ', req path]
+        certFile: '{d / "cert.pem"}' keyFile: '{d / "key.pem"}'.
+    url := 'https://localhost:', server port printString.
+    (Http get: url, '/one' timeout: 5000) text printNl.
+    (Http get: url, '/two' timeout: 5000) text printNl.
+    (Error try: [(Http get: 'http://127.0.0.1:', server port printString, '/plain' timeout: 2000) text]
+        onError: [:e | e class printString]) printNl.
+    """.replace(" e class printString", " 'refused: ', e messageText")
+    status, out, err = run_source(src, tmp_path)
+    assert (status, err) == (0, ""), err
+    lines = out.split("\n")
+    assert lines[:2] == ["'secret /one'", "'secret /two'"]
+    assert lines[2].startswith("'refused: ")     # plain HTTP to an HTTPS port gets no HTTP answer
+
+
+def test_python_client_of_the_lp_https_server(pki, tmp_path):
+    ca, cert, d = pki
+    src = f"""
+    Import module: #HttpServer.
+    server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: 'over tls']
+        certFile: '{d / "cert.pem"}' keyFile: '{d / "key.pem"}'.
+    server port printNl.
+    Actor self receive: {{ #never -> [] }} after: 30000 do: [].
+    """
+    import urllib.request
+    with LPProcess(src, tmp_path) as lp:
+        port = int(lp.readline())
+        ctx = ssl.create_default_context()
+        ca.configure_trust(ctx)
+        with urllib.request.urlopen(f"https://localhost:{port}/", context=ctx, timeout=10) as r:
+            assert r.read() == b"over tls"
