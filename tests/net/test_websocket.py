@@ -106,3 +106,51 @@ def test_lp_client_against_a_websockets_server(tmp_path):
     assert out.split("\n")[:5] == ["'desserts'", "#[3 2 1]", "Maybe none", "4000",
                                    "'sendText: the WebSocket is closed'"]
     assert out.split("\n")[5].startswith("ConnectionRefused(")
+
+
+def test_wss_client_against_a_websockets_tls_server(tmp_path, monkeypatch):
+    trustme = pytest.importorskip("trustme")
+    import ssl
+    ca = trustme.CA()
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("localhost").configure_cert(ctx)
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))
+
+    def handler(conn):
+        for message in conn:
+            conn.send("secure " + message)
+
+    with serve(handler, "127.0.0.1", 0, ssl=ctx) as server:
+        port = server.socket.getsockname()[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        status, out, err = run_source(f"""
+        Import module: #Http.
+        ws := Http webSocket: 'wss://localhost:{port}/' timeout: 5000.
+        ws sendText: 'hello'.
+        (ws receive: 5000) ifPresent: [:m | m text printNl] ifAbsent: [].
+        ws close.
+        """, tmp_path)
+        server.shutdown()
+    assert (status, err) == (0, ""), err
+    assert out == "'secure hello'\n"
+
+
+def test_wss_server_is_an_https_server(tmp_path):
+    trustme = pytest.importorskip("trustme")
+    import ssl
+    ca = trustme.CA()
+    cert = ca.issue_cert("localhost")
+    cert.private_key_pem.write_to_path(str(tmp_path / "key.pem"))
+    cert.cert_chain_pems[0].write_to_path(str(tmp_path / "cert.pem"))
+    src = SERVER.replace("        ifFalse: [HttpResponse ok: 'plain']].",
+                         "        ifFalse: [HttpResponse ok: 'plain']]\n"
+                         f"    certFile: '{tmp_path / 'cert.pem'}' keyFile: '{tmp_path / 'key.pem'}'.")
+    ctx = ssl.create_default_context()
+    ca.configure_trust(ctx)
+    with LPProcess(src, tmp_path) as lp:
+        port = int(lp.readline())
+        with connect(f"wss://localhost:{port}/", ssl=ctx, open_timeout=10) as ws:
+            ws.send("over tls")
+            assert ws.recv(timeout=10) == "echo over tls"
+        assert lp.readline() == "closed 1000"
