@@ -22,6 +22,16 @@ HIERARCHY = [
     ("Error", "Object", ("message",)),
     ("Down", "Object", ("actor", "reason")), ("Exit", "Object", ("actor", "reason")),
     ("Log", "Object", ()), ("JSON", "Object", ()), ("Transcript", "Object", ()),
+    # the network library (docs/network.md)
+    ("ByteArray", "Object", ()), ("TCP", "Object", ()), ("TCPSocket", "Object", ()), ("TCPListener", "Object", ()),
+    ("Timeout", "Error", ()), ("NetworkError", "Error", ()), ("ConnectionRefused", "NetworkError", ()),
+    ("ConnectionReset", "NetworkError", ()), ("ConnectionClosed", "NetworkError", ()),
+    ("DNSError", "NetworkError", ()), ("LimitExceeded", "NetworkError", ()),
+    ("HttpHead", "Object", ("method", "target", "version", "headers")), ("HttpWireError", "NetworkError", ("status",)),
+    ("UDPSocket", "Object", ()), ("Datagram", "Object", ("data", "host", "port")),
+    ("HttpStatusHead", "Object", ("version", "status", "reason", "headers")),
+    ("TLS", "Object", ()), ("TLSError", "NetworkError", ()),
+    ("WebSocket", "Object", ()), ("WebSocketMessage", "Object", ("data", "isText")),
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}

@@ -11,7 +11,9 @@ from cffi import FFI
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["rt.c", "sched.c", "deque.c", "mailbox.c", "wait.c", "timer.c", "poller.c",
-           "resolver.c", "links.c", "fiber.c", "snapshot.c", "deadlock.c", "fiber_x86_64.S"]
+           "resolver.c", "links.c", "fiber.c", "snapshot.c", "deadlock.c", "net_sock.c", "net_conn.c",
+           "net_fiber.c", "net_http.c", "net_udp.c", "net_tls.c",
+           "net_ws.c", "fiber_x86_64.S"]
 
 
 def _allow_assembly_sources():
@@ -64,6 +66,7 @@ lprt_msg *lprt_py_scan(lprt_actor *self, lprt_msg *m, uint64_t after_seq, uint64
 lprt_actor *lprt_py_create(lprt *rt, lprt_step_fn fn, void *ud, int start, uint64_t *id);
 int lprt_py_addrinfo_next(struct addrinfo **cursor, int *family, char *host, size_t hostlen, int *port);
 void lprt_py_freeaddrinfo(struct addrinfo *ai);
+const char *lprt_py_gai_strerror(int status);
 """
 
 HELPERS = r"""
@@ -133,6 +136,7 @@ static int lprt_py_addrinfo_next(struct addrinfo **cursor, int *family, char *ho
 }
 
 static void lprt_py_freeaddrinfo(struct addrinfo *ai) { if (ai) freeaddrinfo(ai); }
+static const char *lprt_py_gai_strerror(int status) { return gai_strerror(status); }
 """
 
 
@@ -152,7 +156,7 @@ def make_builder(absolute=False):
         include_dirs=[path(".")],
         define_macros=[("_GNU_SOURCE", None)],
         extra_compile_args=["-O2", "-g", "-Wno-unused-parameter"],
-        libraries=["pthread"],
+        libraries=["pthread", "ssl", "crypto"],   # OpenSSL (TLS): libssl-dev to build
     )
     return b
 

@@ -221,6 +221,141 @@ typedef struct {
 } lprt_stats;
 void lprt_get_stats(lprt *rt, lprt_stats *out);
 
+/* ---- network (net_sock.c, net_conn.c, net_fiber.c) ----
+   Non-blocking sockets. No call ever blocks: LPRT_NET_WANT_READ / _WANT_WRITE
+   mean "wait for the fd (lprt_wait_fd with LPRT_READ / LPRT_WRITE and your
+   deadline), then call again"; a step actor returns LPRT_BLOCK and repeats
+   the call when woken, a fiber uses the *_wait helpers below. Other negative
+   results are -errno or one of these codes. Every connected socket (connected
+   or accepted) has TCP_NODELAY set and is close-on-exec. */
+enum {
+    LPRT_NET_WANT_READ = -10001,
+    LPRT_NET_WANT_WRITE = -10002,
+    LPRT_NET_EOF = -10003,       /* clean end of stream, nothing buffered */
+    LPRT_NET_TOO_LONG = -10004,  /* a line longer than the limit */
+    LPRT_NET_TRUNCATED = -10005, /* the stream ended inside a read of n bytes */
+    LPRT_NET_TIMEOUT = -10006,   /* *_wait helpers: the deadline passed */
+    LPRT_NET_DNS = -10007        /* *_wait helpers: the name did not resolve */
+};
+/* Numeric address (IPv4 or IPv6) only: resolve names first (lprt_wait_resolve).
+   0: connected; LPRT_NET_WANT_WRITE: in progress, wait for write then call
+   lprt_net_connect_result; *fd is set in both cases (the caller closes it). */
+int lprt_net_connect(const char *addr, int port, int *fd);
+int lprt_net_connect_result(int fd); /* 0 or -errno (ECONNREFUSED, ...) */
+/* addr NULL or "": every interface (IPv6 dual stack when available). port 0
+   picks a free port (lprt_net_local_port tells it). SO_REUSEADDR is set. */
+int lprt_net_listen(const char *addr, int port, int backlog, int *fd);
+int lprt_net_local_port(int fd);
+int lprt_net_accept(int listen_fd, int *fd); /* 0, LPRT_NET_WANT_READ or -errno */
+int lprt_net_close(int fd);
+
+/* A buffered byte stream over a connected socket. Reads answer a pointer into
+   the connection's buffer, valid until the next call on it; the buffer never
+   grows past what one read asks for (a line: its limit). */
+typedef struct lprt_conn lprt_conn;
+lprt_conn *lprt_conn_new(int fd); /* takes the fd (closed by lprt_conn_free) */
+void lprt_conn_free(lprt_conn *c);
+int lprt_conn_fd(const lprt_conn *c);
+/* One line without its "\n" or "\r\n": its length (>= 0, *line set), or a
+   negative code. A last line without a newline before EOF is a line. */
+long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line);
+/* Exactly n bytes (1 <= n <= 1 GiB); LPRT_NET_EOF when the stream ended
+   before any, LPRT_NET_TRUNCATED when it ended after some. */
+long lprt_conn_read_exact(lprt_conn *c, size_t n, const char **out);
+/* Between 1 and max bytes, as soon as any are there. */
+long lprt_conn_read_some(lprt_conn *c, size_t max, const char **out);
+size_t lprt_conn_buffered(const lprt_conn *c);
+/* Write some of data: bytes written (> 0), LPRT_NET_WANT_WRITE or -errno. */
+long lprt_conn_write(lprt_conn *c, const void *data, size_t n);
+/* Half-close (shutdown SHUT_WR). */
+int lprt_conn_shutdown(lprt_conn *c);
+
+/* Fiber helpers: the calls above, suspending the fiber on "would block" until
+   done or the deadline (LPRT_NET_TIMEOUT). */
+int lprt_net_connect_wait(lprt_actor *self, const char *host, int port, int64_t deadline, int *fd);
+int lprt_net_accept_wait(lprt_actor *self, int listen_fd, int64_t deadline, int *fd);
+long lprt_conn_read_line_wait(lprt_actor *self, lprt_conn *c, size_t limit, const char **line, int64_t deadline);
+long lprt_conn_read_exact_wait(lprt_actor *self, lprt_conn *c, size_t n, const char **out, int64_t deadline);
+long lprt_conn_write_all_wait(lprt_actor *self, lprt_conn *c, const void *data, size_t n, int64_t deadline);
+
+/* ---- HTTP/1.1 framing (net_http.c) ----
+   Request heads and chunked bodies, read from a connection's buffer with the
+   same "would block" rule. Errors are the HTTP status to answer, negated. */
+enum { LPRT_HTTP_BAD_REQUEST = -400, LPRT_HTTP_TOO_LARGE = -413, LPRT_HTTP_URI_TOO_LONG = -414,
+       LPRT_HTTP_HEADERS_TOO_LARGE = -431, LPRT_HTTP_NOT_IMPLEMENTED = -501,
+       LPRT_HTTP_BAD_VERSION = -505 };
+typedef struct {
+    const char *p;
+    size_t n;
+} lprt_http_field;
+typedef struct {
+    size_t max_line;    /* request line and each header line, bytes */
+    size_t max_headers; /* header fields */
+    size_t max_head;    /* the whole head, bytes */
+} lprt_http_limits;
+/* One request head: answers the number of header fields h (0 <= h <= cap/2 - 2)
+   with fields[0..2] = method, target, version and fields[3 + 2i], fields[4 + 2i]
+   = name (lowercased) and value (trimmed), pointing into the connection's
+   buffer until the next call on it. Empty lines before the request line are
+   skipped. LPRT_NET_EOF: the stream ended before any byte of a request;
+   LPRT_NET_WANT_READ; -errno; or LPRT_HTTP_*: the request is malformed (400),
+   its line too long (414), a header line, the header count or the head too
+   large (431), the version not HTTP/1.0 or 1.1 (505). */
+long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);
+/* A response head, for clients: fields[0..2] = version, status (3 digits),
+   reason; errors as above (a malformed status line is LPRT_HTTP_BAD_REQUEST). */
+long lprt_http_read_status(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);
+/* 1 when a pooled connection looks reusable: nothing buffered, and the peer
+   has neither closed it nor sent anything unasked. */
+int lprt_conn_reusable(lprt_conn *c);
+/* A whole chunked body (chunks, last chunk, trailers) decoded: its length, with
+   *out pointing at the bytes until the next call; LPRT_NET_WANT_READ; -errno;
+   LPRT_HTTP_BAD_REQUEST (malformed, or the stream ended inside it) or
+   LPRT_HTTP_TOO_LARGE (more than max_body bytes of data). */
+long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out);
+
+/* ---- UDP (net_udp.c) ---- numeric addresses, the same "would block" rule. */
+/* addr NULL or "": every interface. port 0 picks one (lprt_net_local_port). */
+int lprt_udp_bind(const char *addr, int port, int *fd);
+/* One datagram: bytes sent, LPRT_NET_WANT_WRITE or -errno. */
+long lprt_udp_send(int fd, const char *addr, int port, const void *data, size_t n);
+/* One datagram into buf (cap bytes; a longer one is cut): its length,
+   LPRT_NET_WANT_READ or -errno; the sender's numeric address (addr_cap >= 46)
+   and port are stored. */
+long lprt_udp_receive(int fd, void *buf, size_t cap, char *addr, size_t addr_cap, int *port);
+
+/* ---- TLS (net_tls.c, OpenSSL) ----
+   A connection becomes TLS with lprt_tls_start; then lprt_tls_handshake until
+   it answers 0, and the lprt_conn_* calls read and write through TLS, with
+   the same codes (a TLS read may answer LPRT_NET_WANT_WRITE, and the other way
+   round). A client verifies the peer's certificate chain and host name. TLS
+   failures answer LPRT_NET_TLS with the reason in the connection
+   (lprt_tls_error). */
+enum { LPRT_NET_TLS = -10008 };
+typedef struct lprt_tls_ctx lprt_tls_ctx;
+/* ca_file NULL: the system's trusted CAs. NULL on failure (reason in err). */
+lprt_tls_ctx *lprt_tls_client_ctx(const char *ca_file, char *err, size_t err_cap);
+lprt_tls_ctx *lprt_tls_server_ctx(const char *cert_file, const char *key_file, char *err, size_t err_cap);
+void lprt_tls_ctx_free(lprt_tls_ctx *ctx);
+/* host: the name to verify and send as SNI (client); NULL for a server. */
+int lprt_tls_start(lprt_conn *c, lprt_tls_ctx *ctx, const char *host);
+long lprt_tls_handshake(lprt_conn *c);
+const char *lprt_tls_error(const lprt_conn *c);
+
+/* ---- WebSocket frames (net_ws.c, RFC 6455) ---- */
+enum { LPRT_WS_PROTOCOL_ERROR = -11002, LPRT_WS_TOO_BIG = -11009 };
+/* One frame: its payload length (>= 0), with *opcode, *fin and *out (the
+   unmasked payload, in the connection's buffer until the next call);
+   LPRT_NET_WANT_READ (or _WRITE under TLS); LPRT_NET_EOF (nothing buffered);
+   LPRT_NET_TRUNCATED; LPRT_WS_TOO_BIG (payload over max); LPRT_WS_PROTOCOL_ERROR
+   (reserved bits or opcodes, a long or fragmented control frame, a mask
+   missing from a client's frame (masked != 0) or present in a server's). */
+long lprt_ws_read_frame(lprt_conn *c, size_t max, int masked, int *opcode, int *fin, const char **out);
+/* A whole frame into out (n + 14 bytes): header, then the payload, masked
+   with mask_key when it is not NULL (clients). Answers the frame's length. */
+size_t lprt_ws_encode(unsigned char *out, int opcode, int fin, const void *payload, size_t n,
+                      const unsigned char *mask_key);
+
 #ifdef __cplusplus
 }
 #endif

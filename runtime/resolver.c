@@ -6,9 +6,11 @@
  * wake is ignored and whoever drops the last reference frees the result.   */
 #include "lprt_internal.h"
 
+#include <errno.h>
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct lprt__resolve {
     _Atomic int refs;
@@ -28,6 +30,7 @@ struct lprt__resolver {
     pthread_cond_t cv;
     lprt__resolve *head, *tail;
     int stop;
+    long delay_ms; /* test hook LPRT_TEST_DNS_DELAY_MS: every lookup answers that late */
 };
 
 static void req_unref(lprt__resolve *q) {
@@ -83,6 +86,24 @@ struct addrinfo *lprt_resolved(lprt_actor *self, int *status) {
     return r;
 }
 
+/* The test hook's delay: a DNS server that takes delay_ms to answer. 0 when stopping. */
+static int late_answer(lprt__resolver *rs) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += rs->delay_ms / 1000;
+    until.tv_nsec += (rs->delay_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&rs->mu);
+    while (!rs->stop && pthread_cond_timedwait(&rs->cv, &rs->mu, &until) != ETIMEDOUT) {
+    }
+    int ok = !rs->stop;
+    pthread_mutex_unlock(&rs->mu);
+    return ok;
+}
+
 static void *resolver_main(void *arg) {
     lprt__resolver *rs = arg;
     pthread_mutex_lock(&rs->mu);
@@ -93,6 +114,12 @@ static void *resolver_main(void *arg) {
         rs->head = q->next;
         if (!rs->head) rs->tail = NULL;
         pthread_mutex_unlock(&rs->mu);
+        if (rs->delay_ms > 0 && !late_answer(rs)) {
+            lprt_release(q->a); /* stopping: the runtime is going away */
+            req_unref(q);
+            pthread_mutex_lock(&rs->mu);
+            continue;
+        }
         if (atomic_load(&q->refs) > 1) { /* still wanted */
             struct addrinfo hints = {0};
             hints.ai_family = q->family;
@@ -114,6 +141,8 @@ int lprt__resolver_start(lprt *rt) {
     if (!rs) return -1;
     pthread_mutex_init(&rs->mu, NULL);
     pthread_cond_init(&rs->cv, NULL);
+    const char *delay = getenv("LPRT_TEST_DNS_DELAY_MS");
+    rs->delay_ms = delay ? atol(delay) : 0;
     rt->resolver = rs;
     return pthread_create(&rs->thread, NULL, resolver_main, rs) == 0 ? 0 : -1;
 }

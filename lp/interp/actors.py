@@ -286,6 +286,12 @@ def _clock(p, cls):
     return rt.lib.lprt_now() // 1_000_000
 
 
+@prim("Actor", "microsecondClock", class_side=True)
+def _clock_us(p, cls):
+    """Microseconds on the runtime's monotonic clock."""
+    return rt.lib.lprt_now() // 1_000
+
+
 @prim("Actor", "exit:", class_side=True)
 def _exit_self(p, cls, reason):
     kind, value = reason_kind(p.interp, reason)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import types
 
+from lp.interp import net_values as NV
 from lp.interp import values as V
 from lp.classdecls import HIERARCHY
 from lp.interp.code import Primitive
@@ -13,6 +14,7 @@ TYPES = {
     V.Symbol: "Symbol", V.Char: "Character", tuple: "Array", V.Interval: "Interval", V.LPDict: "Dictionary", V.Maybe: "Maybe",
     V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
     V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise",
+    bytes: "ByteArray", NV.Socket: "TCPSocket", NV.Listener: "TCPListener", NV.UDPSock: "UDPSocket", NV.WebSock: "WebSocket",
 }
 
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
@@ -20,7 +22,8 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 
 def install(interp) -> None:
     # the primitive modules register themselves on import
-    from lp.interp import actors, prims_collections, prims_numbers, prims_objects, prims_text  # noqa: F401
+    from lp.interp import (actors, prims_bytes, prims_collections, prims_http, prims_net,  # noqa: F401
+                           prims_numbers, prims_objects, prims_pool, prims_text, prims_tls, prims_udp, prims_ws)
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]

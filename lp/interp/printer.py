@@ -77,6 +77,11 @@ def print_string(interp, v, proc=None) -> str:
         return "a Future"
     if t is Promise:
         return "a Promise"
+    if t is bytes:
+        return "#[" + " ".join(map(str, v)) + "]"
+    if interp is not None and t in interp.type_classes:
+        name = interp.type_classes[t].name
+        return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
     return f"a {type(v).__name__}"
 
 

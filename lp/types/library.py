@@ -1,4 +1,4 @@
-"""Signatures of the core library (LANGUAGE.md §2 and §3; §5 is not typed until it runs).
+"""Signatures of the core library (LANGUAGE.md §2 and §3) and of the network library (§5, docs/network.md).
 
 Each line is `selector-with-argument-types -> result`. In a signature,
 `Self` is the receiver's type (on the class side: an instance of the receiving
@@ -28,6 +28,12 @@ BUILTIN_FIELDS = {
     "Error": {"message": "String"},
     "Down": {"actor": "Actor[!]", "reason": "Reason"},
     "Exit": {"actor": "Actor[!]", "reason": "Reason"},
+    "HttpHead": {"method": "String", "target": "String", "version": "String", "headers": "Dictionary[String,String]"},
+    "HttpWireError": {"status": "Integer"},
+    "Datagram": {"data": "ByteArray", "host": "String", "port": "Integer"},
+    "HttpStatusHead": {"version": "String", "status": "Integer", "reason": "String",
+                       "headers": "Dictionary[String,String]"},
+    "WebSocketMessage": {"data": "ByteArray", "isText": "Boolean"},
 }
 
 NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
@@ -193,6 +199,7 @@ isEmpty -> Boolean
 notEmpty -> Boolean
 indexOf: Character -> Integer
 copyFrom: Integer to: Integer -> String
+asByteArray -> ByteArray
 copyReplaceAll: String with: String -> String
 join: Array[String] -> String
 substrings: String -> Array[String]
@@ -388,6 +395,57 @@ messageText -> String
 description -> String
 signal: String -> a
 """,
+    "ByteArray": """
+size -> Integer
+at: Integer -> Integer
+, ByteArray -> ByteArray
+copyFrom: Integer to: Integer -> ByteArray
+isEmpty -> Boolean
+notEmpty -> Boolean
+asArray -> Array[Integer]
+asString -> String
+indexOf: Integer -> Integer
+""",
+    "TCPSocket": """
+readLine: Integer -> Maybe[String]
+readLine: Integer limit: Integer -> Maybe[String]
+readBytes: Integer timeout: Integer -> Maybe[ByteArray]
+write: String -> Integer
+write: String timeout: Integer -> Integer
+writeBytes: ByteArray -> Integer
+writeBytes: ByteArray timeout: Integer -> Integer
+close -> UndefinedObject
+isClosed -> Boolean
+readHttpHead: Integer timeout: Integer maxLine: Integer maxHeaders: Integer maxHead: Integer -> Maybe[HttpHead]
+readHttpChunked: Integer timeout: Integer -> ByteArray
+readHttpStatus: Integer maxHead: Integer -> Maybe[HttpStatusHead]
+readToEnd: Integer timeout: Integer -> ByteArray
+release -> UndefinedObject
+isReused -> Boolean
+""",
+    "UDPSocket": """
+port -> Integer
+sendTo: String port: Integer data: ByteArray -> Integer
+receiveFrom: Integer -> Maybe[Datagram]
+close -> UndefinedObject
+""",
+    "WebSocket": """
+receive: Integer -> Maybe[WebSocketMessage]
+receive: Integer limit: Integer -> Maybe[WebSocketMessage]
+sendText: String -> Integer
+sendBytes: ByteArray -> Integer
+close -> UndefinedObject
+close: Integer -> UndefinedObject
+closeCode -> Integer
+""",
+    "WebSocketMessage": """
+text -> String
+""",
+    "TCPListener": """
+port -> Integer
+accept: Integer -> TCPSocket
+close -> UndefinedObject
+""",
     "Reason": """
 isNormal -> Boolean
 isKilled -> Boolean
@@ -449,6 +507,7 @@ trapExits: Boolean -> UndefinedObject
 exit: special
 sleep: Integer -> UndefinedObject
 millisecondClock -> Integer
+microsecondClock -> Integer
 """,
     "Log": """
 info: String -> UndefinedObject
@@ -459,6 +518,34 @@ debug: String -> UndefinedObject
     "JSON": """
 encode: a -> String
 decode: String -> Dynamic
+""",
+    "ByteArray": """
+new: Integer -> ByteArray
+withAll: Array[Integer] -> ByteArray
+""",
+    "String": """
+lf -> String
+crlf -> String
+""",
+    "UDPSocket": """
+bind: Integer -> UDPSocket
+bindHost: String port: Integer -> UDPSocket
+""",
+    "WebSocket": """
+over: TCPSocket client: Boolean -> WebSocket
+acceptKeyFor: String -> String
+newKey -> String
+""",
+    "TLS": """
+wrapClient: TCPSocket host: String timeout: Integer -> TCPSocket
+wrapClient: TCPSocket host: String caFile: String timeout: Integer -> TCPSocket
+wrapServer: TCPSocket certFile: String keyFile: String timeout: Integer -> TCPSocket
+""",
+    "TCP": """
+connect: String port: Integer timeout: Integer -> TCPSocket
+listen: Integer -> TCPListener
+listenHost: String port: Integer -> TCPListener
+pooledConnect: String port: Integer timeout: Integer -> TCPSocket
 """,
     "Transcript": """
 show: String -> UndefinedObject

@@ -96,17 +96,17 @@ def test_collections(tmp_path):
 
 def test_errors_try_ensure_and_classes(tmp_path):
     src = """
-    Error subclass: #Timeout.
+    Error subclass: #TooSlow.
     (Error try: [1 / 0] onError: [:e | e message]) displayNl.
-    (Error try: [Timeout raise: 't'] onError: [:e | e class name]) displayNl.
-    (Error try: [Timeout try: [Error raise: 'plain'] onError: [:e | 'wrong']] onError: [:e | 'outer ' , e message])
+    (Error try: [TooSlow raise: 't'] onError: [:e | e class name]) displayNl.
+    (Error try: [TooSlow try: [Error raise: 'plain'] onError: [:e | 'wrong']] onError: [:e | 'outer ' , e message])
         displayNl.
     ([ 'body' ] ensure: [ 'ensure ran' displayNl ]) displayNl.
     (Error try: [[Error raise: 'x'] ensure: ['cleanup' displayNl]] onError: [:e | 'caught ' , e message]) displayNl.
     """
     # unchecked: `1 / 0` answers a Float where the handler answers a String: run-time check
     assert out_of(src, tmp_path, check=False) == (
-        "division by zero\nTimeout\nouter plain\nensure ran\nbody\ncleanup\ncaught x\n")
+        "division by zero\nTooSlow\nouter plain\nensure ran\nbody\ncleanup\ncaught x\n")
 
 
 def test_non_local_return(tmp_path):

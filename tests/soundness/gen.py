@@ -20,7 +20,8 @@ PROBES = {INT: "bitAnd: 1", FLOAT: "isNaN", STR: "trim", SYM: "numArgs", CHAR: "
           BOOL: "not", "Array": "allButFirst", "Dictionary": "keys", "Maybe": "isSome",
           "Association": "key", "Block": "numArgs"}
 NUMERIC = ["+", "-", "*", "/", "//", "\\\\", "max:", "min:", "<", "<=", "rem:"]
-SKIP_CLASSES = {"Actor", "Future", "Promise", "Error", "ArrayBuilder", "Reason", "Block", "Remote"}
+SKIP_CLASSES = {"Actor", "Future", "Promise", "Error", "ArrayBuilder", "Reason", "Block", "Remote",
+                "TCP", "TCPSocket", "TCPListener", "UDPSocket", "TLS", "WebSocket"}  # the network: no sockets in fuzzing
 # Selectors that block, print, loop without bound or need a live actor.
 SKIP_SELECTORS = {"printNl", "displayNl", "timesRepeat:", "factorial", "sqrt", "at:put:", "signal",
                   "raise", "signal:", "isKindOf:", "respondsTo:", "ifNil:", "ifNotNil:",

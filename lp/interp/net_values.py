@@ -1,0 +1,107 @@
+"""The run-time values of the network library: a connected TCP socket (over the runtime's
+buffered `lprt_conn`) and a listening socket. They own their file descriptors and close them
+when closed or when no value refers to them any more.
+
+A socket belongs to whichever actor uses it, one at a time: `busy` is set (under the GIL)
+around each call into C, which releases the GIL, so two actors on two domains can never
+run C code on one connection at once; the second gets an LP error instead."""
+from __future__ import annotations
+
+from lp.runtime.binding import ffi, lib
+
+
+class Socket:
+    __slots__ = ("conn", "fd", "peer", "busy", "pool_key", "reused")
+
+    def __init__(self, fd: int, peer: str):
+        self.conn = lib.lprt_conn_new(fd)
+        if self.conn == ffi.NULL:
+            lib.lprt_net_close(fd)
+            raise MemoryError("lprt_conn_new")
+        self.fd = fd
+        self.peer = peer
+        self.busy = False
+        self.pool_key = None   # (host, port) when it came from TCP pooledConnect:...
+        self.reused = False    # taken from the pool rather than freshly connected
+
+    def close(self):
+        c, self.conn = self.conn, None
+        if c is not None:
+            lib.lprt_conn_free(c)
+
+    def __del__(self):
+        self.close()
+
+
+class Listener:
+    __slots__ = ("fd", "port", "where", "busy")
+
+    def __init__(self, fd: int, where: str):
+        self.fd = fd
+        self.port = lib.lprt_net_local_port(fd)
+        self.where = where
+        self.busy = False
+
+    def close(self):
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            lib.lprt_net_close(fd)
+
+    def __del__(self):
+        self.close()
+
+
+class Connecting:
+    """A connect in progress: the addresses still to try, the socket being connected, the
+    error of the last address tried. Closes its socket if the actor gives up (dies)."""
+    __slots__ = ("host", "port", "addrs", "fd", "last_error", "__weakref__")
+
+    def __init__(self, host, port, addrs):
+        self.host, self.port, self.addrs = host, port, addrs
+        self.fd = -1
+        self.last_error = None
+
+    def drop_fd(self):
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            lib.lprt_net_close(fd)
+
+    def __del__(self):
+        self.drop_fd()
+
+
+class UDPSock:
+    """A bound UDP socket; its receive buffer holds one datagram of the largest size."""
+    __slots__ = ("fd", "port", "where", "busy", "buf")
+
+    def __init__(self, fd: int, where: str):
+        self.fd = fd
+        self.port = lib.lprt_net_local_port(fd)
+        self.where = where
+        self.busy = False
+        self.buf = None
+
+    def close(self):
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            lib.lprt_net_close(fd)
+
+    def __del__(self):
+        self.close()
+
+
+class WebSock:
+    """A WebSocket over a connected socket: the role (clients mask their frames), a message
+    being reassembled from fragments, the close handshake's state, and control frames
+    (pong, close) waiting to be written."""
+    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "out", "sending")
+
+    def __init__(self, sock, client: bool):
+        self.sock = sock
+        self.client = client
+        self.frags = None
+        self.frag_text = False
+        self.close_sent = False
+        self.close_code = None
+        self.out = b""
+        self.sending = None

@@ -1,0 +1,229 @@
+/* net_http.c — HTTP/1.1 request framing over a buffered connection: the
+ * request head (request line, header fields, blank line) and chunked bodies,
+ * parsed in the connection's buffer with the limits the caller gives.
+ *
+ * Nothing waits: an incomplete head or body receives more (at most up to its
+ * limit) and answers LPRT_NET_WANT_READ, to be called again when the socket
+ * is readable. A head is parsed only once complete, so the parse needs no
+ * state between calls; a partial chunked body is rescanned from its start,
+ * which costs at most a few passes over a body bounded by max_body.
+ * Responses' heads (for the HTTP client) share the header parsing.
+ * Measured reason for living here rather than in LP: docs/network.md.      */
+#include "net_internal.h"
+
+#include <string.h>
+
+#define NEED_MORE 1
+
+static int tchar(unsigned char ch) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')) return 1;
+    return ch && strchr("!#$%&'*+-.^_`|~", ch) != NULL;
+}
+
+/* The next line in [*p, end): its start and length without "\n" / "\r\n";
+   *p moves past it. Only called where a '\n' is known to follow. */
+static char *next_line(char **p, char *end, size_t *n) {
+    char *s = *p;
+    char *nl = memchr(s, '\n', (size_t)(end - s));
+    size_t len = (size_t)(nl - s);
+    if (len > 0 && s[len - 1] == '\r') len--;
+    *p = nl + 1;
+    *n = len;
+    return s;
+}
+
+/* Index just past the blank line ending the head in b[0, n), or 0. */
+static size_t head_end(const char *b, size_t n) {
+    for (const char *p = b; (p = memchr(p, '\n', (size_t)(b + n - p))) != NULL; p++) {
+        size_t rest = (size_t)(b + n - p) - 1;
+        if (rest >= 1 && p[1] == '\n') return (size_t)(p - b) + 2;
+        if (rest >= 2 && p[1] == '\r' && p[2] == '\n') return (size_t)(p - b) + 3;
+    }
+    return 0;
+}
+
+static long parse_fields(char *p, char *end, const lprt_http_limits *lim, lprt_http_field *f, size_t cap);
+
+static int version_ok(const char *v, size_t vlen) {
+    if (vlen != 8 || memcmp(v, "HTTP/", 5) != 0 || v[5] < '0' || v[5] > '9' || v[6] != '.' || v[7] < '0' ||
+        v[7] > '9')
+        return LPRT_HTTP_BAD_REQUEST;
+    if (v[5] != '1' || (v[7] != '0' && v[7] != '1')) return LPRT_HTTP_BAD_VERSION;
+    return 0;
+}
+
+/* A response's status line: version SP 3-digit status [SP reason]. */
+static long parse_status(char *b, size_t len, const lprt_http_limits *lim, lprt_http_field *f, size_t cap) {
+    char *p = b, *end = b + len;
+    size_t n;
+    char *line = next_line(&p, end, &n);
+    if (n > lim->max_line) return LPRT_HTTP_HEADERS_TOO_LARGE;
+    if (n < 12 || line[8] != ' ' || (n > 12 && line[12] != ' ')) return LPRT_HTTP_BAD_REQUEST;
+    int r = version_ok(line, 8);
+    if (r) return r;
+    for (int i = 9; i < 12; i++)
+        if (line[i] < '0' || line[i] > '9') return LPRT_HTTP_BAD_REQUEST;
+    if (cap < 3) return -22; /* EINVAL */
+    f[0] = (lprt_http_field){line, 8};
+    f[1] = (lprt_http_field){line + 9, 3};
+    f[2] = (lprt_http_field){line + (n > 12 ? 13 : 12), n > 12 ? n - 13 : 0};
+    return parse_fields(p, end, lim, f, cap);
+}
+
+static long parse_head(char *b, size_t len, const lprt_http_limits *lim, lprt_http_field *f, size_t cap) {
+    char *p = b, *end = b + len;
+    size_t n;
+    char *line = next_line(&p, end, &n);
+    if (n > lim->max_line) return LPRT_HTTP_URI_TOO_LONG;
+    char *sp1 = memchr(line, ' ', n);
+    if (!sp1) return LPRT_HTTP_BAD_REQUEST;
+    char *sp2 = memchr(sp1 + 1, ' ', (size_t)(line + n - sp1 - 1));
+    if (!sp2 || memchr(sp2 + 1, ' ', (size_t)(line + n - sp2 - 1))) return LPRT_HTTP_BAD_REQUEST;
+    size_t mlen = (size_t)(sp1 - line), tlen = (size_t)(sp2 - sp1 - 1), vlen = (size_t)(line + n - sp2 - 1);
+    if (mlen == 0 || tlen == 0) return LPRT_HTTP_BAD_REQUEST;
+    for (size_t i = 0; i < mlen; i++)
+        if (!tchar((unsigned char)line[i])) return LPRT_HTTP_BAD_REQUEST;
+    for (size_t i = 0; i < tlen; i++) {
+        unsigned char ch = (unsigned char)sp1[1 + i];
+        if (ch <= 0x20 || ch == 0x7f) return LPRT_HTTP_BAD_REQUEST;
+    }
+    const char *v = sp2 + 1;
+    int vr = version_ok(v, vlen);
+    if (vr) return vr;
+    if (cap < 3) return -22; /* EINVAL */
+    f[0] = (lprt_http_field){line, mlen};
+    f[1] = (lprt_http_field){sp1 + 1, tlen};
+    f[2] = (lprt_http_field){v, vlen};
+    return parse_fields(p, end, lim, f, cap);
+}
+
+/* Header fields from p to the blank line into f[3...]: their count, or an error. */
+static long parse_fields(char *p, char *end, const lprt_http_limits *lim, lprt_http_field *f, size_t cap) {
+    char *line;
+    size_t n;
+    long count = 0;
+    for (;;) {
+        line = next_line(&p, end, &n);
+        if (n == 0) break;
+        if (n > lim->max_line) return LPRT_HTTP_HEADERS_TOO_LARGE;
+        if ((size_t)count >= lim->max_headers || 3 + 2 * (size_t)count + 2 > cap) return LPRT_HTTP_HEADERS_TOO_LARGE;
+        if (line[0] == ' ' || line[0] == '\t') return LPRT_HTTP_BAD_REQUEST; /* obsolete line folding */
+        char *colon = memchr(line, ':', n);
+        if (!colon || colon == line) return LPRT_HTTP_BAD_REQUEST;
+        for (char *q = line; q < colon; q++) {
+            if (!tchar((unsigned char)*q)) return LPRT_HTTP_BAD_REQUEST;
+            if (*q >= 'A' && *q <= 'Z') *q = (char)(*q - 'A' + 'a');
+        }
+        char *vs = colon + 1, *ve = line + n;
+        while (vs < ve && (*vs == ' ' || *vs == '\t')) vs++;
+        while (ve > vs && (ve[-1] == ' ' || ve[-1] == '\t')) ve--;
+        for (char *q = vs; q < ve; q++) {
+            unsigned char ch = (unsigned char)*q;
+            if ((ch < 0x20 && ch != '\t') || ch == 0x7f) return LPRT_HTTP_BAD_REQUEST;
+        }
+        f[3 + 2 * count] = (lprt_http_field){line, (size_t)(colon - line)};
+        f[4 + 2 * count] = (lprt_http_field){vs, (size_t)(ve - vs)};
+        count++;
+    }
+    return count;
+}
+
+static long read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap, int response) {
+    for (;;) {
+        /* empty lines before a request line are ignored (RFC 9112 2.2) */
+        while (c->end > c->start) {
+            char ch = c->buf[c->start];
+            if (ch == '\n') c->start++;
+            else if (ch == '\r' && c->end - c->start >= 2 && c->buf[c->start + 1] == '\n') c->start += 2;
+            else break;
+        }
+        size_t have = c->end - c->start;
+        char *b = c->buf + c->start;
+        size_t len = have ? head_end(b, have) : 0;
+        if (len > lim->max_head + 2) return LPRT_HTTP_HEADERS_TOO_LARGE; /* arrived in one piece */
+        if (len) {
+            long r = response ? parse_status(b, len, lim, fields, cap) : parse_head(b, len, lim, fields, cap);
+            const char *unused;
+            if (r >= 0) lprt__conn_hand_out(c, 0, len, &unused);
+            return r;
+        }
+        char *nl = have ? memchr(b, '\n', have) : NULL;
+        if ((nl ? (size_t)(nl - b) : have) > lim->max_line + 1) return LPRT_HTTP_URI_TOO_LONG;
+        if (have >= lim->max_head + 2) return LPRT_HTTP_HEADERS_TOO_LARGE;
+        long r = lprt__conn_recv(c, lim->max_head + 2 - have);
+        if (r == 0) return have == 0 ? LPRT_NET_EOF : LPRT_HTTP_BAD_REQUEST;
+        if (r < 0) return r;
+    }
+}
+
+long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap) {
+    return read_head(c, lim, fields, cap, 0);
+}
+
+long lprt_http_read_status(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap) {
+    return read_head(c, lim, fields, cap, 1);
+}
+
+/* One pass over a chunked body at the buffer's start: NEED_MORE, an error,
+   or 0 with *total data bytes and *used encoded bytes. With `copy` (only after
+   a pass without it succeeded) the data is moved to the buffer's start. */
+static long chunks(lprt_conn *c, size_t max_body, int copy, size_t *total, size_t *used) {
+    char *b = c->buf + c->start, *p = b, *end = c->buf + c->end, *dst = b;
+    size_t sum = 0;
+    for (;;) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) return (size_t)(end - p) > 1024 ? LPRT_HTTP_BAD_REQUEST : NEED_MORE;
+        size_t size = 0, digits = 0;
+        char *q = p;
+        for (; q < nl; q++, digits++) {
+            int d = *q >= '0' && *q <= '9' ? *q - '0' : *q >= 'a' && *q <= 'f' ? *q - 'a' + 10
+                  : *q >= 'A' && *q <= 'F' ? *q - 'A' + 10 : -1;
+            if (d < 0) break;
+            if (digits >= 15) return LPRT_HTTP_BAD_REQUEST;
+            size = size * 16 + (size_t)d;
+        }
+        if (digits == 0 || (q < nl && *q != ';' && *q != ' ' && *q != '\t' && *q != '\r'))
+            return LPRT_HTTP_BAD_REQUEST;
+        p = nl + 1;
+        if (size > max_body || sum + size > max_body) return LPRT_HTTP_TOO_LARGE;
+        if (size == 0) break;
+        if ((size_t)(end - p) < size + 1) return NEED_MORE;
+        char *after = p + size;
+        size_t crlf = after[0] == '\n' ? 1 : after[0] == '\r' ? 2 : 0;
+        if (crlf == 0) return LPRT_HTTP_BAD_REQUEST;
+        if (crlf == 2) {
+            if (after + 1 >= end) return NEED_MORE;
+            if (after[1] != '\n') return LPRT_HTTP_BAD_REQUEST;
+        }
+        if (copy) memmove(dst, p, size);
+        dst += size;
+        sum += size;
+        p = after + crlf;
+    }
+    for (;;) { /* trailer fields until the blank line */
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) return (size_t)(end - p) > 8192 ? LPRT_HTTP_HEADERS_TOO_LARGE : NEED_MORE;
+        size_t n = (size_t)(nl - p);
+        p = nl + 1;
+        if (n == 0 || (n == 1 && nl[-1] == '\r')) break;
+    }
+    *total = sum;
+    *used = (size_t)(p - b);
+    return 0;
+}
+
+long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out) {
+    for (;;) {
+        size_t total = 0, used = 0;
+        long r = c->end > c->start ? chunks(c, max_body, 0, &total, &used) : NEED_MORE;
+        if (r == 0) {
+            chunks(c, max_body, 1, &total, &used);
+            return lprt__conn_hand_out(c, total, used, out);
+        }
+        if (r != NEED_MORE) return r;
+        if (c->end - c->start > 2 * max_body + 65536) return LPRT_HTTP_TOO_LARGE;
+        r = lprt__conn_recv(c, 65536);
+        if (r == 0) return LPRT_HTTP_BAD_REQUEST;
+        if (r < 0) return r;
+    }
+}

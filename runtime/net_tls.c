@@ -1,0 +1,163 @@
+/* net_tls.c — TLS on a buffered connection, with OpenSSL (the library
+ * Python's ssl module uses), driven by the runtime's waits: the handshake,
+ * reads and writes never block; OpenSSL's "want read" / "want write" become
+ * LPRT_NET_WANT_READ / LPRT_NET_WANT_WRITE, and the caller waits for the
+ * socket in that direction and calls again. Clients verify the peer's chain
+ * (the system's CAs, or a CA file for private CAs) and its host name.
+ * OpenSSL's error queue is per thread, and a call never moves between threads
+ * midway, so each call clears it first and reads it before returning.     */
+#include "net_internal.h"
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct lprt_tls_ctx {
+    SSL_CTX *ctx;
+};
+
+static void reason(char *err, size_t cap, const char *what) {
+    unsigned long e = ERR_peek_last_error();
+    char buf[120] = "";
+    if (e) ERR_error_string_n(e, buf, sizeof buf);
+    snprintf(err, cap, "%s%s%s", what, e ? ": " : "", buf);
+    ERR_clear_error();
+}
+
+static lprt_tls_ctx *wrap(SSL_CTX *ctx) {
+    lprt_tls_ctx *t = calloc(1, sizeof *t);
+    if (!t) {
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    t->ctx = ctx;
+    return t;
+}
+
+lprt_tls_ctx *lprt_tls_client_ctx(const char *ca_file, char *err, size_t err_cap) {
+    ERR_clear_error();
+    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    if (!ctx) {
+        reason(err, err_cap, "cannot make a TLS context");
+        return NULL;
+    }
+    int ok = ca_file ? SSL_CTX_load_verify_locations(ctx, ca_file, NULL) : SSL_CTX_set_default_verify_paths(ctx);
+    if (!ok) {
+        reason(err, err_cap, ca_file ? "cannot load the CA file" : "cannot load the system's CAs");
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+    return wrap(ctx);
+}
+
+lprt_tls_ctx *lprt_tls_server_ctx(const char *cert_file, const char *key_file, char *err, size_t err_cap) {
+    ERR_clear_error();
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx) {
+        reason(err, err_cap, "cannot make a TLS context");
+        return NULL;
+    }
+    if (SSL_CTX_use_certificate_chain_file(ctx, cert_file) != 1) {
+        reason(err, err_cap, "cannot load the certificate file");
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
+    if (SSL_CTX_use_PrivateKey_file(ctx, key_file, SSL_FILETYPE_PEM) != 1 || SSL_CTX_check_private_key(ctx) != 1) {
+        reason(err, err_cap, "cannot load the key file, or it does not match the certificate");
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
+    return wrap(ctx);
+}
+
+void lprt_tls_ctx_free(lprt_tls_ctx *t) {
+    if (!t) return;
+    SSL_CTX_free(t->ctx);
+    free(t);
+}
+
+int lprt_tls_start(lprt_conn *c, lprt_tls_ctx *t, const char *host) {
+    ERR_clear_error();
+    if (c->ssl) return -22; /* EINVAL: already TLS */
+    if (c->end > c->start) return -71; /* EPROTO: plaintext already read past the handshake */
+    SSL *ssl = SSL_new(t->ctx);
+    if (!ssl) return -12; /* ENOMEM */
+    SSL_set_fd(ssl, c->fd);
+    if (host) {
+        SSL_set_connect_state(ssl);
+        SSL_set_tlsext_host_name(ssl, host);
+        if (!SSL_set1_host(ssl, host)) {
+            SSL_free(ssl);
+            return -22;
+        }
+    } else SSL_set_accept_state(ssl);
+    c->ssl = ssl;
+    c->tls_err[0] = 0;
+    return 0;
+}
+
+/* An OpenSSL result as our code (or 0 for end of stream). */
+static long code(lprt_conn *c, int ret, const char *what) {
+    SSL *ssl = c->ssl;
+    switch (SSL_get_error(ssl, ret)) {
+    case SSL_ERROR_WANT_READ: return LPRT_NET_WANT_READ;
+    case SSL_ERROR_WANT_WRITE: return LPRT_NET_WANT_WRITE;
+    case SSL_ERROR_ZERO_RETURN: return 0;
+    case SSL_ERROR_SYSCALL:
+        if (ERR_peek_error() == 0) return 0; /* the peer closed without close_notify */
+        break;
+    default: break;
+    }
+    long v = SSL_get_verify_result(ssl);
+    if (v != X509_V_OK) {
+        snprintf(c->tls_err, sizeof c->tls_err, "%s: certificate verify failed: %s", what,
+                 X509_verify_cert_error_string(v));
+        ERR_clear_error();
+    } else reason(c->tls_err, sizeof c->tls_err, what);
+    return LPRT_NET_TLS;
+}
+
+long lprt_tls_handshake(lprt_conn *c) {
+    if (!c->ssl) return -22;
+    ERR_clear_error();
+    int r = SSL_do_handshake(c->ssl);
+    if (r == 1) return 0;
+    long k = code(c, r, "TLS handshake");
+    if (k == 0) {
+        snprintf(c->tls_err, sizeof c->tls_err, "TLS handshake: the peer closed the connection");
+        return LPRT_NET_TLS;
+    }
+    return k;
+}
+
+long lprt__tls_recv(lprt_conn *c, char *buf, size_t n) {
+    ERR_clear_error();
+    size_t got = 0;
+    if (SSL_read_ex(c->ssl, buf, n, &got) == 1) return (long)got;
+    return code(c, 0, "TLS read");
+}
+
+long lprt__tls_send(lprt_conn *c, const void *data, size_t n) {
+    ERR_clear_error();
+    size_t put = 0;
+    if (SSL_write_ex(c->ssl, data, n, &put) == 1) return (long)put;
+    long k = code(c, 0, "TLS write");
+    return k == 0 ? -32 /* EPIPE */ : k;
+}
+
+void lprt__tls_free(lprt_conn *c) {
+    ERR_clear_error();
+    SSL_shutdown(c->ssl); /* one non-blocking try at close_notify */
+    SSL_free(c->ssl);
+    c->ssl = NULL;
+    ERR_clear_error();
+}
+
+const char *lprt_tls_error(const lprt_conn *c) { return c->tls_err; }

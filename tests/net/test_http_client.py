@@ -1,0 +1,174 @@
+"""The LP Http client (stdlib/http.lp) against Python's http.server and raw socket servers:
+methods, headers, status, bodies framed by length, chunks or the end of the connection,
+keep-alive pooling, the one retry of a reused connection the server dropped, and errors."""
+from __future__ import annotations
+
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from tests.interp.helpers import run_source
+
+CLIENT = "Import module: #Http.\nurl := 'http://127.0.0.1:PORT'.\n"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    ports: list = []
+
+    def log_message(self, *a):
+        pass
+
+    def _answer(self, status, body: bytes, extra=()):
+        self.send_response(status)
+        for k, v in extra:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_GET(self):
+        Handler.ports.append(self.client_address[1])
+        if self.path == "/missing":
+            return self._answer(404, b"no such page")
+        if self.path == "/chunked":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for part in (b"chunks ", b"of ", b"text"):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+            self.wfile.write(b"0\r\n\r\n")
+            return
+        if self.path == "/until-close":
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(b"read until the end")
+            self.close_connection = True
+            return
+        self._answer(200, f"{self.command} {self.path} {self.headers.get('X-Name', '-')}".encode(),
+                     [("X-Answer", "42")])
+
+    do_HEAD = do_GET
+
+    def do_POST(self):
+        Handler.ports.append(self.client_address[1])
+        n = int(self.headers["Content-Length"])
+        self._answer(201, b"got " + self.rfile.read(n))
+
+
+@pytest.fixture
+def http_server():
+    Handler.ports = []
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv.server_address[1]
+    srv.shutdown()
+    srv.server_close()
+
+
+def run(src, port, tmp_path):
+    status, out, err = run_source(CLIENT.replace("PORT", str(port)) + src, tmp_path)
+    assert (status, err) == (0, ""), err
+    return out.split("\n")[:-1]
+
+
+def test_requests_statuses_headers_and_bodies(http_server, tmp_path):
+    out = run("""
+    r := Http get: url, '/x?y=1' headers: (Dictionary new at: 'X-Name' put: 'Ada') timeout: 5000.
+    r status printNl. r text printNl. (r header: 'x-answer') printNl. r reason printNl.
+    (Http get: url, '/missing' timeout: 5000) status printNl.
+    r2 := Http post: url, '/form' body: 'é=1' timeout: 5000.
+    r2 status printNl. r2 text printNl.
+    (Http request: 'HEAD' url: url, '/h' headers: Dictionary new body: '' timeout: 5000) body size printNl.
+    (Http get: url, '/chunked' timeout: 5000) text printNl.
+    (Http get: url, '/until-close' timeout: 5000) text printNl.
+    (Http get: url, '/after' timeout: 5000) text printNl.
+    """, http_server, tmp_path)
+    assert out == ["200", "'GET /x?y=1 Ada'", "Maybe some: '42'", "'OK'", "404", "201", "'got é=1'", "0",
+                   "'chunks of text'", "'read until the end'", "'GET /after -'"]
+    # keep-alive: one connection for everything up to the response that closed it, then a new one
+    assert len(Handler.ports) == 7 and len(set(Handler.ports[:6])) == 1
+    assert Handler.ports[6] != Handler.ports[0]
+
+
+def _raw_server(serve_connection):
+    """A server running serve_connection(sock, index) per connection; answers (port, connections)."""
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(8)
+    count = []
+
+    def loop():
+        while True:
+            try:
+                c, _ = ls.accept()
+            except OSError:
+                return
+            count.append(c)
+            threading.Thread(target=serve_connection, args=(c, len(count)), daemon=True).start()
+
+    threading.Thread(target=loop, daemon=True).start()
+    return ls, count
+
+
+def _read_request(f):
+    while f.readline() not in (b"\r\n", b""):
+        pass
+
+
+def test_a_reused_connection_the_server_dropped_is_retried_once(tmp_path):
+    def serve(c, index):
+        f = c.makefile("rb")
+        _read_request(f)
+        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\nconn %d" % (len(b"conn %d" % index), index))
+        _read_request(f)     # the next request on this connection: dropped without an answer
+        c.close()
+
+    ls, conns = _raw_server(serve)
+    try:
+        out = run("""
+        (Http get: url, '/1' timeout: 5000) text printNl.
+        (Http get: url, '/2' timeout: 5000) text printNl.
+        """, ls.getsockname()[1], tmp_path)
+    finally:
+        ls.close()
+    assert out == ["'conn 1'", "'conn 2'"]
+    assert len(conns) == 2
+
+
+def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path):
+    def drop(c, index):
+        _read_request(c.makefile("rb"))
+        c.close()
+
+    def silent(c, index):
+        _read_request(c.makefile("rb"))
+        threading.Event().wait(30)
+
+    ls, conns = _raw_server(drop)
+    ls2, _ = _raw_server(silent)
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    refused = closed.getsockname()[1]
+    closed.close()
+    try:
+        out = run(f"""
+        Object subclass: #T.
+        T class >> show: blk = (Error try: [blk value. 'no error'] onError: [:e | e printString]) displayNl.
+        T show: [Http get: url, '/' timeout: 5000].
+        T show: [Http get: 'http://127.0.0.1:{ls2.getsockname()[1]}/' timeout: 100].
+        T show: [Http get: 'http://127.0.0.1:{refused}/' timeout: 5000].
+        T show: [Http get: 'ftp://x/' timeout: 5000].
+        """, ls.getsockname()[1], tmp_path)
+    finally:
+        ls.close()
+        ls2.close()
+    assert out[0] == "ConnectionClosed(message: 'Http: the server closed the connection without a response')"
+    assert len(conns) == 1
+    assert out[1].startswith("Timeout(message: 'readHttpStatus:maxHead: timed out after ")
+    assert out[2].startswith("ConnectionRefused(")
+    assert out[3] == "Error(message: 'Http: not an http: URL: ftp://x/')"

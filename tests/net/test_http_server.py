@@ -1,0 +1,171 @@
+"""The LP HTTP server (stdlib/http_server.lp) driven by Python's http.client and urllib and by raw
+sockets: requests and bodies, keep-alive and pipelining, every limit with its status, a handler
+that raises, slow and vanishing clients, idle connections, and both kinds of stop."""
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import urllib.request
+
+import pytest
+
+from tests.net.http_helpers import Server, raw, read_all, responses
+
+
+@pytest.fixture
+def server(tmp_path):
+    with Server(tmp_path) as s:
+        yield s
+
+
+def test_requests_with_http_client_and_urllib(server):
+    c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    c.request("GET", "/a/b?x=1&y=2", headers={"X-Echo": "hi"})
+    r = c.getresponse()
+    assert (r.status, r.reason, r.read()) == (200, "OK", b"GET /a/b x=1&y=2 hi ")
+    assert r.getheader("X-Version") == "HTTP/1.1" and r.getheader("Content-Type") == "text/plain; charset=utf-8"
+    c.request("POST", "/post", body="é body".encode())
+    r = c.getresponse()
+    assert r.read() == "POST /post  - é body".encode()
+    c.request("POST", "/chunked", body=iter([b"one ", b"two ", b"three"]), encode_chunked=True)
+    assert c.getresponse().read() == b"POST /chunked  - one two three"
+    c.request("HEAD", "/head")
+    r = c.getresponse()
+    assert r.status == 200 and r.getheader("Content-Length") == "14" and r.read() == b""
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/url", data=b"form=1", timeout=10) as u:
+        assert u.read() == b"POST /url  - form=1"
+    assert server.stop()[0] == 0
+
+
+def test_keep_alive_and_pipelining_on_one_connection(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = s.recv(65536)
+        assert responses(first)[0][2] == b"GET /1  - "
+        s.sendall(b"GET /2 HTTP/1.1\r\n\r\nPOST /3 HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"
+                  b"GET /4 HTTP/1.1\r\nConnection: close\r\n\r\n")
+        rest = responses(read_all(s))
+    assert [b for _, _, b in rest] == [b"GET /2  - ", b"POST /3  - abc", b"GET /4  - "]
+    assert [h.get("connection") for _, h, _ in rest] == [None, None, "close"]
+    # HTTP/1.0 closes unless asked to keep alive
+    assert responses(raw(server.port, b"GET /old HTTP/1.0\r\n\r\n"))[0][1]["connection"] == "close"
+
+
+@pytest.mark.parametrize("request_bytes,status", [
+    (b"GET /" + b"a" * 300 + b" HTTP/1.1\r\n\r\n", 414),
+    (b"GET / HTTP/1.1\r\n" + b"".join(b"H%d: v\r\n" % i for i in range(11)) + b"\r\n", 431),
+    (b"GET / HTTP/1.1\r\nLong: " + b"v" * 300 + b"\r\n\r\n", 431),
+    (b"GET / HTTP/1.1\r\n" + b"".join(b"H%d: %s\r\n" % (i, b"v" * 150) for i in range(8)) + b"\r\n", 431),
+    (b"POST / HTTP/1.1\r\nContent-Length: 1001\r\n\r\n", 413),
+    (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3e9\r\n", 413),
+    (b"GET / HTTP/2.0\r\n\r\n", 505),
+    (b"POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+    (b"GARBAGE\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nNo colon here\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nFolded: a\r\n b\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nContent-Length: 12x\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+    (b"GET / HTTP/1.1\r\n", 408),                                   # the head never completes
+    (b"POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 408),      # nor the body
+], ids=["414-line", "431-count", "431-line", "431-head", "413-length", "413-chunked", "505", "501",
+        "400-line", "400-header", "400-folded", "400-length", "400-both", "400-chunk", "408-head", "408-body"])
+def test_every_limit_answers_its_status_and_closes(server, request_bytes, status):
+    got = responses(raw(server.port, request_bytes))
+    assert [(s, h["connection"]) for s, h, _ in got] == [(status, "close")]
+    # and the server goes on serving
+    assert responses(raw(server.port, b"GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n"))[0][0] == 200
+
+
+def test_a_handler_that_raises_gets_500_and_the_connection_goes_on(server):
+    c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    c.request("GET", "/boom")
+    r = c.getresponse()
+    assert (r.status, r.read()) == (500, b"internal server error\n")
+    c.request("GET", "/after")
+    assert c.getresponse().read() == b"GET /after  - "
+    rc, out, err = server.stop()
+    assert rc == 0
+    assert "HttpServer: the handler raised Error(message: 'boom')" in err
+
+
+def test_abuse_leaves_a_well_behaved_client_served(tmp_path):
+    with Server(tmp_path, idle=3000) as server:
+        port = server.port
+        good = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        good.connect()
+
+        def served(conn=good):
+            conn.request("GET", "/good")
+            return conn.getresponse().read() == b"GET /good  - "
+
+        rss0 = _rss(server.lp.proc.pid)
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(1000)]
+        assert served()
+        rss1 = _rss(server.lp.proc.pid)
+        # slowloris: a head trickling in is answered 408 at the head deadline
+        slow = socket.create_connection(("127.0.0.1", port), timeout=10)
+        slow.sendall(b"GET / HTTP/1.1\r\nX-A: 1\r\n")
+        # a client that vanishes in the middle of its body
+        gone = socket.create_connection(("127.0.0.1", port), timeout=10)
+        gone.sendall(b"POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\npartial")
+        gone.close()
+        truncated = socket.create_connection(("127.0.0.1", port), timeout=10)
+        truncated.sendall(b"GET / HT")
+        truncated.shutdown(socket.SHUT_WR)
+        assert served()
+        assert responses(read_all(slow))[0][0] == 408
+        assert responses(read_all(truncated))[0][0] == 400     # it ended inside the head
+        # the idle ones are closed after idleTimeout, without an answer
+        assert all(read_all(s) == b"" for s in idle)
+        assert served(http.client.HTTPConnection("127.0.0.1", port, timeout=10))   # good idled out too
+        for s in idle + [slow, truncated]:
+            s.close()
+        rc, out, err = server.stop()
+    assert rc == 0 and err == ""
+    print(f"RSS {rss0 // 1024} MB -> {rss1 // 1024} MB with 1,000 idle connections")
+    assert rss1 - rss0 < 1000 * 100      # KB: under 100 KB per connection
+
+
+def _rss(pid) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+@pytest.mark.parametrize("graceful", [True, False], ids=["graceful", "immediate"])
+def test_stop(tmp_path, graceful):
+    with Server(tmp_path, graceful=graceful) as server:
+        idle = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        idle.request("GET", "/first")
+        assert idle.getresponse().read() == b"GET /first  - "
+        busy = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        busy.request("GET", "/slow")
+        result = {}
+        t = threading.Thread(target=lambda: result.update(zip(("rc", "out", "err"),
+                                                               server.stop("stop-after-inflight"))))
+        t.start()
+        if graceful:
+            r = busy.getresponse()
+            assert (r.status, r.getheader("Connection"), r.read()) == (200, "close", b"GET /slow  - ")
+        else:
+            with pytest.raises((http.client.RemoteDisconnected, ConnectionResetError)):
+                busy.getresponse()
+        t.join(30)
+        assert result["rc"] == 0
+        assert result["out"].endswith(f"killed {0 if graceful else 2}\n")
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", server.port), timeout=5)
+
+
+@pytest.mark.skipif(not shutil.which("wrk"), reason="needs wrk (apt install wrk; .ci/run installs it)")
+def test_wrk_keep_alive_load(server):
+    r = subprocess.run(["wrk", "-t1", "-c8", "-d1s", f"http://127.0.0.1:{server.port}/wrk"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "Non-2xx" not in r.stdout and "Socket errors" not in r.stdout, r.stdout
+    assert int(r.stdout.split(" requests in ")[0].split()[-1]) > 0
+    assert server.stop()[0] == 0

@@ -1,0 +1,40 @@
+"""The Nagle rule: every connected socket sets TCP_NODELAY. 1,000 sequential request/response round
+trips over loopback between an LP client and an LP server, each message written in two pieces (the
+shape that stalls: Nagle holds the second piece until the first is acknowledged, and the peer delays
+that ACK by about 40 ms). The median is printed; it must be far below 40 ms."""
+from __future__ import annotations
+
+import re
+
+from tests.interp.helpers import run_source
+
+PROGRAM = """
+Object subclass: #Bench.
+Bench class >> serve: c = (c readLine: 5000)
+    ifPresent: [:l | c write: 'pong '. c write: l, String lf. Bench serve: c]
+    ifAbsent: [c close].
+Bench class >> ping: s times: n into: acc bad: bad =
+    n = 0
+        ifTrue: [{ (acc asSortedArray) at: acc size // 2. bad }]
+        ifFalse: [
+            t0 := Actor microsecondClock.
+            s write: 'ping '.
+            s write: n printString, String lf.
+            answer := (s readLine: 5000) valueOr: ''.
+            Bench ping: s times: n - 1 into: (acc copyWith: Actor microsecondClock - t0)
+                bad: bad + ((answer = ('pong ping ', n printString)) ifTrue: [0] ifFalse: [1])].
+server := TCP listenHost: '127.0.0.1' port: 0.
+Actor spawn: [:me | Bench serve: (server accept: 5000)].
+sock := TCP connect: '127.0.0.1' port: server port timeout: 5000.
+r := Bench ping: sock times: 1000 into: #() bad: 0.
+('median ', (r at: 1) printString, ' us, wrong answers ', (r at: 2) printString) displayNl.
+"""
+
+
+def test_a_thousand_round_trips_never_wait_for_a_delayed_ack(tmp_path):
+    status, out, err = run_source(PROGRAM, tmp_path, domains=2)
+    assert (status, err) == (0, ""), err
+    print(out)
+    m = re.fullmatch(r"median (\d+) us, wrong answers 0\n", out)
+    assert m, out
+    assert int(m.group(1)) < 10_000     # 40,000 us with Nagle and a delayed ACK

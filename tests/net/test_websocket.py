@@ -1,0 +1,156 @@
+"""WebSocket (RFC 6455) against the `websockets` package: an LP server upgraded from an
+HttpServer handler, driven by websockets' client (text, binary, fragmented messages, ping/pong,
+close codes, the 1009 size limit), and the LP client against a websockets server."""
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+
+websockets = pytest.importorskip("websockets")
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+from websockets.sync.client import connect  # noqa: E402
+from websockets.sync.server import serve  # noqa: E402
+
+from tests.interp.helpers import run_source  # noqa: E402
+from tests.net.helpers import LPProcess  # noqa: E402
+
+SERVER = """
+Import module: #HttpServer.
+Object subclass: #Echo.
+Echo class >> loop: ws = (ws receive: 10000 limit: 1000)
+    ifPresent: [:m |
+        m isText ifTrue: [ws sendText: 'echo ', m text] ifFalse: [ws sendBytes: m data , m data].
+        Echo loop: ws]
+    ifAbsent: [('closed ', ws closeCode printString) displayNl].
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
+    req isWebSocket
+        ifTrue: [HttpResponse webSocket: [:ws | Echo loop: ws]]
+        ifFalse: [HttpResponse ok: 'plain']].
+server port printNl.
+Actor self receive: { #never -> [] } after: 60000 do: [].
+"""
+
+
+@pytest.fixture
+def lp_server(tmp_path):
+    with LPProcess(SERVER, tmp_path) as lp:
+        yield lp, int(lp.readline())
+
+
+def test_websockets_client_against_the_lp_server(lp_server):
+    lp, port = lp_server
+    with connect(f"ws://127.0.0.1:{port}/chat", open_timeout=10) as ws:
+        ws.send("héllo")
+        assert ws.recv(timeout=10) == "echo héllo"
+        ws.send(b"\x00\x01")
+        assert ws.recv(timeout=10) == b"\x00\x01\x00\x01"
+        ws.send(["frag", "mented"])                      # one message in three frames
+        assert ws.recv(timeout=10) == "echo fragmented"
+        assert ws.ping(b"are you there").wait(10)        # answered by receive: on the way
+        ws.send("last")
+        assert ws.recv(timeout=10) == "echo last"
+    assert lp.readline() == "closed 1000"
+    with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
+        ws.close(code=4001, reason="bye")
+    assert lp.readline() == "closed 4001"
+
+
+def test_a_message_over_the_limit_closes_with_1009(lp_server):
+    lp, port = lp_server
+    with connect(f"ws://127.0.0.1:{port}/", open_timeout=10, max_size=None) as ws:
+        ws.send("x" * 5000)
+        with pytest.raises(ConnectionClosed) as info:
+            ws.recv(timeout=10)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+
+
+def test_non_upgrade_requests(lp_server):
+    lp, port = lp_server
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: abc\r\n"
+                  b"Sec-WebSocket-Version: 8\r\n\r\n")
+        assert s.recv(100).startswith(b"HTTP/1.1 400 ")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET / HTTP/1.1\r\n\r\n")
+        assert s.recv(1000).endswith(b"plain")
+
+
+def test_lp_client_against_a_websockets_server(tmp_path):
+    def handler(conn):
+        for message in conn:
+            if message == "close please":
+                conn.close(code=4000, reason="as asked")
+                return
+            conn.send(message[::-1] if isinstance(message, str) else bytes(reversed(message)))
+
+    with serve(handler, "127.0.0.1", 0) as server:
+        port = server.socket.getsockname()[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        status, out, err = run_source(f"""
+        Import module: #Http.
+        ws := Http webSocket: 'ws://127.0.0.1:{port}/x' timeout: 5000.
+        ws sendText: 'stressed'.
+        (ws receive: 5000) ifPresent: [:m | m text printNl] ifAbsent: [].
+        ws sendBytes: (ByteArray withAll: #(1 2 3)).
+        (ws receive: 5000) ifPresent: [:m | m data printNl] ifAbsent: [].
+        ws sendText: 'close please'.
+        (ws receive: 5000) printNl.
+        ws closeCode printNl.
+        (Error try: [(ws sendText: 'again') printString] onError: [:e | e message]) printNl.
+        (Error try: [(Http webSocket: 'ws://127.0.0.1:1/' timeout: 1000) printString] onError: [:e | e printString]) displayNl.
+        """, tmp_path)
+        server.shutdown()
+    assert (status, err) == (0, ""), err
+    assert out.split("\n")[:5] == ["'desserts'", "#[3 2 1]", "Maybe none", "4000",
+                                   "'sendText: the WebSocket is closed'"]
+    assert out.split("\n")[5].startswith("ConnectionRefused(")
+
+
+def test_wss_client_against_a_websockets_tls_server(tmp_path, monkeypatch):
+    trustme = pytest.importorskip("trustme")
+    import ssl
+    ca = trustme.CA()
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("localhost").configure_cert(ctx)
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))
+
+    def handler(conn):
+        for message in conn:
+            conn.send("secure " + message)
+
+    with serve(handler, "127.0.0.1", 0, ssl=ctx) as server:
+        port = server.socket.getsockname()[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        status, out, err = run_source(f"""
+        Import module: #Http.
+        ws := Http webSocket: 'wss://localhost:{port}/' timeout: 5000.
+        ws sendText: 'hello'.
+        (ws receive: 5000) ifPresent: [:m | m text printNl] ifAbsent: [].
+        ws close.
+        """, tmp_path)
+        server.shutdown()
+    assert (status, err) == (0, ""), err
+    assert out == "'secure hello'\n"
+
+
+def test_wss_server_is_an_https_server(tmp_path):
+    trustme = pytest.importorskip("trustme")
+    import ssl
+    ca = trustme.CA()
+    cert = ca.issue_cert("localhost")
+    cert.private_key_pem.write_to_path(str(tmp_path / "key.pem"))
+    cert.cert_chain_pems[0].write_to_path(str(tmp_path / "cert.pem"))
+    src = SERVER.replace("        ifFalse: [HttpResponse ok: 'plain']].",
+                         "        ifFalse: [HttpResponse ok: 'plain']]\n"
+                         f"    certFile: '{tmp_path / 'cert.pem'}' keyFile: '{tmp_path / 'key.pem'}'.")
+    ctx = ssl.create_default_context()
+    ca.configure_trust(ctx)
+    with LPProcess(src, tmp_path) as lp:
+        port = int(lp.readline())
+        with connect(f"wss://localhost:{port}/", ssl=ctx, open_timeout=10) as ws:
+            ws.send("over tls")
+            assert ws.recv(timeout=10) == "echo over tls"
+        assert lp.readline() == "closed 1000"
