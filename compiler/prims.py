@@ -702,6 +702,12 @@ def _json_encode(g, sel, n, site, tail, ty):
     return g.call_c("lpn_json_encode", [v.cls, v.bits], STR, site)
 
 
+@prim("JSON", "decode:", side=True)
+def _json_decode(g, sel, n, site, tail, ty):
+    _, v = g.pop_n(2)
+    return g.call_c("lpn_json_decode", [v.cls, v.bits], _known(ty, I.UNKNOWN), site)
+
+
 @prim("Array", "first:", "last:")
 @prim("String", "first:", "last:")
 def _take(g, sel, n, site, tail, ty):

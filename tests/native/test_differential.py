@@ -43,7 +43,6 @@ UNSUPPORTED_WELL_TYPED = {
         "ask_and_futures.lp", "counter_actor.lp", "monitors_and_links.lp", "nested_receive.lp",
         "spawn_body_bound_first.lp", "subclass_messages.lp", "supervisor_sketch.lp",
         "symbols_and_plain_receive.lp", "timeouts.lp")},
-    "dynamic_escape.lp": "JSON decode: is not compiled yet (tests/native/test_library_agreement.py NOT_YET)",
 }
 # tests/seeds/snippets: every snippet spawns or receives (actors, issue 12), so none is compared yet.
 COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED]
