@@ -176,6 +176,7 @@ lpn_value lpn_int_op(int op, int64_t a, lpn_value b);
 lpn_value lpn_float_op(int op, lpn_value v);
 lpn_value lpn_raised_to(lpn_value a, lpn_value b);
 lpn_value lpn_print_base(int64_t a, lpn_value base);
+lpn_value lpn_block_check(lpn_value v, const char *sel); /* borrows: nil, or raises "#sel expects a Block" */
 
 /* ---- equal.c ---- */
 int lpn_equal_b(lpn_value a, lpn_value b);          /* borrows: structural equality */
