@@ -47,7 +47,6 @@ class Sends:
         if what == "field":
             return self.field_get(g, recv, x, e.type)
         if what == "prim":
-            g.send_span = e.span          # for a primitive's own build-time diagnostic
             return prims.PRIMS[x](g, sel, n, site, tail, e.type)
         raise Unsupported(f"#{sel} on {x[0]}{' class' if x[1] else ''}", e.span)
 
