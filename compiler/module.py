@@ -63,7 +63,7 @@ C_FUNCS = {
     "lpn_maybe_new": ("V", ["i32", "v"]), "lpn_maybe_op": ("V", ["i32", "v", "v"]), "lpn_log": ("V", ["p", "v"]),
     "lpn_object_op": ("V", ["i32", "v", "v"]), "lpn_int_op": ("V", ["i32", "i64", "v"]),
     "lpn_float_op": ("V", ["i32", "v"]), "lpn_raised_to": ("V", ["v", "v"]), "lpn_print_base": ("V", ["i64", "v"]),
-    "lpn_json_encode": ("V", ["v"]), "lpn_take": ("V", ["v", "v", "i32"]), "lpn_arr_new_with_all": ("V", ["v", "v"]), "lpn_arr_fold": ("V", ["i32", "v", "v"]),
+    "lpn_json_encode": ("V", ["v"]), "lpn_json_decode": ("V", ["v"]), "lpn_block_check": ("V", ["v", "p"]), "lpn_take": ("V", ["v", "v", "i32"]), "lpn_arr_new_with_all": ("V", ["v", "v"]), "lpn_arr_fold": ("V", ["i32", "v", "v"]),
     "lpn_lib_op": ("V", ["v", "v", "v", "i32"]),
     "lpn_dict_new": ("V", []), "lpn_dict_at": ("V", ["v", "v"]), "lpn_dict_at_put": ("V", ["v", "v", "v"]),
     "lpn_dict_lookup": ("V", ["v", "v"]), "lpn_dict_includes_key": ("V", ["v", "v"]),

@@ -13,6 +13,7 @@ from llvmlite import ir
 
 from lp.compiler.codegen import V, c64, kind
 from lp.compiler.layout import I32, I64, PTR
+from lp.compiler.unsupported import Unsupported
 from lp.ir import nodes as I
 
 PRIMS: dict = {}
@@ -233,6 +234,90 @@ def _call_block(g, nargs, site, tail, ty, checked=True):
 @prim("Block", "value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
 def _value(g, sel, n, site, tail, ty):
     return _call_block(g, n, site, tail, _known(ty, I.UNKNOWN))
+
+
+def _check_block(g, blk, sel, site):
+    """The interpreter's `#sel expects a Block, not ...` when blk (owned, kept) is not a Block."""
+    g.call_c("lpn_block_check", [blk.cls, blk.bits, g.mod.layout.cstring(sel)], I.Ty("UndefinedObject"), site)
+    g.pop()
+
+
+def _block_arity(g, blk):
+    p = g.b.gep(g.as_ptr(blk), [c64(24)], source_etype=ir.IntType(8))
+    return g.b.load(p, typ=I32)
+
+
+@prim("Boolean", "ifTrue:ifFalse:", "ifFalse:ifTrue:")
+def _if_blocks(g, sel, n, site, tail, ty):
+    """Reached only when a branch is not a literal block (literal ones are inlined as I.If)."""
+    b, x, y = g.owned[-3:]
+    t, f = (x, y) if sel == "ifTrue:ifFalse:" else (y, x)
+    rty = _known(ty, I.UNKNOWN)
+
+    def arm(take, skip):
+        def run():
+            g.owned.remove(b)
+            g.owned.remove(skip)
+            g.drop(skip)
+            g.owned.remove(take)
+            g.push(take)
+            # the interpreter answers a branch that is not a Block as it is
+            return g.if_else(g.b.icmp_unsigned("==", take.cls, c64(22)),
+                             lambda: _call_block(g, 0, site, False, rty),
+                             lambda: g.push(V(g.pop().cls, take.bits, rty)), rty)
+        return run
+    return g.if_else(g.b.trunc(b.bits, ir.IntType(1)), arm(t, f), arm(f, t), rty)
+
+
+def _nil_branches(g, sel, site, ty, v, on_nil, on_value):
+    """v is nil: call on_nil; else call on_value with v when it takes one argument, else without
+    (the interpreter's rule); on_value None (ifNil:) answers v itself."""
+    rty = _known(ty, I.UNKNOWN)
+
+    def nil_arm():
+        g.owned.remove(v)
+        if on_value is not None:
+            g.owned.remove(on_value)
+            g.drop(on_value)
+        g.owned.remove(on_nil)
+        g.push(on_nil)
+        _check_block(g, on_nil, sel, site)
+        return _call_block(g, 0, site, False, rty)
+
+    def value_arm():
+        g.owned.remove(on_nil)
+        g.drop(on_nil)
+        if on_value is None:
+            g.owned.remove(v)
+            return g.push(V(v.cls, v.bits, rty))
+        g.owned.remove(v)
+        g.owned.remove(on_value)
+        g.push(on_value)
+        g.push(v)
+        _check_block(g, on_value, sel, site)
+        one = g.b.icmp_unsigned("==", _block_arity(g, on_value), ir.Constant(I32, 1))
+
+        def with_arg():
+            return _call_block(g, 1, site, False, rty)
+
+        def without():
+            g.drop(g.pop())
+            return _call_block(g, 0, site, False, rty)
+        return g.if_else(one, with_arg, without, rty)
+    return g.if_else(g.b.icmp_unsigned("==", v.cls, c64(0)), nil_arm, value_arm, rty)
+
+
+@prim("Object", "ifNil:")
+def _if_nil(g, sel, n, site, tail, ty):
+    v, a = g.owned[-2:]
+    return _nil_branches(g, sel, site, ty, v, a, None)
+
+
+@prim("Object", "ifNil:ifNotNil:", "ifNotNil:ifNil:")
+def _if_nil_not_nil(g, sel, n, site, tail, ty):
+    v, x, y = g.owned[-3:]
+    on_nil, on_value = (x, y) if sel == "ifNil:ifNotNil:" else (y, x)
+    return _nil_branches(g, sel, site, ty, v, on_nil, on_value)
 
 
 @prim("Block", "numArgs")
@@ -700,6 +785,12 @@ def _arr_fold(g, sel, n, site, tail, ty):
 def _json_encode(g, sel, n, site, tail, ty):
     _, v = g.pop_n(2)
     return g.call_c("lpn_json_encode", [v.cls, v.bits], STR, site)
+
+
+@prim("JSON", "decode:", side=True)
+def _json_decode(g, sel, n, site, tail, ty):
+    _, v = g.pop_n(2)
+    return g.call_c("lpn_json_decode", [v.cls, v.bits], _known(ty, I.UNKNOWN), site)
 
 
 @prim("Array", "first:", "last:")

@@ -1,6 +1,6 @@
 """Native binaries against the interpreter, C (gcc -O2) and Python, in one command.
 
-    python bench/native/run.py [--only fib dict] [--repeat R]
+    python bench/native/run.py [--only fib dict sort mandel strings] [--repeat R]
 
 Each benchmark NAME has NAME.lp (run with `lp run` and built with `lp build -O2`),
 NAME.c and NAME_py.py. Times are the best CPU time (user + system) of R runs of
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-NAMES = ["fib", "dict", "sort"]
+NAMES = ["fib", "dict", "sort", "mandel", "strings"]
 
 
 def _cpu() -> float:

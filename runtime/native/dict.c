@@ -4,7 +4,15 @@
  * the path to the changed leaf, except that a node (or dictionary) held by only
  * one reference is changed in place (Perceus reuse), so building a dictionary one
  * `at:put:` at a time allocates O(1) per step. Each leaf remembers when its key was
- * first added (`seq`); iteration sorts the leaves by it, as the interpreter does.
+ * first added (`seq`); iteration orders the leaves by it, as the interpreter does.
+ *
+ * Dense mode: a dictionary whose keys are exactly the Integers 1..size, added in
+ * that order (what collect:, select:, merge: and to:collect: in stdlib/core.lp
+ * build through `acc at: i put:` / `acc append:`), keeps its values in one Array
+ * (`dense`, capacity `cap`) instead of the trie: at:put: of key size+1 appends in
+ * place when unique, at: indexes, and `values` answers that Array itself (shared,
+ * counted; a later in-place change copies it first). Any other key, or a removal,
+ * turns it into the trie once (O(size)), with the same keys, values and order.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +23,7 @@
 enum { DNODE = 24, DLEAF = 25, DCOLL = 26 };
 typedef struct leaf { lpn_obj h; uint64_t hash, seq; lpn_value key, value; } leaf;
 typedef struct node { lpn_obj h; uint32_t bitmap, n; lpn_obj *slot[]; } node;  /* DNODE or DCOLL */
-typedef struct dict { lpn_obj h; uint64_t size, next; node *root; } dict;
+typedef struct dict { lpn_obj h; uint64_t size, next; node *root; lpn_arr *dense; uint64_t cap; int is_dense; } dict;
 #define D(v) ((dict *)lpn_ptr(v))
 
 static uint64_t mix(uint64_t x) {
@@ -66,6 +74,9 @@ lpn_value lpn_dict_new(void) {
     dict *d = lpn_alloc(LPN_DICT, sizeof(dict));
     d->size = d->next = 0;
     d->root = NULL;
+    d->dense = NULL;
+    d->cap = 0;
+    d->is_dense = 1;
     return lpn_ref(d);
 }
 
@@ -186,16 +197,91 @@ static dict *own_dict(lpn_value dv) {
     dict *d = D(dv);
     if (d->h.rc == 1) return d;
     dict *c = lpn_alloc(LPN_DICT, sizeof(dict));
-    *c = (dict){.h = c->h, .size = d->size, .next = d->next, .root = d->root};
+    *c = (dict){.h = c->h, .size = d->size, .next = d->next, .root = d->root,
+                .dense = d->dense, .cap = d->cap, .is_dense = d->is_dense};
     c->h.rc = 1;
     c->h.cls = LPN_DICT;
     if (c->root) lpn_dup_obj(&c->root->h);
+    if (c->dense) lpn_dup_obj(&c->dense->h);
     lpn_drop(dv);
     return c;
 }
 
+/* The 1-based index a key names in a dense dictionary of n entries, or 0. */
+static uint64_t dense_index(lpn_value k, uint64_t n) {
+    if (k.cls == LPN_INT) {
+        int64_t i = (int64_t)k.bits;
+        return i >= 1 && (uint64_t)i <= n ? (uint64_t)i : 0;
+    }
+    if (k.cls == LPN_FLOAT) {
+        double f = lpn_f(k);
+        return f >= 1 && f <= (double)n && f == floor(f) ? (uint64_t)f : 0;
+    }
+    return 0;
+}
+
+/* A dense dictionary we own becomes the trie: keys 1..size, seq 0..size-1. */
+static void to_trie(dict *d) {
+    lpn_arr *a = d->dense;
+    uint64_t n = d->size;
+    d->is_dense = 0;
+    d->dense = NULL;
+    d->cap = 0;
+    d->size = d->next = 0;
+    d->root = node_new(DNODE, 0);
+    for (uint64_t i = 0; i < n; i++) {
+        lpn_value v = a->item[i];
+        lpn_dup(v);
+        lpn_value k = lpn_int((int64_t)i + 1);
+        d->root = insert(d->root, 0, lpn_hash(k), k, v, d);
+    }
+    if (a) lpn_drop_obj(&a->h);
+}
+
+/* The dense Array of a dictionary we own, ours to change, with room for `need` items. */
+static lpn_arr *own_dense(dict *d, uint64_t need) {
+    lpn_arr *a = d->dense;
+    if (a && a->h.rc == 1 && need <= d->cap) return a;
+    uint64_t cap = need <= d->cap ? d->cap : (d->cap < 8 ? 8 : d->cap * 2);
+    if (cap < need) cap = need;
+    if (a && a->h.rc == 1) {
+        a = realloc(a, sizeof(lpn_arr) + cap * sizeof(lpn_value));
+        if (!a) abort();
+    } else {
+        lpn_arr *c = lpn_arr_new(cap);
+        c->len = d->size;
+        for (uint64_t i = 0; i < d->size; i++) {
+            c->item[i] = a->item[i];
+            lpn_dup(c->item[i]);
+        }
+        if (a) lpn_drop_obj(&a->h);
+        a = c;
+    }
+    d->dense = a;
+    d->cap = cap;
+    return a;
+}
+
 lpn_value lpn_dict_at_put(lpn_value dv, lpn_value k, lpn_value v) {
     dict *d = own_dict(dv);
+    if (d->is_dense) {
+        uint64_t i = dense_index(k, d->size);
+        if (i) {                                    /* an existing key: its value replaced, key kept */
+            lpn_arr *a = own_dense(d, d->size);
+            lpn_drop(a->item[i - 1]);
+            a->item[i - 1] = v;
+            lpn_drop(k);
+            return lpn_ref(d);
+        }
+        if (k.cls == LPN_INT && (int64_t)k.bits == (int64_t)d->size + 1) {   /* the next key */
+            lpn_arr *a = own_dense(d, d->size + 1);
+            a->item[d->size] = v;
+            a->len = ++d->size;
+            d->next = d->size;
+            return lpn_ref(d);
+        }
+        to_trie(d);
+    }
     uint64_t h = lpn_hash(k);
     if (!d->root) d->root = node_new(DNODE, 0);
     d->root = insert(d->root, 0, h, k, v, d);
@@ -203,7 +289,7 @@ lpn_value lpn_dict_at_put(lpn_value dv, lpn_value k, lpn_value v) {
 }
 
 static leaf *find(dict *d, lpn_value k) {
-    node *x = d->root;
+    node *x = d->is_dense ? NULL : d->root;
     uint64_t h = lpn_hash(k);
     int shift = 0;
     while (x) {
@@ -225,12 +311,22 @@ static leaf *find(dict *d, lpn_value k) {
     return NULL;
 }
 
+/* The value stored at k (borrowed), or NULL. */
+static lpn_value *find_value(dict *d, lpn_value k) {
+    if (d->is_dense) {
+        uint64_t i = dense_index(k, d->size);
+        return i ? &d->dense->item[i - 1] : NULL;
+    }
+    leaf *l = find(d, k);
+    return l ? &l->value : NULL;
+}
+
 /* The value at k (owned), or {LPN_UNWIND, 1} when absent (nothing raised). Consumes d and k. */
 lpn_value lpn_dict_lookup(lpn_value dv, lpn_value k) {
-    leaf *l = find(D(dv), k);
+    lpn_value *l = find_value(D(dv), k);
     lpn_value r = {LPN_UNWIND, 1};
     if (l) {
-        r = l->value;
+        r = *l;
         lpn_dup(r);
     }
     lpn_drop(dv);
@@ -239,9 +335,9 @@ lpn_value lpn_dict_lookup(lpn_value dv, lpn_value k) {
 }
 
 lpn_value lpn_dict_at(lpn_value dv, lpn_value k) {
-    leaf *l = find(D(dv), k);
+    lpn_value *l = find_value(D(dv), k);
     if (l) {
-        lpn_value r = l->value;
+        lpn_value r = *l;
         lpn_dup(r);
         lpn_drop(dv);
         lpn_drop(k);
@@ -255,7 +351,7 @@ lpn_value lpn_dict_at(lpn_value dv, lpn_value k) {
 }
 
 lpn_value lpn_dict_includes_key(lpn_value dv, lpn_value k) {
-    int r = find(D(dv), k) != NULL;
+    int r = find_value(D(dv), k) != NULL;
     lpn_drop(dv);
     lpn_drop(k);
     return lpn_bool(r);
@@ -271,19 +367,49 @@ static int by_seq(const void *a, const void *b) {
     uint64_t x = (*(leaf *const *)a)->seq, y = (*(leaf *const *)b)->seq;
     return x < y ? -1 : x > y;
 }
-leaf **lpn_dict_entries(lpn_value dv, uint64_t *n) {
-    dict *d = D(dv);
+/* The trie's leaves in insertion order. seq numbers are 0..next-1 with holes only
+ * where keys were removed, so while they are few the leaves are placed by seq
+ * (O(size)) rather than sorted. */
+static leaf **trie_entries(dict *d, uint64_t *n) {
     leaf **out = malloc((d->size + 1) * sizeof *out);
     if (!out) abort();
     *n = 0;
     if (d->root) collect(&d->root->h, out, n);
-    qsort(out, *n, sizeof *out, by_seq);
+    if (d->next <= 2 * d->size + 64) {
+        leaf **slot = calloc(d->next + 1, sizeof *slot);
+        if (!slot) abort();
+        for (uint64_t i = 0; i < *n; i++) slot[out[i]->seq] = out[i];
+        uint64_t m = 0;
+        for (uint64_t s = 0; s < d->next; s++)
+            if (slot[s]) out[m++] = slot[s];
+        free(slot);
+    } else {
+        qsort(out, *n, sizeof *out, by_seq);
+    }
     return out;
 }
 
 lpn_value lpn_dict_list(int what, lpn_value dv) {   /* 'k' keys, 'v' values, 'a' associations */
+    dict *d = D(dv);
+    if (d->is_dense) {
+        if (what == 'v' && d->dense) {                  /* the values Array itself */
+            lpn_arr *a = d->dense;
+            lpn_dup_obj(&a->h);
+            lpn_drop(dv);
+            return lpn_ref(a);
+        }
+        lpn_arr *a = lpn_arr_new(d->size);
+        for (uint64_t i = 0; i < d->size; i++) {
+            lpn_value k = lpn_int((int64_t)i + 1), v = d->dense->item[i];
+            if (what == 'k') a->item[i] = k;
+            else if (what == 'v') { lpn_dup(v); a->item[i] = v; }
+            else { lpn_dup(v); a->item[i] = lpn_assoc_new(k, v); }
+        }
+        lpn_drop(dv);
+        return lpn_ref(a);
+    }
     uint64_t n;
-    leaf **es = lpn_dict_entries(dv, &n);
+    leaf **es = trie_entries(d, &n);
     lpn_arr *a = lpn_arr_new(n);
     for (uint64_t i = 0; i < n; i++) {
         lpn_dup(es[i]->key);
@@ -337,11 +463,12 @@ static node *remove_key(node *x, int shift, uint64_t hash, lpn_value k, dict *d)
 }
 
 lpn_value lpn_dict_remove(lpn_value dv, lpn_value k) {
-    if (!find(D(dv), k)) {
+    if (!find_value(D(dv), k)) {
         lpn_drop(k);
         return dv;
     }
     dict *d = own_dict(dv);
+    if (d->is_dense) to_trie(d);
     d->root = remove_key(d->root, 0, lpn_hash(k), k, d);
     lpn_drop(k);
     return lpn_ref(d);
@@ -351,6 +478,7 @@ lpn_value lpn_dict_remove(lpn_value dv, lpn_value k) {
 void lpn_dict_children(lpn_obj *o, void (*each)(lpn_value, void *), void *ud) {
     if (o->cls == LPN_DICT) {
         if (((dict *)o)->root) each(lpn_ref(((dict *)o)->root), ud);
+        if (((dict *)o)->dense) each(lpn_ref(((dict *)o)->dense), ud);
     } else if (o->cls == DLEAF) {
         each(((leaf *)o)->key, ud);
         each(((leaf *)o)->value, ud);
@@ -361,13 +489,21 @@ void lpn_dict_children(lpn_obj *o, void (*each)(lpn_value, void *), void *ud) {
 }
 
 int lpn_dict_equal(lpn_value a, lpn_value b) {
-    if (D(a)->size != D(b)->size) return 0;
+    dict *x = D(a), *y = D(b);
+    if (x->size != y->size) return 0;
+    if (x->is_dense) {
+        for (uint64_t i = 0; i < x->size; i++) {
+            lpn_value *v = find_value(y, lpn_int((int64_t)i + 1));
+            if (!v || !lpn_equal_b(x->dense->item[i], *v)) return 0;
+        }
+        return 1;
+    }
     uint64_t n;
-    leaf **es = lpn_dict_entries(a, &n);
+    leaf **es = trie_entries(x, &n);
     int ok = 1;
     for (uint64_t i = 0; i < n && ok; i++) {
-        leaf *l = find(D(b), es[i]->key);
-        ok = l && lpn_equal_b(es[i]->value, l->value);
+        lpn_value *v = find_value(y, es[i]->key);
+        ok = v && lpn_equal_b(es[i]->value, *v);
     }
     free(es);
     return ok;

@@ -176,6 +176,7 @@ lpn_value lpn_int_op(int op, int64_t a, lpn_value b);
 lpn_value lpn_float_op(int op, lpn_value v);
 lpn_value lpn_raised_to(lpn_value a, lpn_value b);
 lpn_value lpn_print_base(int64_t a, lpn_value base);
+lpn_value lpn_block_check(lpn_value v, const char *sel); /* borrows: nil, or raises "#sel expects a Block" */
 
 /* ---- equal.c ---- */
 int lpn_equal_b(lpn_value a, lpn_value b);          /* borrows: structural equality */
@@ -186,6 +187,7 @@ lpn_value lpn_identical(lpn_value a, lpn_value b);
 lpn_value lpn_print_string(lpn_value v);            /* the built-in printString, as a String */
 lpn_value lpn_display_string(lpn_value v);
 lpn_value lpn_json_encode(lpn_value v);             /* JSON encode: as lp run writes it */
+lpn_value lpn_json_decode(lpn_value s);             /* json.c: JSON decode: as lp run reads it */
 lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages) */
 lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
 void lpn_flush(void);

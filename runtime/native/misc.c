@@ -162,3 +162,13 @@ lpn_value lpn_print_base(int64_t a, lpn_value base) {
     if (a < 0) buf[--i] = '-';
     return lpn_str_new(buf + i, (uint64_t)(71 - i));
 }
+
+/* ifNil: and friends with a branch held in a variable: the interpreter's check (borrows v). */
+lpn_value lpn_block_check(lpn_value v, const char *sel) {
+    if (v.cls == LPN_BLOCK) return LPN_NIL_VALUE;
+    lpn_dup(v);
+    lpn_value d = lpn_describe(v);
+    lpn_value e = lpn_raise("#%s expects a Block, not %s", sel, ((lpn_str *)lpn_ptr(d))->data);
+    lpn_drop(d);
+    return e;
+}

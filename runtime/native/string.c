@@ -1,6 +1,9 @@
 /* string.c — immutable UTF-8 strings: creation, concatenation, size. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "lpn.h"
 
@@ -30,7 +33,15 @@ lpn_value lpn_str_concat(lpn_value a, lpn_value b) {
     lpn_str *x = (lpn_str *)lpn_ptr(a), *y = (lpn_str *)lpn_ptr(b);
     lpn_value r;
     if (x->h.rc == 1) {   /* the only reference: grow it in place (Perceus reuse) */
-        lpn_str *g = realloc(x, sizeof(lpn_str) + x->len + y->len + 1);
+        size_t need = sizeof(lpn_str) + x->len + y->len + 1;
+        lpn_str *g = x;
+#ifdef __GLIBC__
+        /* grow geometrically: a string built one , at a time is then amortised O(1) per
+           append even when the allocator cannot extend the block where it is */
+        if (malloc_usable_size(x) < need) g = realloc(x, need + need / 2);
+#else
+        g = realloc(x, need);
+#endif
         if (!g) return lpn_raise("out of memory");
         memcpy(g->data + g->len, y->data, y->len + 1);
         g->len += y->len;

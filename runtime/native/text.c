@@ -402,8 +402,8 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
     }
     case ',': {
         lpn_value t = arg.cls == LPN_SYMBOL ? lpn_str_new(SYM(arg)->name, SYM(arg)->len) : (lpn_dup(arg), arg);
-        lpn_dup(s);
-        r = lpn_str_concat(s, t);
+        r = lpn_str_concat(s, t);   /* consumes s: a unique receiver grows in place */
+        s = LPN_NIL_VALUE;
         break;
     }
     default: r = lpn_raise("unknown String operation");

@@ -46,7 +46,6 @@ UNSUPPORTED_WELL_TYPED = {
         "generic_containers.lp", "generic_copies_and_replies.lp", "request_class_two_reply_types.lp",
         "request_hierarchy_replies.lp")},
     "class_of_a_value.lp": "Class values (x class name, printing, =) are not compiled yet",
-    "dynamic_escape.lp": "JSON decode: is not compiled yet (tests/native/test_library_agreement.py NOT_YET)",
 }
 # tests/seeds/snippets: every snippet spawns or receives (actors, issue 12), so none is compared yet.
 COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED]

@@ -18,14 +18,8 @@ from tests.conftest import EXAMPLES
 NOT_CLASSES = {"Reason", "Remote"}
 
 NOT_YET: dict[tuple[str, str], str] = {
-    ('Object', 'ifNil:'): 'inlined when the blocks are literal (the usual form); a block held in a variable is not compiled yet',
-    ('Object', 'ifNil:ifNotNil:'): "inlined when the blocks are literal; with a block variable it needs the block's arity at run time, not compiled yet",
-    ('Object', 'ifNotNil:ifNil:'): "inlined when the blocks are literal; with a block variable it needs the block's arity at run time, not compiled yet",
-    ('Boolean', 'ifTrue:ifFalse:'): 'inlined when the blocks are literal; block variables as branches are not compiled yet',
-    ('Boolean', 'ifFalse:ifTrue:'): 'inlined when the blocks are literal; block variables as branches are not compiled yet',
     ('Object', 'respondsTo:'): 'needs per-class selector tables in the binary (lookup by name at run time); not emitted yet',
     ('Object class', 'fields:'): 'compiled when the argument is a record literal (the only form the checker types in practice); a record held in a variable is not',
-    ('JSON class', 'decode:'): 'needs a JSON parser in runtime/native producing Dynamic values (Dictionary/Array/String/Float/Integer/Boolean/nil); not written yet',
     ('Actor', '!'): 'actors, futures and promises come with issue 12 (native actors)',
     ('Actor', 'receive'): 'actors, futures and promises come with issue 12 (native actors)',
     ('Actor', 'receive:'): 'actors, futures and promises come with issue 12 (native actors)',

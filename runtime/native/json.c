@@ -1,0 +1,384 @@
+/* json.c — `JSON decode:`: the interpreter's json.loads (CPython 3.11's C scanner, with
+ * LP's parse_int / parse_float / parse_constant hooks) redone in C, with the same
+ * values (Dictionary, Array, String, Integer, Float, Boolean, nil) and the same
+ * error messages, positions counted in characters as Python counts them.
+ *
+ * The text is decoded to code points first so that positions, `\u` escapes and
+ * control characters are judged exactly as Python judges them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lpn.h"
+
+/* The interpreter runs out of Python recursion (lp/cli.py sets 20000) about here
+ * when decoding nested arrays at the top level of a program (measured). */
+#define MAX_DEPTH 9998
+
+typedef struct {
+    const uint32_t *s;
+    int64_t len;
+    int depth;
+    /* the failure: a JSONDecodeError (msg, pos), a ValueError (text), or too deep */
+    const char *msg;
+    int64_t pos;
+    char value_error[96];
+    int too_deep;
+} parser;
+
+static int fail(parser *p, const char *msg, int64_t pos) {
+    p->msg = msg;
+    p->pos = pos;
+    return -1;
+}
+
+static int is_ws(uint32_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static int64_t skip_ws(parser *p, int64_t i) {
+    while (i < p->len && is_ws(p->s[i])) i++;
+    return i;
+}
+
+/* Append code point c as UTF-8 (a lone surrogate becomes U+FFFD, as _scalar_text does). */
+typedef struct { char *b; size_t n, cap; } buf;
+static void put_byte(buf *b, char c) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 32;
+        b->b = realloc(b->b, b->cap);
+        if (!b->b) abort();
+    }
+    b->b[b->n++] = c;
+}
+static void put_cp(buf *b, uint32_t c) {
+    if (c >= 0xD800 && c <= 0xDFFF) c = 0xFFFD;
+    if (c < 0x80) put_byte(b, (char)c);
+    else if (c < 0x800) { put_byte(b, (char)(0xC0 | c >> 6)); put_byte(b, (char)(0x80 | (c & 63))); }
+    else if (c < 0x10000) {
+        put_byte(b, (char)(0xE0 | c >> 12)); put_byte(b, (char)(0x80 | ((c >> 6) & 63)));
+        put_byte(b, (char)(0x80 | (c & 63)));
+    } else {
+        put_byte(b, (char)(0xF0 | c >> 18)); put_byte(b, (char)(0x80 | ((c >> 12) & 63)));
+        put_byte(b, (char)(0x80 | ((c >> 6) & 63))); put_byte(b, (char)(0x80 | (c & 63)));
+    }
+}
+
+static int hex(uint32_t d) {
+    if (d >= '0' && d <= '9') return (int)(d - '0');
+    if (d >= 'a' && d <= 'f') return (int)(d - 'a' + 10);
+    if (d >= 'A' && d <= 'F') return (int)(d - 'A' + 10);
+    return -1;
+}
+
+/* scanstring_unicode: `end` is just after the opening quote. */
+static int scan_string(parser *p, int64_t end, lpn_value *out, int64_t *next_out) {
+    int64_t begin = end - 1, len = p->len, next;
+    buf b = {0};
+    for (;;) {
+        uint32_t c = 0;
+        for (next = end; next < len; next++) {
+            c = p->s[next];
+            if (c == '"' || c == '\\') break;
+            if (c <= 0x1f) { free(b.b); return fail(p, "Invalid control character at", next); }
+        }
+        if (!(c == '"' || c == '\\')) { free(b.b); return fail(p, "Unterminated string starting at", begin); }
+        for (int64_t i = end; i < next; i++) put_cp(&b, p->s[i]);
+        next++;
+        if (c == '"') { end = next; break; }
+        if (next == len) { free(b.b); return fail(p, "Unterminated string starting at", begin); }
+        c = p->s[next];
+        if (c != 'u') {
+            end = next + 1;
+            switch (c) {
+            case '"': case '\\': case '/': break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            default: c = 0;
+            }
+            if (c == 0) { free(b.b); return fail(p, "Invalid \\escape", end - 2); }
+        } else {
+            c = 0;
+            next++;
+            end = next + 4;
+            if (end >= len) { free(b.b); return fail(p, "Invalid \\uXXXX escape", next - 1); }
+            for (; next < end; next++) {
+                int h = hex(p->s[next]);
+                if (h < 0) { free(b.b); return fail(p, "Invalid \\uXXXX escape", end - 5); }
+                c = (c << 4) | (uint32_t)h;
+            }
+            if (c >= 0xD800 && c <= 0xDBFF && end + 6 < len && p->s[end] == '\\' && p->s[end + 1] == 'u') {
+                uint32_t c2 = 0;
+                end += 6;
+                for (next += 2; next < end; next++) {
+                    int h = hex(p->s[next]);
+                    if (h < 0) { free(b.b); return fail(p, "Invalid \\uXXXX escape", end - 5); }
+                    c2 = (c2 << 4) | (uint32_t)h;
+                }
+                if (c2 >= 0xDC00 && c2 <= 0xDFFF) c = 0x10000 + (((c - 0xD800) << 10) | (c2 - 0xDC00));
+                else end -= 6;
+            }
+        }
+        put_cp(&b, c);
+    }
+    *out = lpn_str_new(b.b ? b.b : "", b.n);
+    free(b.b);
+    *next_out = end;
+    return 0;
+}
+
+static const char *shown(parser *p, int64_t a, int64_t e, char *tmp) {   /* the number's text, cut at 30 */
+    int64_t n = e - a;
+    int64_t k = n <= 30 ? n : 27;
+    for (int64_t i = 0; i < k; i++) tmp[i] = (char)p->s[a + i];
+    strcpy(tmp + k, n <= 30 ? "" : "...");
+    return tmp;
+}
+
+static int is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+
+/* _match_number_unicode with parse_int=_json_int and parse_float=_json_float. */
+static int match_number(parser *p, int64_t start, lpn_value *out, int64_t *next_out) {
+    int64_t idx = start, end_idx = p->len - 1;
+    int is_float = 0;
+    if (p->s[idx] == '-') {
+        idx++;
+        if (idx > end_idx) return fail(p, "Expecting value", start);
+    }
+    if (p->s[idx] >= '1' && p->s[idx] <= '9') {
+        idx++;
+        while (idx <= end_idx && is_digit(p->s[idx])) idx++;
+    } else if (p->s[idx] == '0') {
+        idx++;
+    } else {
+        return fail(p, "Expecting value", start);
+    }
+    if (idx < end_idx && p->s[idx] == '.' && is_digit(p->s[idx + 1])) {
+        is_float = 1;
+        idx += 2;
+        while (idx <= end_idx && is_digit(p->s[idx])) idx++;
+    }
+    if (idx < end_idx && (p->s[idx] == 'e' || p->s[idx] == 'E')) {
+        int64_t e_start = idx;
+        idx++;
+        if (idx < end_idx && (p->s[idx] == '-' || p->s[idx] == '+')) idx++;
+        while (idx <= end_idx && is_digit(p->s[idx])) idx++;
+        if (is_digit(p->s[idx - 1])) is_float = 1;
+        else idx = e_start;
+    }
+    int64_t n = idx - start;
+    char *text = malloc((size_t)n + 1), tmp[40];
+    if (!text) abort();
+    for (int64_t i = 0; i < n; i++) text[i] = (char)p->s[start + i];
+    text[n] = 0;
+    if (is_float) {
+        double d = strtod(text, NULL);
+        free(text);
+        if (isinf(d)) {
+            snprintf(p->value_error, sizeof p->value_error, "the number %s is too large for a Float",
+                     shown(p, start, idx, tmp));
+            return -1;
+        }
+        *out = lpn_float(d);
+    } else {
+        const char *t = text;
+        while (*t == '-' || *t == '0') t++;                /* text.lstrip("-0") */
+        int ok = strlen(t) <= 19;
+        __int128 v = 0;
+        for (const char *c = text[0] == '-' ? text + 1 : text; ok && *c; c++) v = v * 10 + (*c - '0');
+        if (text[0] == '-') v = -v;
+        ok = ok && v >= INT64_MIN && v <= INT64_MAX;
+        free(text);
+        if (!ok) {
+            snprintf(p->value_error, sizeof p->value_error, "the number %s does not fit in a 64-bit Integer",
+                     shown(p, start, idx, tmp));
+            return -1;
+        }
+        *out = lpn_int((int64_t)v);
+    }
+    *next_out = idx;
+    return 0;
+}
+
+static int scan_once(parser *p, int64_t idx, lpn_value *out, int64_t *next_out);
+
+static int word(parser *p, int64_t idx, const char *w) {   /* s[idx:] starts with w */
+    int64_t n = (int64_t)strlen(w);
+    if (idx + n > p->len) return 0;
+    for (int64_t i = 0; i < n; i++)
+        if (p->s[idx + i] != (uint32_t)(unsigned char)w[i]) return 0;
+    return 1;
+}
+
+static int parse_object(parser *p, int64_t idx, lpn_value *out, int64_t *next_out) {
+    int64_t end_idx = p->len - 1, next;
+    lpn_value d = lpn_dict_new();
+    idx = skip_ws(p, idx);
+    if (idx > end_idx || p->s[idx] != '}') {
+        for (;;) {
+            lpn_value key, val;
+            if (idx > end_idx || p->s[idx] != '"') {
+                lpn_drop(d);
+                return fail(p, "Expecting property name enclosed in double quotes", idx);
+            }
+            if (scan_string(p, idx + 1, &key, &next)) { lpn_drop(d); return -1; }
+            idx = skip_ws(p, next);
+            if (idx > end_idx || p->s[idx] != ':') {
+                lpn_drop(key); lpn_drop(d);
+                return fail(p, "Expecting ':' delimiter", idx);
+            }
+            idx = skip_ws(p, idx + 1);
+            if (scan_once(p, idx, &val, &next)) { lpn_drop(key); lpn_drop(d); return -1; }
+            d = lpn_dict_at_put(d, key, val);
+            idx = skip_ws(p, next);
+            if (idx <= end_idx && p->s[idx] == '}') break;
+            if (idx > end_idx || p->s[idx] != ',') { lpn_drop(d); return fail(p, "Expecting ',' delimiter", idx); }
+            idx = skip_ws(p, idx + 1);
+        }
+    }
+    *out = d;
+    *next_out = idx + 1;
+    return 0;
+}
+
+static int parse_array(parser *p, int64_t idx, lpn_value *out, int64_t *next_out) {
+    int64_t end_idx = p->len - 1, next;
+    lpn_value *items = NULL;
+    uint64_t n = 0, cap = 0;
+    idx = skip_ws(p, idx);
+    if (idx > end_idx || p->s[idx] != ']') {
+        for (;;) {
+            lpn_value v;
+            if (scan_once(p, idx, &v, &next)) {
+                for (uint64_t i = 0; i < n; i++) lpn_drop(items[i]);
+                free(items);
+                return -1;
+            }
+            if (n == cap) {
+                cap = cap ? cap * 2 : 8;
+                items = realloc(items, cap * sizeof *items);
+                if (!items) abort();
+            }
+            items[n++] = v;
+            idx = skip_ws(p, next);
+            if (idx <= end_idx && p->s[idx] == ']') break;
+            if (idx > end_idx || p->s[idx] != ',') {
+                for (uint64_t i = 0; i < n; i++) lpn_drop(items[i]);
+                free(items);
+                return fail(p, "Expecting ',' delimiter", idx);
+            }
+            idx = skip_ws(p, idx + 1);
+        }
+    }
+    lpn_arr *a = lpn_arr_new(n);
+    if (n) memcpy(a->item, items, n * sizeof *items);
+    free(items);
+    *out = lpn_ref(a);
+    *next_out = idx + 1;
+    return 0;
+}
+
+static int constant(parser *p, const char *name) {
+    snprintf(p->value_error, sizeof p->value_error, "%s is not JSON", name);
+    return -1;
+}
+
+static int scan_once(parser *p, int64_t idx, lpn_value *out, int64_t *next_out) {
+    if (idx < 0 || idx >= p->len) return fail(p, "Expecting value", idx);
+    int r;
+    switch (p->s[idx]) {
+    case '"': return scan_string(p, idx + 1, out, next_out);
+    case '{': case '[':
+        if (++p->depth > MAX_DEPTH) { p->too_deep = 1; return -1; }
+        r = p->s[idx] == '{' ? parse_object(p, idx + 1, out, next_out) : parse_array(p, idx + 1, out, next_out);
+        p->depth--;
+        return r;
+    case 'n':
+        if (idx + 3 < p->len && word(p, idx, "null")) { *out = LPN_NIL_VALUE; *next_out = idx + 4; return 0; }
+        break;
+    case 't':
+        if (idx + 3 < p->len && word(p, idx, "true")) { *out = lpn_bool(1); *next_out = idx + 4; return 0; }
+        break;
+    case 'f':
+        if (idx + 4 < p->len && word(p, idx, "false")) { *out = lpn_bool(0); *next_out = idx + 5; return 0; }
+        break;
+    case 'N':
+        if (idx + 2 < p->len && word(p, idx, "NaN")) return constant(p, "NaN");
+        break;
+    case 'I':
+        if (idx + 7 < p->len && word(p, idx, "Infinity")) return constant(p, "Infinity");
+        break;
+    case '-':
+        if (idx + 8 < p->len && word(p, idx, "-Infinity")) return constant(p, "-Infinity");
+        break;
+    }
+    return match_number(p, idx, out, next_out);
+}
+
+/* UTF-8 to code points (LP Strings hold valid UTF-8). */
+static uint32_t *code_points(const unsigned char *s, uint64_t n, int64_t *len) {
+    uint32_t *out = malloc((n + 1) * sizeof *out);
+    if (!out) abort();
+    int64_t k = 0;
+    for (uint64_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        uint32_t cp;
+        int extra;
+        if (c < 0x80) { cp = c; extra = 0; }
+        else if (c < 0xE0) { cp = c & 0x1F; extra = 1; }
+        else if (c < 0xF0) { cp = c & 0x0F; extra = 2; }
+        else { cp = c & 0x07; extra = 3; }
+        i++;
+        for (int j = 0; j < extra && i < n; j++, i++) cp = (cp << 6) | (s[i] & 0x3F);
+        out[k++] = cp;
+    }
+    *len = k;
+    return out;
+}
+
+lpn_value lpn_json_decode(lpn_value sv) {
+    if (sv.cls != LPN_STRING) {
+        lpn_value d = lpn_describe(sv);
+        lpn_value e = lpn_raise("JSON decode: expects a String, not %s", ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        return e;
+    }
+    lpn_str *str = (lpn_str *)lpn_ptr(sv);
+    parser p = {0};
+    p.s = code_points((const unsigned char *)str->data, str->len, &p.len);
+    lpn_drop(sv);
+    lpn_value v = LPN_NIL_VALUE;
+    int64_t end = 0;
+    int st;
+    if (p.len > 0 && p.s[0] == 0xFEFF) st = fail(&p, "Unexpected UTF-8 BOM (decode using utf-8-sig)", 0);
+    else {
+        st = scan_once(&p, skip_ws(&p, 0), &v, &end);
+        if (!st) {
+            end = skip_ws(&p, end);
+            if (end != p.len) {
+                lpn_drop(v);
+                st = fail(&p, "Extra data", end);
+            }
+        }
+    }
+    lpn_value r = v;
+    if (st) {
+        if (p.too_deep) r = lpn_raise("invalid JSON: the value is nested too deeply");
+        else if (p.value_error[0]) r = lpn_raise("invalid JSON: %s", p.value_error);
+        else {
+            int64_t line = 1, last_nl = -1;
+            for (int64_t i = 0; i < p.pos && i < p.len; i++)
+                if (p.s[i] == '\n') { line++; last_nl = i; }
+            char msg[80];
+            snprintf(msg, sizeof msg, "%s", p.msg);
+            if (msg[0] >= 'A' && msg[0] <= 'Z') msg[0] = (char)(msg[0] - 'A' + 'a');
+            r = lpn_raise("invalid JSON at line %lld column %lld: %s", (long long)line,
+                          (long long)(p.pos - last_nl), msg);
+        }
+    }
+    free((void *)p.s);
+    return r;
+}
