@@ -93,9 +93,12 @@ class Builder:
         return I.Program(main.file, self.classes, methods, body, self_var)
 
     def declare(self, decls):
+        def every_field(name):   # a builtin's fields: its superclass's, then its own (as for user classes)
+            sup = BUILTIN_CLASSES.get(name)
+            return (every_field(sup) if sup else ()) + tuple(BUILTIN_FIELDS.get(name, {}))
+
         for name, sup in BUILTIN_CLASSES.items():
-            fields = tuple(BUILTIN_FIELDS.get(name, {}))
-            self.classes[name] = I.ClassDef(name, sup, fields, True)
+            self.classes[name] = I.ClassDef(name, sup, every_field(name), True)
         pending = {d.name: d for d in decls}
         while pending:
             progressed = False

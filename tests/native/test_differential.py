@@ -33,7 +33,9 @@ UNSUPPORTED = {
 UNSUPPORTED_DOCS = {
     "supervision.md:18": "actors (supervisors) come with issue 12",
     "supervision.md:221": "actors (supervisors) come with issue 12",
-    "README.md:36": "the tour spawns an actor (issue 12)",
+    "README.md:38": "the tour spawns an actor (issue 12)",
+    **{f"network.md:{line}": "the network library is not compiled yet (it needs issue 12's fiber waits)"
+       for line in (18, 59, 125, 161, 268, 313)},
 }
 # The checker's well-typed programs (tests/types/well_typed), which the type tests run through `lp run`.
 WELL_TYPED = sorted((ROOT / "tests/types/well_typed").glob("*.lp"))
@@ -44,8 +46,9 @@ UNSUPPORTED_WELL_TYPED = {
         "spawn_body_bound_first.lp", "subclass_messages.lp", "supervisor_sketch.lp",
         "symbols_and_plain_receive.lp", "timeouts.lp", "deferred_send_reaches_each_callers_actor.lp",
         "generic_containers.lp", "generic_copies_and_replies.lp", "request_class_two_reply_types.lp",
-        "request_hierarchy_replies.lp")},
+        "request_hierarchy_replies.lp", "plain_receive_of_down.lp")},
     "class_of_a_value.lp": "Class values (x class name, printing, =) are not compiled yet",
+    "inherited_constructor.lp": "`self fields:` in a class-side method (the receiver is a class value) is not compiled yet",
 }
 # tests/seeds/snippets: every snippet spawns or receives (actors, issue 12), so none is compared yet.
 COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED]
