@@ -428,12 +428,15 @@ def _occurrences(p, a, v):
     return sum(1 for x in a if p.interp.equal(x, v))
 
 
+# Arrays and Strings are both sequences Python slices alike: one implementation serves both.
 @prim("Array", "first:")
+@prim("String", "first:")
 def _first_n(p, a, n):
     return a[:_count(p, a, n, "first:")]
 
 
 @prim("Array", "last:")
+@prim("String", "last:")
 def _last_n(p, a, n):
     n = _count(p, a, n, "last:")
     return a[len(a) - n:]

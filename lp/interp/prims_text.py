@@ -389,23 +389,6 @@ def _occurrences(p, s, c):
     return s.count(c.ch) if type(c) is Char else 0
 
 
-@prim("String", "first:")
-def _sfirst_n(p, s, n):
-    return s[:_count(p, s, n, "first:")]
-
-
-@prim("String", "last:")
-def _slast_n(p, s, n):
-    n = _count(p, s, n, "last:")
-    return s[len(s) - n:]
-
-
-def _count(p, s, n, sel):
-    if type(n) is not int or not 0 <= n <= len(s):
-        raise LPRaise(make_error(p.interp, f"#{sel} expects a count from 0 to {len(s)}, not {p.interp.describe(n)}"))
-    return n
-
-
 @prim("String", "allButFirst")
 def _sall_but_first(p, s):
     return s[1:]
