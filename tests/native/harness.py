@@ -28,8 +28,16 @@ def build(program: Path, out: Path, *flags: str) -> Outcome:
     return run([*LP, "build", program.name, "-o", str(out), *flags], cwd=program.parent)
 
 
+_INTERPRETED: dict[tuple, Outcome] = {}
+
+
 def interpret(program: Path, *args: str) -> Outcome:
-    return run([*LP, "run", program.name, *args], cwd=program.parent)
+    """`lp run` of the program; the differential and the sanitizer tests compare against the same
+    program, so one run per program text and arguments serves the whole session."""
+    key = (program.resolve(), program.read_bytes(), args)
+    if key not in _INTERPRETED:
+        _INTERPRETED[key] = run([*LP, "run", program.name, *args], cwd=program.parent)
+    return _INTERPRETED[key]
 
 
 def native(binary: Path, cwd: Path, *args: str) -> Outcome:
