@@ -32,6 +32,7 @@ HIERARCHY = [
     ("HttpStatusHead", "Object", ("version", "status", "reason", "headers")),
     ("TLS", "Object", ()), ("TLSError", "NetworkError", ()),
     ("WebSocket", "Object", ()), ("WebSocketMessage", "Object", ("data", "isText")),
+    ("Remote", "Object", ()), ("RemoteRequest", "Object", ("callId", "selector", "className", "id", "arguments")),
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}

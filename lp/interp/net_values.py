@@ -105,3 +105,19 @@ class WebSock:
         self.close_code = None
         self.out = b""
         self.sending = None
+
+
+class RemoteProxy:
+    """`Remote at: url for: #Class id: x`: where the object lives (the JSON-RPC endpoint), the
+    class that names it there, its id, and the deadline of each call in milliseconds."""
+    __slots__ = ("url", "class_name", "id", "timeout")
+
+    def __init__(self, url: str, class_name: str, id_, timeout):
+        self.url, self.class_name, self.id, self.timeout = url, class_name, id_, timeout
+
+    def __eq__(self, other):
+        return type(other) is RemoteProxy and (self.url, self.class_name, self.id) == (
+            other.url, other.class_name, other.id)
+
+    def __hash__(self):
+        return hash((self.url, self.class_name))

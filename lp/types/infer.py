@@ -662,6 +662,10 @@ class Checker(Unifier, Reporter):
             return self.class_send(r, name[:-6], sel, ats, node, actor, discard, arg_nodes)
         if name == "Method":
             return self.unknown_selector(r, sel, node)
+        if name == "Remote" and self.parts.remote_send is not None:
+            t = self.parts.remote_send(self, r, sel, ats, node, arg_nodes)
+            if t is not None:
+                return t
         for info in self.table.chain(start or name):
             if info.builtin:
                 sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)

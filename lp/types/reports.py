@@ -225,6 +225,21 @@ def _unknown_name(p: P.UnknownName):
                       hint=f"did you mean `{p.near}`?" if p.near else None)
 
 
+def _remote_unknown_class(p: P.RemoteUnknownClass):
+    if p.builtin:
+        return Diagnostic("unknown class", f"`{p.name}` is a builtin class: a Remote proxy stands for an object of "
+                          "a class the program declares.", p.span)
+    return Diagnostic("unknown class", f"There is no class named `{p.name}` for this Remote proxy.", p.span,
+                      hint=f"did you mean `#{p.near}`?" if p.near else
+                      "declare the class (its methods type the proxy's sends), or pass a non-literal class name "
+                      "for an untyped (Dynamic) proxy")
+
+
+def _remote_needs_module(p: P.RemoteNeedsModule):
+    return Diagnostic("missing import", "A Remote proxy's calls are made by the Remote module.", p.span,
+                      hint="add `Import module: #Remote.`")
+
+
 def _unknown_variable(p: P.UnknownVariable):
     hint = f"did you mean `{p.near}`?" if p.near else \
         "variables are introduced with `name := value` before they are used"
@@ -404,6 +419,7 @@ RENDER = {
     P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
     P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
     P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,
+    P.RemoteUnknownClass: _remote_unknown_class, P.RemoteNeedsModule: _remote_needs_module,
     P.UnknownVariable: _unknown_variable, P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood,
     P.ValueNotUnderstood: _value_not_understood, P.NoClassUnderstands: _no_class_understands,
     P.NotANumber: _not_a_number, P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need,
