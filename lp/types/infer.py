@@ -124,6 +124,7 @@ class Checker(Unifier, Reporter):
         self.owners: dict[str, set[str]] = {}
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
+        self.proxied: set[str] = set()   # classes a literal `Remote at:for:id:` names (lp/types/remote.py)
 
     # ---- small helpers ------------------------------------------------------------
     def record(self, node, t):
@@ -649,7 +650,7 @@ class Checker(Unifier, Reporter):
                 (owner,) = owners
                 if owner == "Block" and sel.startswith("value"):
                     return self.parts.sends[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
-                if not self.table.has_subclasses(owner):
+                if not self.table.has_subclasses(owner) and owner not in self.proxied:
                     self.unify(r, self.table.instance_type(owner, why=None, level=r.level))
                     return self.send(r, sel, ats, node, actor, discard, arg_nodes, start, deferred)
             result = self.fresh()

@@ -20,9 +20,24 @@ SIGS = {
 }
 
 
+def proxied_classes(items) -> set[str]:
+    """The classes some `Remote at:for:id:` names with a literal: a send whose receiver is unknown
+    and whose selector only such a class understands waits for the receiver's type (a proxy or an
+    instance) instead of taking the class's instance type at once."""
+    out = set()
+    stack = list(items)
+    while stack:
+        n = stack.pop()
+        if type(n) in (A.Send, A.Message) and n.selector in SIGS and len(n.args) > 1 \
+                and type(n.args[1]) is A.SymLit:
+            out.add(n.args[1].name)
+        stack.extend(n.children())
+    return out
+
+
 def remote_at(ck, cname, ats, node, actor, arg_nodes, discard):
     sel = node.selector
-    ck.apply_sig(SIGS[sel], None, ats, node, arg_nodes, discard, class_side=True)
+    ck.apply_sig(SIGS[sel], TCon("Remote class"), ats, node, arg_nodes, discard, class_side=True)
     if CLIENT_CLASS not in ck.table.classes:
         ck.report(P.RemoteNeedsModule(node.span))
     target = arg_nodes[1] if len(arg_nodes) > 1 else None
