@@ -5,6 +5,7 @@ RemoteServer (the wire format and its error codes), and the checker's typing of 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -108,7 +109,8 @@ class _Peer(BaseHTTPRequestHandler):
         pass
 
     def setup(self):
-        super().setup()
+        super().setup()   # http.server writes the head and the body apart: no Nagle stall on them
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self.server.lock:
             self.server.connections += 1
         self.served = 0
