@@ -20,6 +20,11 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
     if p.kind == "duplicate builtin":
         return Diagnostic("duplicate class", f"`{d.name}` is a builtin class; it cannot be declared again.",
                           d.span, hint=f"choose another name, like `My{d.name}`")
+    if p.kind == "library class shape":
+        return Diagnostic("duplicate class", f"`{d.name}` is the network library's error class "
+                          f"`{p.other} subclass: #{d.name}`; a program may declare it again only in that shape "
+                          "(then it is the library's class), not with another superclass or fields.", d.span,
+                          hint=f"write `{p.other} subclass: #{d.name}.`, or choose another name, like `My{d.name}`")
     if p.kind == "duplicate class":
         return Diagnostic("duplicate class", f"The class `{d.name}` is declared twice.", d.span,
                           notes=(Note("It was first declared here:", p.other.span),))
@@ -28,7 +33,7 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
                           "class.", d.span, hint=f"did you mean `{near}`?" if near else None)
     if p.kind == "cannot subclass":
         return Diagnostic("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
-                          f"only {_subclassable()} can.", d.span)
+                          f"only {_subclassable()} (and Error's builtin subclasses) can.", d.span)
     if p.kind == "inheritance cycle":
         return Diagnostic("inheritance cycle", f"`{d.name}` inherits from itself through `{p.other}`.", d.span)
     if p.kind == "duplicate field":
