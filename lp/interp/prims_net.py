@@ -163,12 +163,12 @@ def _connect(p, cls, host, port, ms):
             return Socket(fd, f"{host}:{port}")
         if r == WANT_WRITE:
             if deadline != -1 and lib.lprt_now() >= deadline:
-                st.drop_fd()
+                st.close()
                 fail(p, "Timeout", f"connect to {host}:{port} timed out after {_fmt(ms)} ms")
             frame.wait = ("connect", deadline, st)
             ctx.wait_fd(st.fd, rt.WRITE, deadline=deadline)
             return SUSPEND
-        st.drop_fd()
+        st.close()
         try:
             os_error(p, r, f"connect to {host}:{port}")
         except LPRaise as e:
@@ -207,16 +207,20 @@ def _listen_host(p, cls, addr, port):
     return _listen(p, addr, port, "TCP listenHost:port:")
 
 
+# a listener's and a UDP socket's (net_values.BoundSocket)
 @prim("TCPListener", "port")
-def _port(p, ls):
-    return ls.port
+@prim("UDPSocket", "port")
+def _port(p, s):
+    return s.port
 
 
 @prim("TCPListener", "close")
-def _listener_close(p, ls):
-    if ls.busy:
-        fail(p, "NetworkError", "close: the listener is in use by another actor")
-    ls.close()
+@prim("UDPSocket", "close")
+def _bound_close(p, s):
+    if s.busy:
+        what = "listener" if type(s) is Listener else "socket"
+        fail(p, "NetworkError", f"close: the {what} is in use by another actor")
+    s.close()
     return None
 
 
