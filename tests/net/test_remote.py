@@ -10,6 +10,8 @@ import threading
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 from tests.interp.helpers import run_source
 from tests.net.helpers import LPProcess
 
@@ -283,3 +285,75 @@ d := Remote at: 'http://127.0.0.1:1/rpc' for: ('Gre' , 'eter') asSymbol id: 'en'
 def test_a_proxy_needs_the_remote_module(tmp_path):
     status, err = _check(tmp_path, "Object subclass: #A.\nA >> f = 1.\n(Remote at: 'http://h/' for: #A id: 1) f printNl.\n")
     assert status == 1 and "add `Import module: #Remote.`" in err
+
+
+# ---- many callers at once
+
+STRESS = """
+Import module: #Remote.
+Object subclass: #Counter fields: (id).
+Counter >> hit: n = { self id. n }.
+Object subclass: #Made fields: (reply).
+Object subclass: #Calls.
+Calls class >> on: r times: n bad: bad = n = 0 ifTrue: [bad] ifFalse: [
+    answer := r hit: n.
+    Calls on: r times: n - 1 bad: bad + (((answer at: 2) = n) ifTrue: [0] ifFalse: [1])].
+Calls class >> made: me count: n = me receive: {
+    #made -> [:m | Calls made: me count: n + 1].
+    Made -> [:m | m reply ! n. Calls made: me count: n] }.
+server := RemoteServer startHost: '127.0.0.1' port: 0.
+made := Actor spawn: [:me | Calls made: me count: 0].
+"the resolver runs in the registry: one actor per id, however many callers ask at once"
+server route: #Counter to: [:id |
+    made ! #made.
+    Maybe some: (Actor spawn: [:me | RemoteServer serve: (Counter fields: { id: id printString }) on: me])].
+url := 'http://127.0.0.1:' , server port printString , '/rpc'.
+futures := (1 to: 16) collect: [:i |
+    p := Promise new.
+    Actor spawn: [:me |
+        r := Remote at: url for: #Counter id: 'c' , (i \\\\ 4) printString.
+        p resolve: (Calls on: r times: 25 bad: 0)].
+    p future].
+(futures inject: 0 into: [:acc :f | acc + f await]) printNl.
+(made ask: Made new) await printNl.
+"""
+
+
+@pytest.mark.parametrize("domains", [1, 2])
+def test_many_callers_at_once_one_actor_per_routed_id(tmp_path, domains):
+    """16 actors make 25 calls each, four ids between them: every answer right, and the route's
+    resolver ran once per id (the registry remembers what it answered)."""
+    status, out, err = run_source(STRESS, tmp_path, domains=domains)
+    assert (status, err) == (0, ""), err
+    assert out == "0\n4\n"
+
+
+ONE_SHOT = """
+Import module: #Remote.
+Object subclass: #Once fields: (n).
+Once >> n: k = k.
+Object subclass: #Made fields: (reply).
+Object subclass: #Count.
+Count class >> loop: me n: n = me receive: {
+    #made -> [:m | Count loop: me n: n + 1].
+    Made -> [:m | m reply ! n. Count loop: me n: n] }.
+Count class >> serveOne: obj on: me =
+    me receive: { RemoteCall -> [:call | call reply ! (RemoteOutcome of: [
+        Remote perform: call selector on: obj withArguments: call arguments])] }.
+server := RemoteServer startHost: '127.0.0.1' port: 0.
+made := Actor spawn: [:me | Count loop: me n: 0].
+server route: #Once to: [:id |
+    made ! #made.
+    Maybe some: (Actor spawn: [:me | Count serveOne: (Once fields: { n: 0 }) on: me])].
+r := Remote at: 'http://127.0.0.1:' , server port printString , '/rpc' for: #Once id: 1.
+(1 to: 5) do: [:i | (r n: i) printNl. Actor sleep: 20].
+(made ask: Made new) await printNl.
+"""
+
+
+def test_a_routed_actor_that_ends_is_resolved_again(tmp_path):
+    """An actor the resolver answered serves its id until it ends (here after one call): the next
+    call runs the resolver again, as grains deactivated when idle will need."""
+    status, out, err = run_source(ONE_SHOT, tmp_path, domains=2)
+    assert (status, err) == (0, ""), err
+    assert out == "1\n2\n3\n4\n5\n5\n"
