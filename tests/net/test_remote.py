@@ -58,6 +58,8 @@ slow := Remote at: url for: #Greeter id: 'en' timeout: 300.
 (Timeout try: [RemoteError try: [(slow slow: 3000) printString] onError: [:e | 'a RemoteError']] onError: [:e | e class name]) displayNl.
 dynamic := Remote at: url for: ('Gree' , 'ter') asSymbol id: 'en'.
 (dynamic greet: 'Bob') displayNl.
+(RemoteError try: [(Remote at: url for: #Greeter id: '2') greet: 'A'] onError: [:e | e code printString]) displayNl.
+(Error try: [(dynamic greet: [:x | x]) printString] onError: [:e | e message]) displayNl.
 """
         with LPProcess(program, tmp_path / "c") as client:
             rc, out, err = client.finish()
@@ -73,6 +75,8 @@ dynamic := Remote at: url for: ('Gree' , 'ter') asSymbol id: 'en'.
         'no Greeter "fr" here -32601',
         "Timeout",
         "hello, Bob",
+        "-32601",                        # ids are compared by their JSON: '2' is not 2
+        "JSON cannot encode a Block",    # blocks and actors do not travel
     ]
 
 
