@@ -102,6 +102,25 @@ static long handshake(lprt_actor *self, lprt_conn *c, int64_t deadline) {
 
 #define BIG (1 << 20)
 
+/* BIG bytes of a known pattern, written through TLS and read back checked */
+static void send_big(lprt_actor *self, lprt_conn *c) {
+    char *buf = malloc(BIG);
+    CHECK(buf);
+    for (long i = 0; i < BIG; i++) buf[i] = (char)(i * 7);
+    CHECK(lprt_conn_write_all_wait(self, c, buf, BIG, lprt_deadline_ms(10000)) == BIG);
+    free(buf);
+}
+
+static long receive_big(lprt_actor *self, lprt_conn *c) {
+    const char *p;
+    long got = 0, n;
+    while (got < BIG && (n = lprt_conn_read_exact_wait(self, c, 65536, &p, lprt_deadline_ms(10000))) > 0) {
+        for (long i = 0; i < n; i++) CHECK(p[i] == (char)((got + i) * 7));
+        got += n;
+    }
+    return got;
+}
+
 typedef struct {
     int lfd, port;
     int mode; /* 0: TLS echo, 1: handshake expected to fail, 2: close at once, 3: never answer */
@@ -133,19 +152,9 @@ static void server(lprt_actor *self, void *ud) {
             long n = lprt_conn_read_line_wait(self, c, 64, &line, lprt_deadline_ms(5000));
             CHECK(n == 5 && memcmp(line, "hello", 5) == 0);
             CHECK(lprt_conn_write_all_wait(self, c, "HELLO\n", 6, lprt_deadline_ms(5000)) == 6);
-            /* BIG bytes in, checked, then the same back */
-            const char *p;
-            long got = 0;
-            while (got < BIG && (n = lprt_conn_read_exact_wait(self, c, 65536, &p, lprt_deadline_ms(10000))) > 0) {
-                for (long i = 0; i < n; i++) CHECK(p[i] == (char)((got + i) * 7));
-                got += n;
-            }
+            long got = receive_big(self, c); /* BIG bytes in, then the same back */
             CHECK(got == BIG);
-            char *buf = malloc(BIG);
-            CHECK(buf);
-            for (long i = 0; i < BIG; i++) buf[i] = (char)(i * 7);
-            CHECK(lprt_conn_write_all_wait(self, c, buf, BIG, lprt_deadline_ms(10000)) == BIG);
-            free(buf);
+            send_big(self, c);
             /* the client's close_notify (or its plain close) is a clean end of stream */
             CHECK(lprt_conn_read_line_wait(self, c, 64, &line, lprt_deadline_ms(5000)) == LPRT_NET_EOF);
             result = got;
@@ -181,18 +190,8 @@ static void echo(lprt_actor *self, lprt_tls_ctx *sctx, lprt_tls_ctx *cctx, const
     const char *line;
     long n = lprt_conn_read_line_wait(self, c, 64, &line, lprt_deadline_ms(5000));
     CHECK(n == 5 && memcmp(line, "HELLO", 5) == 0);
-    char *buf = malloc(BIG);
-    CHECK(buf);
-    for (long i = 0; i < BIG; i++) buf[i] = (char)(i * 7);
-    CHECK(lprt_conn_write_all_wait(self, c, buf, BIG, lprt_deadline_ms(10000)) == BIG);
-    free(buf);
-    const char *p;
-    long got = 0;
-    while (got < BIG && (n = lprt_conn_read_exact_wait(self, c, 65536, &p, lprt_deadline_ms(10000))) > 0) {
-        for (long i = 0; i < n; i++) CHECK(p[i] == (char)((got + i) * 7));
-        got += n;
-    }
-    CHECK(got == BIG);
+    send_big(self, c);
+    CHECK(receive_big(self, c) == BIG);
     lprt_conn_free(c); /* sends close_notify */
     CHECK(h_recv_num(self) == BIG);
     lprt_net_close(s.lfd);
