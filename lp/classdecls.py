@@ -32,22 +32,45 @@ HIERARCHY = [
     ("HttpStatusHead", "Object", ("version", "status", "reason", "headers")),
     ("TLS", "Object", ()), ("TLSError", "NetworkError", ()),
     ("WebSocket", "Object", ()), ("WebSocketMessage", "Object", ("data", "isText")),
+    ("Remote", "Object", ()), ("RemoteRequest", "Object", ("callId", "selector", "className", "id", "arguments")),
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}
 # only in the checker: the static type of exit reasons (Symbols or Errors at run time), and of what
 # `x class` answers (a class, known only as one: a subclass instance answers its own class)
 CHECKER_ONLY = {"Reason": "Object", "Class": "Object"}
-# the builtin classes a program may subclass, in the order messages name them
+# the builtin classes a program may subclass, in the order messages name them (and every builtin
+# subclass of Error: the network library's errors)
 SUBCLASSABLE = ("Object", "Error")
+
+
+def _error_classes() -> dict:
+    """The builtin subclasses of Error (name -> (superclass, own fields))."""
+    sup = {n: (s, f) for n, s, f in HIERARCHY}
+    out = {}
+    for n, (s, f) in sup.items():
+        c = s
+        while c is not None and c != "Error":
+            c = sup[c][0]
+        if c == "Error":
+            out[n] = (s, f)
+    return out
+
+
+ERROR_CLASSES = _error_classes()
+# Library error classes a program may declare itself in the library's shape (same superclass, no
+# fields of its own), as LANGUAGE.md's `Error subclass: #Timeout`: the declaration then names the
+# library's class, so the program's raise and try: and the library's are one class
+# (docs/language.md, "Error classes").
+REDECLARABLE = {n: s for n, (s, f) in ERROR_CLASSES.items() if not f}
 
 
 @dataclass
 class Problem:
     kind: str            # duplicate builtin | duplicate class | unknown superclass | cannot subclass |
-    decl: object         # inheritance cycle | duplicate field
+    decl: object         # inheritance cycle | duplicate field | library class shape
     other: object = None  # the first declaration (duplicate class), the class gone through (cycle),
-    #                       the inherited field's owner (duplicate field)
+    #                       the inherited field's owner (duplicate field), the library's superclass (shape)
     name: str = ""       # the field (duplicate field)
 
 
@@ -57,6 +80,7 @@ class Validated:
     kept: list = field(default_factory=list)          # declarations that define a class, in order
     superclass: dict = field(default_factory=dict)    # class name -> superclass it gets
     fields: dict = field(default_factory=dict)        # class name -> its own fields, duplicates dropped
+    same: list = field(default_factory=list)          # declarations that name a library class (REDECLARABLE)
 
 
 def validate(decls, builtins: dict) -> Validated:
@@ -65,11 +89,18 @@ def validate(decls, builtins: dict) -> Validated:
     v = Validated()
     first = {}
     reserved = set(builtins) | RUNTIME_ONLY | set(CHECKER_ONLY)
+    same = {}
     for d in decls:
-        if d.name in reserved:
+        if d.name in first or d.name in same:
+            v.problems.append(Problem("duplicate class", d, first.get(d.name) or same[d.name]))
+        elif d.name in REDECLARABLE and d.name in builtins:
+            if d.superclass == REDECLARABLE[d.name] and not d.fields:
+                same[d.name] = d
+                v.same.append(d)
+            else:
+                v.problems.append(Problem("library class shape", d, REDECLARABLE[d.name]))
+        elif d.name in reserved:
             v.problems.append(Problem("duplicate builtin", d))
-        elif d.name in first:
-            v.problems.append(Problem("duplicate class", d, first[d.name]))
         else:
             first[d.name] = d
             v.kept.append(d)
@@ -79,7 +110,7 @@ def validate(decls, builtins: dict) -> Validated:
         if sup not in known:
             v.problems.append(Problem("unknown superclass", d))
             sup = "Object"
-        elif sup in reserved and sup not in SUBCLASSABLE:
+        elif sup in reserved and sup not in SUBCLASSABLE and sup not in ERROR_CLASSES:
             v.problems.append(Problem("cannot subclass", d))
             sup = "Object"
         v.superclass[d.name] = sup

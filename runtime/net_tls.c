@@ -8,12 +8,15 @@
  * midway, so each call clears it first and reads it before returning.     */
 #include "net_internal.h"
 
+#include <errno.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 struct lprt_tls_ctx {
@@ -83,13 +86,49 @@ void lprt_tls_ctx_free(lprt_tls_ctx *t) {
     free(t);
 }
 
+/* OpenSSL's socket BIO writes with write(2), which raises SIGPIPE when the
+ * peer has gone (and kills a native binary, which does not ignore it as
+ * Python does): the same BIO, writing with send(MSG_NOSIGNAL) as net_conn.c. */
+static BIO_METHOD *nosig_method;
+static pthread_once_t nosig_once = PTHREAD_ONCE_INIT;
+
+static int nosig_write(BIO *b, const char *data, int n) {
+    int fd = -1;
+    BIO_get_fd(b, &fd);
+    errno = 0;
+    int w = (int)send(fd, data, (size_t)n, MSG_NOSIGNAL);
+    BIO_clear_retry_flags(b);
+    if (w <= 0 && BIO_sock_should_retry(w)) BIO_set_retry_write(b);
+    return w;
+}
+
+static void nosig_init(void) {
+    const BIO_METHOD *sock = BIO_s_socket();
+    BIO_METHOD *m = BIO_meth_new(BIO_TYPE_SOCKET, "lprt socket");
+    if (!m) return;
+    BIO_meth_set_write(m, nosig_write);
+    BIO_meth_set_read(m, BIO_meth_get_read(sock));
+    BIO_meth_set_puts(m, BIO_meth_get_puts(sock));
+    BIO_meth_set_ctrl(m, BIO_meth_get_ctrl(sock));
+    BIO_meth_set_create(m, BIO_meth_get_create(sock));
+    BIO_meth_set_destroy(m, BIO_meth_get_destroy(sock));
+    nosig_method = m;
+}
+
 int lprt_tls_start(lprt_conn *c, lprt_tls_ctx *t, const char *host) {
     ERR_clear_error();
     if (c->ssl) return -22; /* EINVAL: already TLS */
     if (c->end > c->start) return -71; /* EPROTO: plaintext already read past the handshake */
-    SSL *ssl = SSL_new(t->ctx);
+    pthread_once(&nosig_once, nosig_init);
+    SSL *ssl = nosig_method ? SSL_new(t->ctx) : NULL;
     if (!ssl) return -12; /* ENOMEM */
-    SSL_set_fd(ssl, c->fd);
+    BIO *bio = BIO_new(nosig_method);
+    if (!bio) {
+        SSL_free(ssl);
+        return -12;
+    }
+    BIO_set_fd(bio, c->fd, BIO_NOCLOSE);
+    SSL_set_bio(ssl, bio, bio);
     if (host) {
         SSL_set_connect_state(ssl);
         SSL_set_tlsext_host_name(ssl, host);

@@ -23,12 +23,15 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 def install(interp) -> None:
     # the primitive modules register themselves on import
     from lp.interp import (actors, prims_bytes, prims_collections, prims_http, prims_net,  # noqa: F401
-                           prims_numbers, prims_objects, prims_pool, prims_text, prims_tls, prims_udp, prims_ws)
+                           prims_numbers, prims_objects, prims_pool, prims_remote, prims_text, prims_tls, prims_udp,
+                           prims_ws)
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]
     for t, name in TYPES.items():
         interp.type_classes[t] = interp.classes[name]
+    # a proxy's methods: Remote's and Object's, then any other selector is a call (prims_remote.py)
+    interp.type_classes[NV.RemoteProxy] = prims_remote.RemoteClass("Remote", interp.classes["Remote"], (), builtin=True)
     for cls_name, sel, class_side, fn in PRIMITIVES:
         cls = interp.classes[cls_name]
         (cls.class_methods if class_side else cls.methods)[sel] = Primitive(fn, sel)

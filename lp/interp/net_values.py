@@ -1,6 +1,7 @@
 """The run-time values of the network library: a connected TCP socket (over the runtime's
-buffered `lprt_conn`) and a listening socket. They own their file descriptors and close them
-when closed or when no value refers to them any more.
+buffered `lprt_conn`), the sockets bound to a local address (a listener, a UDP socket) and a
+connect in progress. They own their file descriptors (OwnedFd) and close them when closed or
+when no value refers to them any more.
 
 A socket belongs to whichever actor uses it, one at a time: `busy` is set (under the GIL)
 around each call into C, which releases the GIL, so two actors on two domains can never
@@ -33,14 +34,10 @@ class Socket:
         self.close()
 
 
-class Listener:
-    __slots__ = ("fd", "port", "where", "busy")
-
-    def __init__(self, fd: int, where: str):
-        self.fd = fd
-        self.port = lib.lprt_net_local_port(fd)
-        self.where = where
-        self.busy = False
+class OwnedFd:
+    """A file descriptor this value owns: closed by `close` or when no value refers to it any more
+    (-1 once closed)."""
+    __slots__ = ("fd",)
 
     def close(self):
         fd, self.fd = self.fd, -1
@@ -51,43 +48,40 @@ class Listener:
         self.close()
 
 
-class Connecting:
-    """A connect in progress: the addresses still to try, the socket being connected, the
+class BoundSocket(OwnedFd):
+    """A socket bound to a local address: its port (also when the system picked it) and where it
+    is bound, for messages; `busy` as for Socket."""
+    __slots__ = ("port", "where", "busy")
+
+    def __init__(self, fd: int, where: str):
+        self.fd = fd
+        self.port = lib.lprt_net_local_port(fd)
+        self.where = where
+        self.busy = False
+
+
+class Listener(BoundSocket):
+    __slots__ = ()
+
+
+class Connecting(OwnedFd):
+    """A connect in progress: the addresses still to try, the socket being connected (its fd), the
     error of the last address tried. Closes its socket if the actor gives up (dies)."""
-    __slots__ = ("host", "port", "addrs", "fd", "last_error", "__weakref__")
+    __slots__ = ("host", "port", "addrs", "last_error", "__weakref__")
 
     def __init__(self, host, port, addrs):
         self.host, self.port, self.addrs = host, port, addrs
         self.fd = -1
         self.last_error = None
 
-    def drop_fd(self):
-        fd, self.fd = self.fd, -1
-        if fd >= 0:
-            lib.lprt_net_close(fd)
 
-    def __del__(self):
-        self.drop_fd()
-
-
-class UDPSock:
+class UDPSock(BoundSocket):
     """A bound UDP socket; its receive buffer holds one datagram of the largest size."""
-    __slots__ = ("fd", "port", "where", "busy", "buf")
+    __slots__ = ("buf",)
 
     def __init__(self, fd: int, where: str):
-        self.fd = fd
-        self.port = lib.lprt_net_local_port(fd)
-        self.where = where
-        self.busy = False
+        super().__init__(fd, where)
         self.buf = None
-
-    def close(self):
-        fd, self.fd = self.fd, -1
-        if fd >= 0:
-            lib.lprt_net_close(fd)
-
-    def __del__(self):
-        self.close()
 
 
 class WebSock:
@@ -105,3 +99,19 @@ class WebSock:
         self.close_code = None
         self.out = b""
         self.sending = None
+
+
+class RemoteProxy:
+    """`Remote at: url for: #Class id: x`: where the object lives (the JSON-RPC endpoint), the
+    class that names it there, its id, and the deadline of each call in milliseconds."""
+    __slots__ = ("url", "class_name", "id", "timeout")
+
+    def __init__(self, url: str, class_name: str, id_, timeout):
+        self.url, self.class_name, self.id, self.timeout = url, class_name, id_, timeout
+
+    def __eq__(self, other):
+        return type(other) is RemoteProxy and (self.url, self.class_name, self.id) == (
+            other.url, other.class_name, other.id)
+
+    def __hash__(self):
+        return hash((self.url, self.class_name))

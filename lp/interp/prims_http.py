@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from lp.interp.errors import LPRaise
 from lp.interp.net_values import Socket  # noqa: F401 (the receiver's class)
-from lp.interp.prims_net import _fmt, _int_arg, _ms, _Use, fail, os_error, wait_for
+from lp.interp.prims_net import _fmt, _int_arg, _ms, _Use, fail, os_error, read_some, wait_for, would_block
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, LPDict, Maybe
 from lp.runtime.binding import ffi, lib
 
-WANT_READ = lib.LPRT_NET_WANT_READ
 MAX_FIELDS = 2 * 1024 + 3
 
 _TEXT = {400: "malformed request", 413: "the request body is too large", 414: "the request line is too long",
@@ -80,7 +79,7 @@ def _read_head(p, s, idle_ms, head_ms, max_line, max_headers, max_head):
             headers[name] = headers[name] + ", " + value if name in headers else value
         cls = p.interp.classes["HttpHead"]
         return Maybe(True, Instance(cls, (_text(f[0]), _text(f[1]), _text(f[2]), LPDict.of(headers.items()))))
-    if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
+    if would_block(r):
         if st.phase == "idle" and buffered:
             st.phase = "head"
             deadline = _ms(p, head_ms, what)
@@ -107,13 +106,11 @@ def _read_chunked(p, s, max_body, ms):
         deadline = _ms(p, ms, what)
     else:
         deadline = w[1]
-    out = ffi.new("char **")
-    with _Use(p, s, what):
-        r = lib.lprt_http_read_chunked(s.conn, max_body, out)
+    r, data = read_some(p, s, what, lib.lprt_http_read_chunked, max_body)
     if r >= 0:
         frame.wait = None
-        return bytes(ffi.buffer(out[0], r))
-    if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
+        return data
+    if would_block(r):
         return wait_for(p, s.fd, r, deadline, None, what, ms)
     if -r in _TEXT:
         wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _TEXT[-r])
@@ -147,7 +144,7 @@ def _read_status(p, s, ms, max_head):
             headers[name] = headers[name] + ", " + value if name in headers else value
         cls = p.interp.classes["HttpStatusHead"]
         return Maybe(True, Instance(cls, (_text(f[0]), int(_text(f[1])), _text(f[2]), LPDict.of(headers.items()))))
-    if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
+    if would_block(r):
         return wait_for(p, s.fd, r, deadline, st, what, ms)
     frame.wait = None
     if r == lib.LPRT_NET_EOF:
@@ -170,18 +167,16 @@ def _read_to_end(p, s, max_bytes, ms):
         deadline, acc = _ms(p, ms, what), bytearray()
     else:
         deadline, acc = w[1], w[2]
-    out = ffi.new("char **")
     while True:
-        with _Use(p, s, what):
-            r = lib.lprt_conn_read_some(s.conn, 65536, out)
+        r, data = read_some(p, s, what, lib.lprt_conn_read_some, 65536)
         if r > 0:
-            acc += ffi.buffer(out[0], r)
+            acc += data
             if len(acc) > max_bytes:
                 fail(p, "LimitExceeded", f"{what} more than {max_bytes} bytes")
             continue
         if r == lib.LPRT_NET_EOF:
             frame.wait = None
             return bytes(acc)
-        if r == WANT_READ or r == lib.LPRT_NET_WANT_WRITE:
+        if would_block(r):
             return wait_for(p, s.fd, r, deadline, acc, what, ms)
         os_error(p, r, f"{what} from {s.peer}")

@@ -163,12 +163,12 @@ def _connect(p, cls, host, port, ms):
             return Socket(fd, f"{host}:{port}")
         if r == WANT_WRITE:
             if deadline != -1 and lib.lprt_now() >= deadline:
-                st.drop_fd()
+                st.close()
                 fail(p, "Timeout", f"connect to {host}:{port} timed out after {_fmt(ms)} ms")
             frame.wait = ("connect", deadline, st)
             ctx.wait_fd(st.fd, rt.WRITE, deadline=deadline)
             return SUSPEND
-        st.drop_fd()
+        st.close()
         try:
             os_error(p, r, f"connect to {host}:{port}")
         except LPRaise as e:
@@ -207,16 +207,20 @@ def _listen_host(p, cls, addr, port):
     return _listen(p, addr, port, "TCP listenHost:port:")
 
 
+# a listener's and a UDP socket's (net_values.BoundSocket)
 @prim("TCPListener", "port")
-def _port(p, ls):
-    return ls.port
+@prim("UDPSocket", "port")
+def _port(p, s):
+    return s.port
 
 
 @prim("TCPListener", "close")
-def _listener_close(p, ls):
-    if ls.busy:
-        fail(p, "NetworkError", "close: the listener is in use by another actor")
-    ls.close()
+@prim("UDPSocket", "close")
+def _bound_close(p, s):
+    if s.busy:
+        what = "listener" if type(s) is Listener else "socket"
+        fail(p, "NetworkError", f"close: the {what} is in use by another actor")
+    s.close()
     return None
 
 
@@ -237,17 +241,30 @@ def _accept(p, ls, ms):
 
 # ---- reading
 
-def _read_result(p, s, r, out, what, ms, deadline, decode):
+def would_block(r) -> bool:
+    return r == WANT_READ or r == WANT_WRITE    # TLS may need to write before it can read
+
+
+def read_some(p, s, what, read, *args):
+    """One non-blocking read of the socket's C layer, `read(conn, *args, out)` (lprt_conn_read_line,
+    lprt_ws_read_frame, ...), run with the socket marked busy: (r, the bytes it answered when
+    r >= 0, else None). A negative r is "would block" (would_block) or how the read ended."""
+    out = ffi.new("char **")
+    with _Use(p, s, what):
+        r = read(s.conn, *args, out)
+    return r, (bytes(ffi.buffer(out[0], r)) if r >= 0 else None)
+
+
+def _read_result(p, s, r, data, what, ms, deadline, decode):
     if r >= 0:
         p.stack[-1].wait = None
-        data = bytes(ffi.buffer(out[0], r))
         if not decode:
             return Maybe(True, data)
         try:
             return Maybe(True, data.decode("utf-8"))
         except UnicodeDecodeError:
             fail(p, "NetworkError", f"{what}: the line is not UTF-8 text (read it with readBytes:timeout:)")
-    if r == WANT_READ or r == WANT_WRITE:
+    if would_block(r):
         return wait_for(p, s.fd, r, deadline, None, what, ms)
     p.stack[-1].wait = None
     if r == EOF_:
@@ -267,10 +284,8 @@ def tls_error(p, s, what):
 
 def read_line(p, s, ms, limit, what):
     deadline, _ = _started(p, ms, what)
-    out = ffi.new("char **")
-    with _Use(p, s, what):
-        r = lib.lprt_conn_read_line(s.conn, limit, out)
-    return _read_result(p, s, r, out, what, ms, deadline, limit)
+    r, data = read_some(p, s, what, lib.lprt_conn_read_line, limit)
+    return _read_result(p, s, r, data, what, ms, deadline, limit)
 
 
 @prim("TCPSocket", "readLine:")
@@ -293,13 +308,25 @@ def _read_bytes(p, s, n, ms):
     if not 0 < n <= 1 << 30:
         fail(p, "Error", f"{what}: the count must be between 1 and 2^30, not {n}")
     deadline, _ = _started(p, ms, what)
-    out = ffi.new("char **")
-    with _Use(p, s, what):
-        r = lib.lprt_conn_read_exact(s.conn, n, out)
-    return _read_result(p, s, r, out, what, ms, deadline, None)
+    r, data = read_some(p, s, what, lib.lprt_conn_read_exact, n)
+    return _read_result(p, s, r, data, what, ms, deadline, None)
 
 
 # ---- writing
+
+def write_some(p, s, data: bytes, off: int, what):
+    """Write data[off:] until all is written, the socket would block or the write fails, with the
+    socket marked busy: (the offset reached, the last C result)."""
+    buf = ffi.from_buffer(data)
+    r = 0
+    with _Use(p, s, what):
+        while off < len(data):
+            r = lib.lprt_conn_write(s.conn, buf + off, len(data) - off)
+            if r <= 0:
+                break
+            off += r
+    return off, r
+
 
 def write(p, s, data, ms, what):
     """Write all of `data` (bytes), waiting while the socket's buffer is full."""
@@ -309,17 +336,11 @@ def write(p, s, data, ms, what):
         deadline, off = (-1 if ms is None else _ms(p, ms, what)), 0
     else:
         deadline, off = w[1], w[2]
-    buf = ffi.from_buffer(data)
-    with _Use(p, s, what):
-        while off < len(data):
-            r = lib.lprt_conn_write(s.conn, buf + off, len(data) - off)
-            if r <= 0:
-                break
-            off += r
+    off, r = write_some(p, s, data, off, what)
     if off >= len(data):
         frame.wait = None
         return len(data)
-    if r == WANT_WRITE or r == WANT_READ:      # TLS may need to read before it can write
+    if would_block(r):
         return wait_for(p, s.fd, r, deadline, off, what, ms)
     if r == lib.LPRT_NET_TLS:
         tls_error(p, s, what)

@@ -2,7 +2,7 @@
 `receiveFrom:` answering a Datagram (data, host, port), over runtime/net_udp.c. The waits are
 prims_net's: "would block" registers an fd wait with the deadline and the send repeats on wake.
 A receive follows the one rule for bounded reads: a datagram, Timeout past the deadline, and
-`Maybe none` once the socket is closed."""
+`Maybe none` once the socket is closed. `port` and `close` are prims_net's, shared with listeners."""
 from __future__ import annotations
 
 from lp.interp.net_values import UDPSock
@@ -43,19 +43,6 @@ def _bind_any(p, cls, port):
 @prim("UDPSocket", "bindHost:port:", class_side=True)
 def _bind_host(p, cls, host, port):
     return _bind(p, _addr(p, host, "UDPSocket bindHost:port:"), port, "UDPSocket bindHost:port:")
-
-
-@prim("UDPSocket", "port")
-def _port(p, u):
-    return u.port
-
-
-@prim("UDPSocket", "close")
-def _close(p, u):
-    if u.busy:
-        fail(p, "NetworkError", "close: the socket is in use by another actor")
-    u.close()
-    return None
 
 
 @prim("UDPSocket", "sendTo:port:data:")

@@ -18,7 +18,8 @@ import os
 import struct
 
 from lp.interp.net_values import Socket, WebSock
-from lp.interp.prims_net import _bytes_arg, _int_arg, _started, _str_arg, _Use, fail, os_error, wait_for, write
+from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail, os_error, read_some, wait_for,
+                                 would_block, write, write_some)
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, Maybe
 from lp.runtime.binding import ffi, lib
@@ -43,17 +44,13 @@ def _queue_close(ws, code, reason=b""):
 
 def _flush(p, ws, what):
     """Write queued control frames; answers a "would block" code or 0."""
-    s = ws.sock
-    while ws.out:
-        with _Use(p, s, what):
-            r = lib.lprt_conn_write(s.conn, ws.out, len(ws.out))
-        if r > 0:
-            ws.out = ws.out[r:]
-        elif r in (lib.LPRT_NET_WANT_READ, lib.LPRT_NET_WANT_WRITE):
-            return r
-        else:
-            ws.out = b""     # the peer is gone: nothing more to say to it
-            return 0
+    if not ws.out:
+        return 0
+    off, r = write_some(p, ws.sock, ws.out, 0, what)
+    ws.out = ws.out[off:]
+    if ws.out and would_block(r):
+        return r
+    ws.out = b""     # all written, or the peer is gone: nothing more to say to it
     return 0
 
 
@@ -75,7 +72,7 @@ def receive(p, ws, ms, limit, what):
     if s.conn is None:
         p.stack[-1].wait = None
         return NONE
-    opcode, fin, out = ffi.new("int *"), ffi.new("int *"), ffi.new("char **")
+    opcode, fin = ffi.new("int *"), ffi.new("int *")
     while True:
         r = _flush(p, ws, what)
         if r:
@@ -83,9 +80,8 @@ def receive(p, ws, ms, limit, what):
         if s.conn is None:
             p.stack[-1].wait = None
             return NONE
-        with _Use(p, s, what):
-            n = lib.lprt_ws_read_frame(s.conn, limit, 0 if ws.client else 1, opcode, fin, out)
-        if n in (lib.LPRT_NET_WANT_READ, lib.LPRT_NET_WANT_WRITE):
+        n, data = read_some(p, s, what, lib.lprt_ws_read_frame, limit, 0 if ws.client else 1, opcode, fin)
+        if would_block(n):
             return wait_for(p, s.fd, n, deadline, None, what, ms)
         if n in (lib.LPRT_NET_EOF, lib.LPRT_NET_TRUNCATED) or n < 0 and -n in (104, 32):
             s.close()
@@ -98,7 +94,7 @@ def receive(p, ws, ms, limit, what):
             _fail_closing(p, ws, 1002, "NetworkError", f"{what} WebSocket protocol error from {s.peer}")
         if n < 0:
             os_error(p, n, f"{what} from {s.peer}")
-        data, op = bytes(ffi.buffer(out[0], n)), opcode[0]
+        op = opcode[0]
         if op == PING:
             ws.out += encode(ws, PONG, data)
             continue

@@ -12,6 +12,7 @@ import math
 from lp.interp.values import (ActorValue, Association, Char, Closure, Future, Instance, Interval, LPClass, LPDict, Maybe,
                               Promise, Record, ReplyAddress, Symbol)
 from lp.interp.code import Method
+from lp.interp.net_values import RemoteProxy
 from lp.interp.errors import LPRaise, make_error
 from lp.syntax.format import float_text, string_text, symbol_text
 
@@ -79,6 +80,8 @@ def print_string(interp, v, proc=None) -> str:
         return "a Promise"
     if t is bytes:
         return "#[" + " ".join(map(str, v)) + "]"
+    if t is RemoteProxy:
+        return f"Remote({v.class_name} {printed(interp, v.id, proc)} at {v.url})"
     if interp is not None and t in interp.type_classes:
         name = interp.type_classes[t].name
         return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"

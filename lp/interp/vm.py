@@ -141,7 +141,9 @@ class Process:
         for i, f in enumerate(reversed(self.stack)):
             pc = f.pc if i == 0 else f.pc - 1
             node = f.code.instrs[pc][-1] if 0 <= pc < len(f.code.instrs) else None
-            out.append((f.code.name, node.span if node is not None else f.code.span))
+            span = node.span if node is not None else f.code.span
+            if span is not None:   # a primitive's sender block (prims_remote.sender) has no source
+                out.append((f.code.name, span))
         return out
 
     # ---- the loop

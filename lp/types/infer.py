@@ -124,6 +124,7 @@ class Checker(Unifier, Reporter):
         self.owners: dict[str, set[str]] = {}
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
+        self.proxied: set[str] = set()   # classes a literal `Remote at:for:id:` names (lp/types/remote.py)
 
     # ---- small helpers ------------------------------------------------------------
     def record(self, node, t):
@@ -649,7 +650,7 @@ class Checker(Unifier, Reporter):
                 (owner,) = owners
                 if owner == "Block" and sel.startswith("value"):
                     return self.parts.sends[("Block", sel)](self, r, ats, node, actor, arg_nodes, discard)
-                if not self.table.has_subclasses(owner):
+                if not self.table.has_subclasses(owner) and owner not in self.proxied:
                     self.unify(r, self.table.instance_type(owner, why=None, level=r.level))
                     return self.send(r, sel, ats, node, actor, discard, arg_nodes, start, deferred)
             result = self.fresh()
@@ -662,6 +663,10 @@ class Checker(Unifier, Reporter):
             return self.class_send(r, name[:-6], sel, ats, node, actor, discard, arg_nodes)
         if name == "Method":
             return self.unknown_selector(r, sel, node)
+        if name == "Remote" and self.parts.remote_send is not None:
+            t = self.parts.remote_send(self, r, sel, ats, node, arg_nodes)
+            if t is not None:
+                return t
         for info in self.table.chain(start or name):
             if info.builtin:
                 sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)

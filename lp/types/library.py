@@ -17,7 +17,7 @@ from lp.classdecls import CHECKER_ONLY, HIERARCHY, RUNTIME_ONLY
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
-    "Future": ("t",), "Promise": ("t",), "Actor": ("p",),
+    "Future": ("t",), "Promise": ("t",), "Actor": ("p",), "Remote": ("t",),
 }
 
 # The builtin class tree: name -> superclass, lp/classdecls.py's (the interpreter's too).
@@ -34,6 +34,8 @@ BUILTIN_FIELDS = {
     "HttpStatusHead": {"version": "String", "status": "Integer", "reason": "String",
                        "headers": "Dictionary[String,String]"},
     "WebSocketMessage": {"data": "ByteArray", "isText": "Boolean"},
+    "RemoteRequest": {"callId": "Dynamic", "selector": "Symbol", "className": "String", "id": "Dynamic",
+                      "arguments": "Dynamic"},
 }
 
 NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
@@ -540,6 +542,15 @@ newKey -> String
 wrapClient: TCPSocket host: String timeout: Integer -> TCPSocket
 wrapClient: TCPSocket host: String caFile: String timeout: Integer -> TCPSocket
 wrapServer: TCPSocket certFile: String keyFile: String timeout: Integer -> TCPSocket
+""",
+    "Remote": """
+at:for:id: special
+at:for:id:timeout: special
+encode: a -> String
+decode: String -> Dynamic
+request: String -> RemoteRequest
+result: String -> Dynamic
+perform: Symbol on: a withArguments: Array[b] -> Dynamic
 """,
     "TCP": """
 connect: String port: Integer timeout: Integer -> TCPSocket

@@ -173,6 +173,20 @@ class UnknownName:
 
 
 @dataclass
+class RemoteUnknownClass:
+    """`Remote at:for:id:` with a literal class name that is no class of the program."""
+    name: str
+    near: str | None
+    span: Span
+    builtin: bool
+
+
+@dataclass
+class RemoteNeedsModule:
+    span: Span
+
+
+@dataclass
 class UnknownVariable:
     name: str
     near: str | None

@@ -20,6 +20,11 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
     if p.kind == "duplicate builtin":
         return Diagnostic("duplicate class", f"`{d.name}` is a builtin class; it cannot be declared again.",
                           d.span, hint=f"choose another name, like `My{d.name}`")
+    if p.kind == "library class shape":
+        return Diagnostic("duplicate class", f"`{d.name}` is the network library's error class "
+                          f"`{p.other} subclass: #{d.name}`; a program may declare it again only in that shape "
+                          "(then it is the library's class), not with another superclass or fields.", d.span,
+                          hint=f"write `{p.other} subclass: #{d.name}.`, or choose another name, like `My{d.name}`")
     if p.kind == "duplicate class":
         return Diagnostic("duplicate class", f"The class `{d.name}` is declared twice.", d.span,
                           notes=(Note("It was first declared here:", p.other.span),))
@@ -28,7 +33,7 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
                           "class.", d.span, hint=f"did you mean `{near}`?" if near else None)
     if p.kind == "cannot subclass":
         return Diagnostic("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
-                          f"only {_subclassable()} can.", d.span)
+                          f"only {_subclassable()} (and Error's builtin subclasses) can.", d.span)
     if p.kind == "inheritance cycle":
         return Diagnostic("inheritance cycle", f"`{d.name}` inherits from itself through `{p.other}`.", d.span)
     if p.kind == "duplicate field":
@@ -225,6 +230,21 @@ def _unknown_name(p: P.UnknownName):
                       hint=f"did you mean `{p.near}`?" if p.near else None)
 
 
+def _remote_unknown_class(p: P.RemoteUnknownClass):
+    if p.builtin:
+        return Diagnostic("unknown class", f"`{p.name}` is a builtin class: a Remote proxy stands for an object of "
+                          "a class the program declares.", p.span)
+    return Diagnostic("unknown class", f"There is no class named `{p.name}` for this Remote proxy.", p.span,
+                      hint=f"did you mean `#{p.near}`?" if p.near else
+                      "declare the class (its methods type the proxy's sends), or pass a non-literal class name "
+                      "for an untyped (Dynamic) proxy")
+
+
+def _remote_needs_module(p: P.RemoteNeedsModule):
+    return Diagnostic("missing import", "A Remote proxy's calls are made by the Remote module.", p.span,
+                      hint="add `Import module: #Remote.`")
+
+
 def _unknown_variable(p: P.UnknownVariable):
     hint = f"did you mean `{p.near}`?" if p.near else \
         "variables are introduced with `name := value` before they are used"
@@ -404,6 +424,7 @@ RENDER = {
     P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
     P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
     P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,
+    P.RemoteUnknownClass: _remote_unknown_class, P.RemoteNeedsModule: _remote_needs_module,
     P.UnknownVariable: _unknown_variable, P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood,
     P.ValueNotUnderstood: _value_not_understood, P.NoClassUnderstands: _no_class_understands,
     P.NotANumber: _not_a_number, P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need,

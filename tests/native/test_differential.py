@@ -35,7 +35,7 @@ UNSUPPORTED_DOCS = {
     "supervision.md:221": "actors (supervisors) come with issue 12",
     "README.md:38": "the tour spawns an actor (issue 12)",
     **{f"network.md:{line}": "the network library is not compiled yet (it needs issue 12's fiber waits)"
-       for line in (18, 59, 125, 161, 268, 313)},
+       for line in (19, 60, 133, 169, 276, 321, 376)},
 }
 # The checker's well-typed programs (tests/types/well_typed), which the type tests run through `lp run`.
 WELL_TYPED = sorted((ROOT / "tests/types/well_typed").glob("*.lp"))

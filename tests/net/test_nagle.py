@@ -38,3 +38,36 @@ def test_a_thousand_round_trips_never_wait_for_a_delayed_ack(tmp_path):
     m = re.fullmatch(r"median (\d+) us, wrong answers 0\n", out)
     assert m, out
     assert int(m.group(1)) < 10_000     # 40,000 us with Nagle and a delayed ACK
+
+
+REMOTE = """
+Import module: #Remote.
+Object subclass: #Echo.
+Echo >> echo: n = n.
+Object subclass: #Calls.
+Calls class >> on: r times: n into: acc bad: bad =
+    n = 0
+        ifTrue: [{ (acc asSortedArray) at: acc size // 2. bad }]
+        ifFalse: [
+            t0 := Actor microsecondClock.
+            answer := r echo: n.
+            Calls on: r times: n - 1 into: (acc copyWith: Actor microsecondClock - t0)
+                bad: bad + ((answer = n) ifTrue: [0] ifFalse: [1])].
+server := RemoteServer startHost: '127.0.0.1' port: 0.
+server register: Echo new for: #Echo id: 1.
+r := Remote at: 'http://127.0.0.1:', server port printString, '/rpc' for: #Echo id: 1.
+result := Calls on: r times: 1000 into: #() bad: 0.
+('median ', (result at: 1) printString, ' us, wrong answers ', (result at: 2) printString) displayNl.
+server stop.
+"""
+
+
+def test_a_thousand_remote_calls_never_wait_for_a_delayed_ack(tmp_path):
+    """Each call is a JSON-RPC request and response over HTTP: both written in one write each, on a
+    pooled TCP_NODELAY connection."""
+    status, out, err = run_source(REMOTE, tmp_path, domains=2)
+    assert (status, err) == (0, ""), err
+    print(out)
+    m = re.fullmatch(r"median (\d+) us, wrong answers 0\n", out)
+    assert m, out
+    assert int(m.group(1)) < 20_000     # 40,000 us or more with Nagle and a delayed ACK

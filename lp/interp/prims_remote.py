@@ -1,0 +1,256 @@
+"""Remote proxies (docs/network.md, "Remote"): `Remote at: url for: #Class id: x` answers a
+RemoteProxy; every send to it other than the messages every object understands becomes a call
+of `RemoteClient class >> call:class:id:selector:arguments:timeout:` (stdlib/remote.lp, the
+JSON-RPC 2.0 client on the Http module) in the caller's actor, so a call waits like any socket
+read: only the caller's actor waits.
+
+Also here: the JSON that carries LP values between LP programs (`Remote encode:` / `decode:`:
+instances, symbols, characters, Maybes and byte arrays tagged so that they come back as what they
+were; plain JSON from other peers decodes as `JSON decode:` does), and `Remote perform: sel on: obj
+withArguments: args`, how a server runs a call on an object (only the methods its program's
+classes define, never the ones every object has).
+"""
+from __future__ import annotations
+
+import base64
+import json
+
+from lp.interp.code import Code, FieldGetter, Method, Primitive
+from lp.interp import code as C
+from lp.interp.errors import LPRaise, make_error
+from lp.interp.net_values import RemoteProxy
+from lp.interp.prims_objects import _json_constant, _json_float, _json_int, _scalar_text, to_json
+from lp.interp.registry import prim
+from lp.interp.values import Association, Char, Instance, LPClass, LPDict, Maybe, NONE, Symbol, Closure
+from lp.interp.vm import Call
+
+DEFAULT_TIMEOUT = 5000
+CLIENT_CLASS = "RemoteClient"
+CLIENT_CALL = "call:class:id:selector:arguments:timeout:"
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+
+
+# ---- calling a selector from Python: a one-instruction block `[:r :a1 ... | r sel: a1 ...]`
+
+_SENDERS: dict[tuple[str, int], Code] = {}
+
+
+def sender(selector: str, nargs: int) -> Closure:
+    """A block that sends `selector` to its first argument with the others as arguments (its
+    frame has no source span of its own, so a call stack shows the send that asked for it)."""
+    code = _SENDERS.get((selector, nargs))
+    if code is None:
+        code = Code(f"a send of #{selector}", None, True)
+        code.nparams = nargs + 1
+        code.template = [None] * (nargs + 1)
+        code.instrs = [(C.TSEND, 0, selector, tuple(range(1, nargs + 1)), None)]
+        _SENDERS[(selector, nargs)] = code
+    return Closure(code, (), None)
+
+
+class RemoteClass(LPClass):
+    """How a proxy looks its methods up (a hidden subclass of Remote, named Remote): Object's and
+    Remote's methods answer locally, any other selector is a call."""
+
+    def lookup(self, selector: str):
+        m = LPClass.lookup(self, selector)
+        if m is None:
+            m = self._cache[selector] = Primitive(_caller(selector), selector)
+        return m
+
+
+def _caller(selector: str):
+    def call(p, proxy, *args):
+        client = p.interp.classes.get(CLIENT_CLASS)
+        if client is None:
+            raise LPRaise(make_error(p.interp, f"#{selector} to {p.interp.describe(proxy)}: a Remote proxy "
+                                     "needs `Import module: #Remote`"))
+        return Call(sender(CLIENT_CALL, 6), (client, proxy.url, proxy.class_name, proxy.id, Symbol(selector),
+                                             tuple(args), proxy.timeout))
+    return call
+
+
+@prim("Remote", "at:for:id:", class_side=True)
+def _at(p, cls, url, class_name, id_):
+    return _at_timeout(p, cls, url, class_name, id_, DEFAULT_TIMEOUT)
+
+
+@prim("Remote", "at:for:id:timeout:", class_side=True)
+def _at_timeout(p, cls, url, class_name, id_, ms):
+    what = "Remote at:for:id:"
+    if type(url) is not str:
+        raise LPRaise(make_error(p.interp, f"{what} expects a URL String, not {p.interp.describe(url)}"))
+    if type(class_name) is Symbol:
+        class_name = class_name.name
+    elif type(class_name) is LPClass:
+        class_name = class_name.name
+    elif type(class_name) is not str:
+        raise LPRaise(make_error(p.interp, f"{what} expects a class name (a Symbol), not "
+                                 f"{p.interp.describe(class_name)}"))
+    if type(ms) not in (int, float) or ms < 0:
+        raise LPRaise(make_error(p.interp, f"{what}timeout: expects a number of milliseconds, not "
+                                 f"{p.interp.describe(ms)}"))
+    encode(p, id_)   # an id that cannot travel fails here, not at the first call
+    return RemoteProxy(url, class_name, id_, ms)
+
+
+# ---- the JSON of LP values
+
+def tagged(p, v):
+    """v as JSON data, LP values that JSON lacks tagged with a one-key object `{"$...": ...}`."""
+    t = type(v)
+    if t is Instance:
+        out = {"$class": v.cls.name}
+        out.update((n, tagged(p, x)) for n, x in zip(v.cls.fields, v.values))
+        return out
+    if t is Symbol:
+        return {"$symbol": v.name}
+    if t is Char:
+        return {"$char": v.ch}
+    if t is Maybe:
+        return {"$maybe": [tagged(p, v.value)] if v.present else []}
+    if t is bytes:
+        return {"$bytes": base64.b64encode(v).decode("ascii")}
+    if t is Association:
+        return {"$assoc": [tagged(p, v.key), tagged(p, v.value)]}
+    if t is tuple:
+        return [tagged(p, x) for x in v]
+    if t is LPDict:
+        pairs = list(v.entries())
+        if all(type(k) is str and not k.startswith("$") for k, _ in pairs):
+            return {k: tagged(p, x) for k, x in pairs}
+        return {"$dict": [[tagged(p, k), tagged(p, x)] for k, x in pairs]}
+    return to_json(p, v)
+
+
+def untagged(interp, v):
+    if isinstance(v, str):
+        return _scalar_text(v)
+    if isinstance(v, list):
+        return tuple(untagged(interp, x) for x in v)
+    if isinstance(v, dict):
+        if len(v) == 1:
+            (k, x), = v.items()
+            if k == "$symbol" and isinstance(x, str):
+                return Symbol(x)
+            if k == "$char" and isinstance(x, str) and len(x) == 1:
+                return Char(x)
+            if k == "$maybe" and isinstance(x, list) and len(x) <= 1:
+                return Maybe(True, untagged(interp, x[0])) if x else NONE
+            if k == "$bytes" and isinstance(x, str):
+                return base64.b64decode(x)
+            if k == "$assoc" and isinstance(x, list) and len(x) == 2:
+                return Association(untagged(interp, x[0]), untagged(interp, x[1]))
+            if k == "$dict" and isinstance(x, list) and all(isinstance(e, list) and len(e) == 2 for e in x):
+                return LPDict.of((untagged(interp, a), untagged(interp, b)) for a, b in x)
+        name = v.get("$class")
+        if isinstance(name, str):
+            cls = interp.classes.get(name)
+            if cls is not None and not cls.builtin and set(cls.fields) == set(v) - {"$class"}:
+                return Instance(cls, tuple(untagged(interp, v[f]) for f in cls.fields))
+        return LPDict.of((_scalar_text(k), untagged(interp, x)) for k, x in v.items())
+    return v
+
+
+def encode(p, v) -> str:
+    return json.dumps(tagged(p, v), separators=(",", ":"), ensure_ascii=False)
+
+
+@prim("Remote", "encode:", class_side=True)
+def _encode(p, cls, v):
+    return encode(p, v)
+
+
+@prim("Remote", "decode:", class_side=True)
+def _decode(p, cls, s):
+    if type(s) is not str:
+        raise LPRaise(make_error(p.interp, f"Remote decode: expects a String, not {p.interp.describe(s)}"))
+    try:
+        data = json.loads(s, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+    except (ValueError, RecursionError) as e:
+        raise LPRaise(make_error(p.interp, f"Remote decode: invalid JSON: {e}")) from None
+    return untagged(p.interp, data)
+
+
+# ---- running a call on the server
+
+def _remote_error(p, text, code):
+    cls = p.interp.classes.get("RemoteError")
+    if cls is None or "code" not in cls.field_index:
+        raise LPRaise(make_error(p.interp, text))
+    err = make_error(p.interp, text, "RemoteError")
+    values = list(err.values)
+    values[cls.field_index["code"]] = code
+    raise LPRaise(Instance(cls, tuple(values)))
+
+
+@prim("Remote", "perform:on:withArguments:", class_side=True)
+def _perform(p, cls, sel, obj, args):
+    if type(sel) is str:
+        sel = Symbol(sel)
+    if type(sel) is not Symbol or type(args) is not tuple:
+        _remote_error(p, "Remote perform:on:withArguments: expects a Symbol and an Array", INVALID_PARAMS)
+    name = sel.name
+    c = p.interp.class_of(obj)
+    m = c.lookup(name) if type(obj) is not LPClass else None
+    owner = _owner(c, name)
+    if owner is None or owner.builtin or type(m) not in (Method, FieldGetter):
+        _remote_error(p, f"{p.interp.describe(obj)} has no method #{name}", METHOD_NOT_FOUND)
+    arity = name.count(":") if name[-1] == ":" else (0 if name[0].isalpha() else 1)
+    if len(args) != arity:
+        _remote_error(p, f"#{name} takes {arity} argument{'' if arity == 1 else 's'}, not {len(args)}",
+                      INVALID_PARAMS)
+    return Call(sender(name, arity), (obj, *args))
+
+
+def _owner(c, name):
+    while c is not None:
+        if name in c.methods:
+            return c
+        c = c.superclass
+    return None
+
+
+# ---- the JSON-RPC 2.0 messages
+
+PARSE_ERROR, INVALID_REQUEST, SERVER_ERROR = -32700, -32600, -32000
+
+
+def _loads(p, text, what):
+    if type(text) is not str:
+        raise LPRaise(make_error(p.interp, f"{what} expects a String, not {p.interp.describe(text)}"))
+    try:
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+    except (ValueError, RecursionError) as e:
+        _remote_error(p, f"{what}: invalid JSON: {e}", PARSE_ERROR)
+
+
+@prim("Remote", "request:", class_side=True)
+def _request(p, cls, text):
+    """A call as the server reads it: {"jsonrpc": "2.0", "id": ..., "method": selector,
+    "params": {"class": name, "id": id, "args": [...]}}, else RemoteError -32700 / -32600."""
+    data = _loads(p, text, "Remote request:")
+    params = data.get("params") if type(data) is dict else None
+    if type(params) is not dict or type(data.get("method")) is not str or not data["method"] \
+            or type(params.get("class")) is not str or "id" not in params or type(params.get("args")) is not list:
+        _remote_error(p, "invalid request: a call needs method and params with class, id and args",
+                      INVALID_REQUEST)
+    values = (untagged(p.interp, data.get("id")), Symbol(data["method"]), params["class"],
+              untagged(p.interp, params["id"]), untagged(p.interp, params["args"]))
+    return Instance(p.interp.classes["RemoteRequest"], values)
+
+
+@prim("Remote", "result:", class_side=True)
+def _result(p, cls, text):
+    """The client's reading of a response: the result, or RemoteError with the error's code."""
+    data = _loads(p, text, "Remote result:")
+    if type(data) is dict and "result" in data:
+        return untagged(p.interp, data["result"])
+    err = data.get("error") if type(data) is dict else None
+    if type(err) is dict:
+        code = err.get("code")
+        msg = err.get("message")
+        _remote_error(p, msg if type(msg) is str else "a remote error",
+                      code if type(code) is int else SERVER_ERROR)
+    _remote_error(p, "Remote: the answer is no JSON-RPC response", INVALID_REQUEST)

@@ -1,0 +1,84 @@
+"""Remote proxies in the checker (docs/network.md, "Remote"): `Remote at: url for: #Counter id: x`
+is `Remote[Counter]` when the class is a literal naming a class of the program, else `Dynamic`.
+A send to a `Remote[Counter]` is typed as the same send to a `Counter` (its methods and fields, the
+program's own, never the builtin ones), except the messages every object understands, which the
+proxy answers itself; the method runs in another actor (the server's), so its actor context is a
+fresh one, not the caller's.
+"""
+from __future__ import annotations
+
+from lp.syntax import ast as A
+from lp.types import problems as P
+from lp.types.errors import did_you_mean
+from lp.types.library import UNIVERSAL_SIGS, parse_sig
+from lp.types.terms import DYN, ERR, TCon, prune, show
+
+CLIENT_CLASS = "RemoteClient"   # stdlib/remote.lp, which `Import module: #Remote` brings
+SIGS = {
+    "at:for:id:": parse_sig("at: String for: Symbol id: a -> UndefinedObject"),
+    "at:for:id:timeout:": parse_sig("at: String for: Symbol id: a timeout: Integer -> UndefinedObject"),
+}
+
+
+def proxied_classes(items) -> set[str]:
+    """The classes some `Remote at:for:id:` names with a literal: a send whose receiver is unknown
+    and whose selector only such a class understands waits for the receiver's type (a proxy or an
+    instance) instead of taking the class's instance type at once."""
+    out = set()
+    stack = list(items)
+    while stack:
+        n = stack.pop()
+        if type(n) in (A.Send, A.Message) and n.selector in SIGS and len(n.args) > 1 \
+                and type(n.args[1]) is A.SymLit:
+            out.add(n.args[1].name)
+        stack.extend(n.children())
+    return out
+
+
+def remote_at(ck, cname, ats, node, actor, arg_nodes, discard):
+    sel = node.selector
+    ck.apply_sig(SIGS[sel], TCon("Remote class"), ats, node, arg_nodes, discard, class_side=True)
+    if CLIENT_CLASS not in ck.table.classes:
+        ck.report(P.RemoteNeedsModule(node.span))
+    target = arg_nodes[1] if len(arg_nodes) > 1 else None
+    if type(target) is not A.SymLit:
+        return DYN
+    info = ck.table.classes.get(target.name)
+    if info is None or info.builtin:
+        users = [n for n, c in ck.table.classes.items() if not c.builtin]
+        ck.report(P.RemoteUnknownClass(target.name, did_you_mean(target.name, users), target.span,
+                                       info is not None))
+        return ERR
+    return TCon("Remote", (ck.table.instance_type(target.name, level=ck.level),), node.span)
+
+
+def remote_send(ck, r, sel, ats, node, arg_nodes):
+    """A send to a `Remote[C]`: None when the proxy answers it itself (Object's messages)."""
+    if sel in UNIVERSAL_SIGS or sel in ck.table.classes["Object"].methods or not r.args:
+        return None
+    target = prune(r.args[0])
+    if type(target) is not TCon:
+        return None
+    for info in ck.table.chain(target.name):
+        if info.builtin:
+            break
+        mi = info.methods.get(sel)
+        if mi is not None:
+            return ck.call_method(mi, target, ats, node, ck.new_proto(), arg_nodes)
+        if sel in info.field_types:
+            return ck.field_type(info, sel, node, target)
+    names = set()
+    for info in ck.table.chain(target.name):
+        if not info.builtin:
+            names.update(info.methods)
+            names.update(info.field_types)
+    span = getattr(node, "selector_span", None) or node.span
+    ck.report(P.NotUnderstood(f"The remote `{show(target)}` (`{show(r)}`)", sel, span, None,
+                              did_you_mean(sel, names), None, None))
+    return ERR
+
+
+def register(parts):
+    for sel in SIGS:
+        parts.class_sends[sel] = remote_at
+    parts.remote_send = remote_send
