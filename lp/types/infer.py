@@ -662,6 +662,9 @@ class Checker(Unifier, Reporter):
             return self.class_send(r, name[:-6], sel, ats, node, actor, discard, arg_nodes)
         if name == "Method":
             return self.unknown_selector(r, sel, node)
+        if name == "GrainRef" and sel not in UNIVERSAL_SIGS and sel not in INSTANCE_SIGS["GrainRef"]:
+            # a grain call: typed as the same send to the grain's class (docs/grains.md)
+            return self.send(r.args[0], sel, ats, node, actor, discard, arg_nodes)
         for info in self.table.chain(start or name):
             if info.builtin:
                 sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)

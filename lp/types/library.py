@@ -17,7 +17,7 @@ from lp.classdecls import CHECKER_ONLY, HIERARCHY, RUNTIME_ONLY
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
-    "Future": ("t",), "Promise": ("t",), "Actor": ("p",),
+    "Future": ("t",), "Promise": ("t",), "Actor": ("p",), "GrainRef": ("c",),
 }
 
 # The builtin class tree: name -> superclass, lp/classdecls.py's (the interpreter's too).
@@ -438,6 +438,9 @@ close -> UndefinedObject
 close: Integer -> UndefinedObject
 closeCode -> Integer
 """,
+    "GrainRef": """
+label -> String
+""",
     "WebSocketMessage": """
 text -> String
 """,
@@ -540,6 +543,14 @@ newKey -> String
 wrapClient: TCPSocket host: String timeout: Integer -> TCPSocket
 wrapClient: TCPSocket host: String caFile: String timeout: Integer -> TCPSocket
 wrapServer: TCPSocket certFile: String keyFile: String timeout: Integer -> TCPSocket
+""",
+    "GrainRef": """
+label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
+perform: Symbol on: a withArguments: Array[Dynamic] -> Dynamic
+nodeId -> String
+encodeState: a -> String
+decodeState: String like: a -> a
+isState: a like: b -> Boolean
 """,
     "TCP": """
 connect: String port: Integer timeout: Integer -> TCPSocket
