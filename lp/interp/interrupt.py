@@ -36,7 +36,9 @@ def run_interruptibly(target, on_interrupt, grace: float = 5.0):
         runner.start()
         while runner.is_alive():
             if sync:
-                if signal.sigtimedwait({signal.SIGINT}, 0.2) is not None:
+                got = signal.sigtimedwait({signal.SIGINT}, 0.2)
+                # CPython answers an unfilled siginfo when a stop (SIGSTOP, SIGCONT) outlasts the wait
+                if got is not None and got.si_signo == signal.SIGINT:
                     raise KeyboardInterrupt
             else:
                 runner.join(0.2)

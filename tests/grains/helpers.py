@@ -19,9 +19,16 @@ Counter >> fail = Error raise: 'no such luck'.
 """
 
 
+def workdir(path: Path) -> Path:
+    """path, made, with map_store.lp in it."""
+    path.mkdir(exist_ok=True)
+    shutil.copy(HERE / "map_store.lp", path / "map_store.lp")
+    return path
+
+
 def run(source: str, tmp_path: Path, domains: int = 2, timeout: float = 120):
     """(exit status, stdout, stderr) of `lp run` on source."""
-    shutil.copy(HERE / "map_store.lp", tmp_path / "map_store.lp")
+    workdir(tmp_path)
     f = tmp_path / "prog.lp"
     f.write_text(source)
     r = run_lp("run", "--domains", str(domains), str(f), timeout=timeout)
