@@ -191,3 +191,25 @@ Loop run: 100000 on: counters.
     assert acks == list(range(1, len(acks) + 1))
     # nothing acknowledged before the restart is lost; calls go on counting from there
     assert after[0] > acks[-1] and after == list(range(after[0], after[0] + 4))
+
+
+def test_a_lease_held_elsewhere_fails_the_call_after_acquire_timeout(redis, tmp_path):  # noqa: F811
+    holder = LPProcess(COUNTER + f"""
+counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }}) redis: '{redis.url}' url: 'http://127.0.0.1:1'.
+(counters id: 'h') increment n printNl.
+Actor sleep: 5000.
+""", workdir(tmp_path / "holder"))
+    try:
+        assert holder.readline() == "1"
+        rc, out, err = run(COUNTER + f"""
+counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
+    store: (RedisGrainStore url: '{redis.url}' node: 'http://127.0.0.1:2')
+    options: (GrainOptions default with: {{ acquireTimeout: 300 }}).
+(GrainError try: [(counters id: 'h') increment n printString] onError: [:e | e kind printString , ' ' , e message])
+    displayNl.
+""", tmp_path)
+        assert (rc, err) == (0, "")
+        assert out == "#leaseHeld grain Counter/h: another node holds the lease (waited 300 ms)\n"
+        assert redis.command("GET", "grain:{Counter/h}:lease").startswith("http://127.0.0.1:1 ")
+    finally:
+        holder.proc.kill()
