@@ -41,7 +41,7 @@ class RedisServer:
             try:
                 if self.command("PING") == "PONG":
                     return
-            except OSError:
+            except (OSError, RuntimeError):   # not listening yet, or still loading its append-only file
                 time.sleep(0.02)
         raise RuntimeError("redis-server did not start")
 

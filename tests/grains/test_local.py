@@ -152,3 +152,40 @@ ordered printNl.
 """, tmp_path)
     assert (rc, err) == (0, "")
     assert out == "true\n600\n0\ntrue\n"
+
+
+def test_a_state_that_cannot_be_stored_fails_the_call(tmp_path):
+    rc, out, err = run("""
+Import module: #Grain.
+Object subclass: #Box fields: (v).
+Box >> put: x = self with: { v: Maybe some: x }.
+boxes := Grain for: Box initial: (Box fields: { v: Maybe none }).
+(Error try: [(boxes id: 'a') put: [:x | x]. 'stored'] onError: [:e | e message]) displayNl.
+((boxes id: 'a') v) printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "a grain state cannot hold a Block\nMaybe none\n"
+
+
+def test_the_reference_answers_the_universal_selectors_itself(tmp_path):
+    rc, out, err = run(COUNTER + """
+counters := Grain for: Counter initial: (Counter fields: { n: 0 }).
+a := counters id: 'a'.
+a label printNl.
+(a = a) printNl.
+a printString printNl.
+(counters id: 'x') increment; increment.
+(counters id: 'x') n printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "'Counter/a'\ntrue\n'GrainRef(Counter/a)'\n2\n"
+
+
+def test_known_limit_a_parameter_used_only_for_a_grain_call_is_inferred_as_the_class(tmp_path):
+    """docs/types.md: the checker infers `r` to be a Counter from `increment` alone."""
+    rc, err = check(COUNTER + """
+counters := Grain for: Counter initial: (Counter fields: { n: 0 }).
+twice := [:r | r increment. r increment].
+(twice value: (counters id: 'a')) n printNl.
+""", tmp_path)
+    assert rc == 1 and "`GrainRef[Counter]` is not `Counter`" in err

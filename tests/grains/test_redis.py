@@ -213,3 +213,29 @@ counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
         assert redis.command("GET", "grain:{Counter/h}:lease").startswith("http://127.0.0.1:1 ")
     finally:
         holder.proc.kill()
+
+
+def test_a_stored_state_that_does_not_decode_fails_with_bad_state(redis, tmp_path):  # noqa: F811
+    redis.command("SET", "grain:{Counter/q}:state", '{"$i":"Nope","f":{}}')
+    rc, out, err = run(COUNTER + f"""
+counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }}) redis: '{redis.url}'.
+(GrainError try: [(counters id: 'q') n printString] onError: [:e | e kind printString , ' ' , e message]) displayNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == ("#badState grain Counter/q: a stored grain state names the class Nope, "
+                   "which this program does not define\n")
+
+
+def test_an_owner_whose_lease_is_lost_deactivates(redis, tmp_path):  # noqa: F811
+    p = LPProcess(COUNTER + f"""
+counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
+    store: ((RedisGrainStore url: '{redis.url}' node: 'http://127.0.0.1:1') ttl: 300).
+(counters id: 'l') increment n printNl.
+Actor sleep: 1500.
+(counters id: 'l') increment n printNl.
+""", workdir(tmp_path))
+    assert p.readline() == "1"
+    redis.command("DEL", "grain:{Counter/l}:lease")
+    rc, out, err = p.finish()
+    assert (rc, err, out) == (0, "", "1\n2\n")
+    assert redis.command("GET", "grain:{Counter/l}:fence") == "2"    # the second call activated it again
