@@ -189,3 +189,16 @@ twice := [:r | r increment. r increment].
 (twice value: (counters id: 'a')) n printNl.
 """, tmp_path)
     assert rc == 1 and "`GrainRef[Counter]` is not `Counter`" in err
+
+
+def test_a_caller_waits_at_most_call_timeout(tmp_path):
+    rc, out, err = run(COUNTER + """
+Counter >> slow = (Actor sleep: 400. self with: { n: self n + 1 }).
+counters := Grain for: Counter initial: (Counter fields: { n: 0 })
+    options: (GrainOptions default with: { callTimeout: 100 }).
+(Error try: [(counters id: 'a') slow printString] onError: [:e | e message]) displayNl.
+Actor sleep: 500.
+(counters id: 'a') n printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "await: timed out after 100 ms\n1\n"   # the call ran all the same
