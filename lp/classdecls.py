@@ -33,6 +33,8 @@ HIERARCHY = [
     ("TLS", "Object", ()), ("TLSError", "NetworkError", ()),
     ("WebSocket", "Object", ()), ("WebSocketMessage", "Object", ("data", "isText")),
     ("Remote", "Object", ()), ("RemoteRequest", "Object", ("callId", "selector", "className", "id", "arguments")),
+    # grains (docs/grains.md): a reference to one grain, whose sends go to its class's methods
+    ("GrainRef", "Object", ()),
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}

@@ -15,6 +15,7 @@ TYPES = {
     V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
     V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise",
     bytes: "ByteArray", NV.Socket: "TCPSocket", NV.Listener: "TCPListener", NV.UDPSock: "UDPSocket", NV.WebSock: "WebSocket",
+    V.GrainRefValue: "GrainRef",
 }
 
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
@@ -22,9 +23,9 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 
 def install(interp) -> None:
     # the primitive modules register themselves on import
-    from lp.interp import (actors, prims_bytes, prims_collections, prims_http, prims_net,  # noqa: F401
-                           prims_numbers, prims_objects, prims_pool, prims_remote, prims_text, prims_tls, prims_udp,
-                           prims_ws)
+    from lp.interp import (actors, prims_bytes, prims_collections, prims_grain, prims_http,  # noqa: F401
+                           prims_net, prims_numbers, prims_objects, prims_pool, prims_remote, prims_text, prims_tls,
+                           prims_udp, prims_ws)
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]

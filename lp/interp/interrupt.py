@@ -39,7 +39,9 @@ def run_interruptibly(target, on_interrupt, grace: float = 5.0):
         wait = 0.001
         while runner.is_alive():
             if sync:
-                if signal.sigtimedwait({signal.SIGINT}, wait) is not None:
+                got = signal.sigtimedwait({signal.SIGINT}, wait)
+                # CPython answers an unfilled siginfo when a stop (SIGSTOP, SIGCONT) outlasts the wait
+                if got is not None and got.si_signo == signal.SIGINT:
                     raise KeyboardInterrupt
                 wait = min(wait * 2, 0.2)
             else:

@@ -118,6 +118,16 @@ class LPClass:
         return self.name
 
 
+class GrainRefValue:
+    """A reference to one grain (stdlib/grain.lp): its label (`Counter/a`) and the block that makes
+    a call; a selector its class does not define is a call (lp/interp/prims_grain.py)."""
+    __slots__ = ("label", "block")
+
+    def __init__(self, label: str, block):
+        self.label = label
+        self.block = block
+
+
 class Instance:
     """An instance of a user (or library) class: its class and field values in order."""
     __slots__ = ("cls", "values", "trace")

@@ -15,7 +15,7 @@ import sys
 from lp.interp import code as C
 from lp.interp.code import FieldGetter, Method, Primitive
 from lp.interp.errors import ActorExit, LPRaise, internal_error, make_error
-from lp.interp.values import Closure, Instance, LPClass, Record
+from lp.interp.values import Closure, GrainRefValue, Instance, LPClass, Record, Symbol
 
 YIELD, BLOCK, DONE = 0, 1, 2
 BUDGET = 2000
@@ -27,7 +27,8 @@ _receive = None  # lp.interp.actors.receive, bound when that module loads (it im
 
 
 class Call:
-    """A primitive's answer asking the machine to call `closure` with `args` in its place."""
+    """A primitive's answer asking the machine to call `closure` with `args` in its place; `closure`
+    may be a Method, then args are its receiver and arguments (a send by name)."""
     __slots__ = ("closure", "args", "guard")
 
     def __init__(self, closure, args=(), guard=None):
@@ -248,7 +249,15 @@ class Process:
                         instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
                         continue
                     if m is None:
-                        raise LPRaise(self.interp.not_understood(recv, sel, node))
+                        if t is not GrainRefValue:
+                            raise LPRaise(self.interp.not_understood(recv, sel, node))
+                        # a grain call: the reference's block makes it (lp/interp/prims_grain.py)
+                        frame.pc = pc
+                        self._call_closure(Call(recv.block, (Symbol(sel), tuple(regs[a] for a in args))),
+                                           dst, op == 1)
+                        frame = stack[-1]
+                        instrs, regs, pc = frame.code.instrs, frame.regs, frame.pc
+                        continue
                     # the block evaluator (value, value:, ...)
                     budget -= 1
                     if budget <= 0:
@@ -456,7 +465,11 @@ class Process:
     def _call_closure(self, call: Call, dst, tail: bool):
         """Replace the current SEND (at frame.pc) by a call of call.closure."""
         frame = self.stack[-1]
-        new = self.closure_frame(call.closure, call.args, dst)
+        clo = call.closure
+        if type(clo) is Method:
+            new = self.method_frame(clo, call.args[0], call.args[1:], dst)
+        else:
+            new = self.closure_frame(clo, call.args, dst)
         new.guard = call.guard
         frame.wait = None
         if tail and call.guard is None and _replaceable(frame):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
-from lp.types import actors, remote, traps
+from lp.types import actors, proxies, traps
 from lp.types import problems as P
 from lp.types.generics import generic_fields
 from lp.types.infer import Checker, Cx, Scope
@@ -75,13 +75,13 @@ def _check(ck: Checker, program, imports):
     if modules[-1] is not program:
         modules = [m for m in modules if m.file != program.file] + [program]
     items = [i for m in modules for i in m.items]
-    ck.proxied = remote.proxied_classes(items)
+    ck.proxied = proxies.proxied_classes(items)
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
     generic = generic_fields(ck)
     if generic:   # again, with those fields as parameters (the first pass's diagnostics recur)
         ck = Checker(ck.parts, generic)
-        ck.proxied = remote.proxied_classes(items)
+        ck.proxied = proxies.proxied_classes(items)
         ck.guard(program, ck.declare, items)
         ck.guard(program, ck.infer_methods)
     main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))

@@ -124,7 +124,7 @@ class Checker(Unifier, Reporter):
         self.owners: dict[str, set[str]] = {}
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
-        self.proxied: set[str] = set()   # classes a literal `Remote at:for:id:` names (lp/types/remote.py)
+        self.proxied: set[str] = set()   # classes a literal proxy (Remote, Grain) names (lp/types/proxies.py)
 
     # ---- small helpers ------------------------------------------------------------
     def record(self, node, t):
@@ -663,8 +663,8 @@ class Checker(Unifier, Reporter):
             return self.class_send(r, name[:-6], sel, ats, node, actor, discard, arg_nodes)
         if name == "Method":
             return self.unknown_selector(r, sel, node)
-        if name == "Remote" and self.parts.remote_send is not None:
-            t = self.parts.remote_send(self, r, sel, ats, node, arg_nodes)
+        if name in ("Remote", "GrainRef") and self.parts.proxy_send is not None:
+            t = self.parts.proxy_send(self, r, sel, ats, node, arg_nodes)
             if t is not None:
                 return t
         for info in self.table.chain(start or name):

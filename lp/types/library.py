@@ -17,7 +17,7 @@ from lp.classdecls import CHECKER_ONLY, HIERARCHY, RUNTIME_ONLY
 # type name -> its type parameters
 PARAMS = {
     "Array": ("t",), "Dictionary": ("k", "v"), "Maybe": ("t",), "Association": ("k", "v"),
-    "Future": ("t",), "Promise": ("t",), "Actor": ("p",), "Remote": ("t",),
+    "Future": ("t",), "Promise": ("t",), "Actor": ("p",), "Remote": ("t",), "GrainRef": ("c",),
 }
 
 # The builtin class tree: name -> superclass, lp/classdecls.py's (the interpreter's too).
@@ -440,6 +440,9 @@ close -> UndefinedObject
 close: Integer -> UndefinedObject
 closeCode -> Integer
 """,
+    "GrainRef": """
+label -> String
+""",
     "WebSocketMessage": """
 text -> String
 """,
@@ -551,6 +554,14 @@ decode: String -> Dynamic
 request: String -> RemoteRequest
 result: String -> Dynamic
 perform: Symbol on: a withArguments: Array[b] -> Dynamic
+""",
+    "GrainRef": """
+label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
+perform: Symbol on: a withArguments: Array[Dynamic] -> Dynamic
+nodeId -> String
+encodeState: a -> String
+decodeState: String like: a -> a
+isState: a like: b -> Boolean
 """,
     "TCP": """
 connect: String port: Integer timeout: Integer -> TCPSocket

@@ -246,6 +246,13 @@ BY_CLASS = {
     ("WebSocket", "acceptKeyFor:"): "the Sec-WebSocket-Accept value for a Sec-WebSocket-Key",
     ("WebSocket", "newKey"): "a fresh random Sec-WebSocket-Key", ("WebSocketMessage", "text"): "the data as UTF-8 text",
     ("TCPSocket", "close"): "closes the connection", ("TCPSocket", "isClosed"): "whether close was sent",
+    ("GrainRef", "label"): "Class/id of the grain it reaches (every selector but the universal ones is a grain call: docs/grains.md)",
+    ("GrainRef", "label:like:on:"): "a reference whose sends run the block with the selector and the arguments, typed as sends to the state's class (for stdlib/grain.lp)",
+    ("GrainRef", "perform:on:withArguments:"): "sends the selector to the value with the arguments (for stdlib/grain.lp)",
+    ("GrainRef", "nodeId"): "host name, process id and a random part: unique to this process",
+    ("GrainRef", "encodeState:"): "the value as JSON text that keeps instances, Symbols, Maybes and Dictionaries",
+    ("GrainRef", "decodeState:like:"): "the value encodeState: encoded; raises unless it is of the second value's kind",
+    ("GrainRef", "isState:like:"): "whether the first value is an instance of the second's class",
 }
 
 

@@ -7,8 +7,8 @@ actor sends and receives (actors.py), handed to `Checker(parts)` by check.py.
   argument nodes, discard), for a receiver of that class;
 - `class_sends`: selector -> fn(ck, class name, argument types, node, actor, argument nodes,
   discard), for a class receiver;
-- `remote_send`: fn(ck, receiver type, selector, argument types, node, argument nodes) for a send to
-  a Remote proxy (lp/types/remote.py), None when the proxy answers it itself;
+- `proxy_send`: fn(ck, receiver type, selector, argument types, node, argument nodes) for a send to
+  a `Remote` or `GrainRef` proxy (lp/types/proxies.py), None when the proxy answers it itself;
 - `runtime_messages`: (class or "C class", selector) -> fn(ck, node, actor, argument nodes), noting
   a message the run time will deliver to the actor (Down after monitor:, Exit after trapExits:);
 - the typing that waits on a variable (constraints.py calls these when it fires): `numeric`
@@ -32,13 +32,13 @@ class Parts:
     with_fields: Callable | None = None
     check_reason: Callable | None = None
     ask: Callable | None = None
-    remote_send: Callable | None = None   # a send to a `Remote[C]` proxy (lp/types/remote.py)
+    proxy_send: Callable | None = None   # a send to a `Remote[C]` or `GrainRef[C]` (lp/types/proxies.py)
 
 
 def assemble() -> Parts:
-    from lp.types import actors, remote, special
+    from lp.types import actors, proxies, special
     parts = Parts()
     special.register(parts)
     actors.register(parts)
-    remote.register(parts)
+    proxies.register(parts)
     return parts

@@ -83,6 +83,9 @@ NETWORK_CLASSES = ("ByteArray", "TCP", "TCPSocket", "TCPListener", "UDPSocket", 
 _NET = "the network library is not compiled yet (it needs native actors' fiber waits, issue 12)"
 NOT_YET.update({(c + side, s): _NET for c in NETWORK_CLASSES for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
+_GRAIN = "grains (stdlib/grain.lp) run on actors and the network library: compiled with them (issue 12)"
+NOT_YET.update({(c + side, s): _GRAIN for c in ("GrainRef",) for side, table in
+                (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
 NOT_YET.update({("String", "asByteArray"): _NET, ("String class", "lf"): _NET, ("String class", "crlf"): _NET,
                 ("Actor class", "microsecondClock"): "the clock selectors of actors come with issue 12",
                 ("Class", "name"): "Class values (x class name, printing, =) are not compiled yet"})

@@ -1,18 +1,22 @@
-"""Remote proxies in the checker (docs/network.md, "Remote"): `Remote at: url for: #Counter id: x`
-is `Remote[Counter]` when the class is a literal naming a class of the program, else `Dynamic`.
-A send to a `Remote[Counter]` is typed as the same send to a `Counter` (its methods and fields, the
-program's own, never the builtin ones), except the messages every object understands, which the
-proxy answers itself; the method runs in another actor (the server's), so its actor context is a
-fresh one, not the caller's.
+"""Proxies in the checker: `Remote[C]` (docs/network.md, "Remote") and `GrainRef[C]` (docs/grains.md).
+`Remote at: url for: #Counter id: x` is `Remote[Counter]` when the class is a literal naming a class
+of the program, else `Dynamic`; `(Grain for: Counter initial: c) id: 'a'` is `GrainRef[Counter]`
+(stdlib/grain.lp's signatures). A send to a proxy of `Counter` is typed as the same send to a
+`Counter` (its methods and fields, the program's own, never the builtin ones), except the messages
+every object understands and the proxy class's own selectors, which the proxy answers itself; the
+method runs in another actor (the server's or the grain owner's), so its actor context is a fresh
+one, not the caller's.
 """
 from __future__ import annotations
 
 from lp.syntax import ast as A
 from lp.types import problems as P
 from lp.types.errors import did_you_mean
-from lp.types.library import UNIVERSAL_SIGS, parse_sig
+from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS, parse_sig
 from lp.types.terms import DYN, ERR, TCon, prune, show
 
+PROXIES = {"Remote": "remote", "GrainRef": "grain"}   # proxy class -> how a report names its target
+GRAIN_SERVERS = ("for:initial:",)   # `Grain for: C initial: ...` and its longer forms name C
 CLIENT_CLASS = "RemoteClient"   # stdlib/remote.lp, which `Import module: #Remote` brings
 SIGS = {
     "at:for:id:": parse_sig("at: String for: Symbol id: a -> UndefinedObject"),
@@ -21,16 +25,18 @@ SIGS = {
 
 
 def proxied_classes(items) -> set[str]:
-    """The classes some `Remote at:for:id:` names with a literal: a send whose receiver is unknown
-    and whose selector only such a class understands waits for the receiver's type (a proxy or an
-    instance) instead of taking the class's instance type at once."""
+    """The classes some `Remote at:for:id:` or `Grain for:initial:...` names with a literal: a send
+    whose receiver is unknown and whose selector only such a class understands waits for the
+    receiver's type (a proxy or an instance) instead of taking the class's instance type at once."""
     out = set()
     stack = list(items)
     while stack:
         n = stack.pop()
-        if type(n) in (A.Send, A.Message) and n.selector in SIGS and len(n.args) > 1 \
-                and type(n.args[1]) is A.SymLit:
-            out.add(n.args[1].name)
+        if type(n) in (A.Send, A.Message):
+            if n.selector in SIGS and len(n.args) > 1 and type(n.args[1]) is A.SymLit:
+                out.add(n.args[1].name)
+            elif n.selector.startswith(GRAIN_SERVERS) and n.args and type(n.args[0]) is A.Name:
+                out.add(n.args[0].name)
         stack.extend(n.children())
     return out
 
@@ -52,13 +58,14 @@ def remote_at(ck, cname, ats, node, actor, arg_nodes, discard):
     return TCon("Remote", (ck.table.instance_type(target.name, level=ck.level),), node.span)
 
 
-def remote_send(ck, r, sel, ats, node, arg_nodes):
-    """A send to a `Remote[C]`: None when the proxy answers it itself (Object's messages)."""
-    if sel in UNIVERSAL_SIGS or sel in ck.table.classes["Object"].methods or not r.args:
+def proxy_send(ck, r, sel, ats, node, arg_nodes):
+    """A send to a `Remote[C]` or `GrainRef[C]`: None when the proxy answers it itself."""
+    if sel in UNIVERSAL_SIGS or sel in ck.table.classes["Object"].methods or not r.args \
+            or sel in INSTANCE_SIGS.get(r.name, {}):
         return None
     target = prune(r.args[0])
-    if type(target) is not TCon:
-        return None
+    if type(target) is not TCon:   # the class is not known yet: the send waits for it, as one to a C would
+        return ck.send(target, sel, ats, node, ck.new_proto(), False, arg_nodes)
     for info in ck.table.chain(target.name):
         if info.builtin:
             break
@@ -73,7 +80,7 @@ def remote_send(ck, r, sel, ats, node, arg_nodes):
             names.update(info.methods)
             names.update(info.field_types)
     span = getattr(node, "selector_span", None) or node.span
-    ck.report(P.NotUnderstood(f"The remote `{show(target)}` (`{show(r)}`)", sel, span, None,
+    ck.report(P.NotUnderstood(f"The {PROXIES[r.name]} `{show(target)}` (`{show(r)}`)", sel, span, None,
                               did_you_mean(sel, names), None, None))
     return ERR
 
@@ -81,4 +88,4 @@ def remote_send(ck, r, sel, ats, node, arg_nodes):
 def register(parts):
     for sel in SIGS:
         parts.class_sends[sel] = remote_at
-    parts.remote_send = remote_send
+    parts.proxy_send = proxy_send

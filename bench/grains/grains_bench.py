@@ -1,0 +1,86 @@
+"""Grain throughput, interpreted: local calls/s (one caller in sequence, and 50 callers on 50 ids),
+activations/s (ids touched once each), with the default in-memory store and with Redis.
+
+    python bench/grains/grains_bench.py [--calls 3000] [--ids 2000] [--domains 2]
+
+Each figure is timed inside the LP program (Actor millisecondClock) after a warm-up, so start-up
+is not counted. The Redis rows need redis-server (apt install redis-server); they are skipped
+without it. Remote calls/s (one connection) and compiled mode come with Remote and issue 12.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.grains.redis_server import RedisServer  # noqa: E402
+
+PROGRAM = """
+Import module: #Grain.
+Object subclass: #Counter fields: (n).
+Counter >> increment = self with: {{ n: self n + 1 }}.
+Object subclass: #Bench.
+Bench class >> ms: aBlock = (t := Actor millisecondClock. aBlock value. Actor millisecondClock - t max: 1).
+counters := {server}.
+main := Actor self.
+(counters id: 'warm') increment.
+one := counters id: 'one'.
+t := Bench ms: [1 to: {calls} do: [:i | one increment]].
+('sequential ' , ({calls} * 1000 // t) printString) displayNl.
+t := Bench ms: [
+    1 to: 50 do: [:c | Actor spawn: [:me |
+        g := counters id: 'c' , c printString.
+        1 to: {calls} // 50 do: [:i | g increment].
+        main ! #done]].
+    50 timesRepeat: [main receive: {{ #done -> [:m | nil] }}]].
+('concurrent ' , ({calls} // 50 * 50 * 1000 // t) printString) displayNl.
+t := Bench ms: [1 to: {ids} do: [:i | (counters id: 'a' , i printString) n]].
+('activations ' , ({ids} * 1000 // t) printString) displayNl.
+"""
+
+
+def run(server: str, calls: int, ids: int, domains: int) -> dict[str, int]:
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "bench.lp"
+        f.write_text(PROGRAM.format(server=server, calls=calls, ids=ids))
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        out = subprocess.run([sys.executable, "-m", "lp", "run", "--domains", str(domains), str(f)],
+                             capture_output=True, text=True, env=env, check=True).stdout
+    return {k: int(v) for k, v in (line.split() for line in out.splitlines())}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--calls", type=int, default=3000)
+    ap.add_argument("--ids", type=int, default=2000)
+    ap.add_argument("--domains", type=int, default=2)
+    a = ap.parse_args()
+    initial = "Counter initial: (Counter fields: { n: 0 })"
+    rows = [("memory store", f"Grain for: {initial}")]
+    redis = None
+    try:
+        tmp = tempfile.TemporaryDirectory()
+        redis = RedisServer(Path(tmp.name))
+        rows += [("redis, one node", f"Grain for: {initial} redis: '{redis.url}'"),
+                 ("redis, leases", f"Grain for: {initial} redis: '{redis.url}' url: 'http://127.0.0.1:1'")]
+    except BaseException as e:  # pytest.skip raises outside pytest too
+        print(f"(no Redis rows: {e})")
+    print(f"| store | sequential calls/s | 50 callers, calls/s | activations/s |  (--domains {a.domains})")
+    print("|---|---|---|---|")
+    try:
+        for name, server in rows:
+            r = run(server, a.calls, a.ids, a.domains)
+            print(f"| {name} | {r['sequential']:,} | {r['concurrent']:,} | {r['activations']:,} |", flush=True)
+    finally:
+        if redis is not None:
+            redis.stop()
+
+
+if __name__ == "__main__":
+    main()
