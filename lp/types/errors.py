@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import difflib
 
+from lp.core_helpers import is_private
 from lp.diagnostics import Diagnostic
 from lp.types.reports import mismatch, render
 
 
 def did_you_mean(word: str, candidates) -> str | None:
-    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.7)
+    """The candidate closest to `word`, never one of the core library's private helpers."""
+    close = difflib.get_close_matches(word, sorted(c for c in set(candidates) if not is_private(c)), n=1,
+                                      cutoff=0.7)
     return close[0] if close else None
 
 
