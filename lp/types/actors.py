@@ -135,7 +135,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
     first = None
     entries = []
     for e in table.entries:
-        payload, tag, lit = entry_key(ck, e.key, scope)
+        payload, tag, lit = entry_key(ck, e.key, scope, cx)
         h = e.handler
         if type(h) is A.Block:
             if len(h.params) > 1:
@@ -194,6 +194,9 @@ def form_receive(ck: Checker, n, scope, cx, discard):
                     ck.unify(mine[0], payload)
             elif lit is not None:
                 p.lits.setdefault(lit[0], {}).setdefault(lit[1], span)
+            elif payload is not ERR:
+                ck.adjust(payload, p.level)
+                p.computed.append((payload, span))
     return TCon("UndefinedObject", (), n.span) if discard else result
 
 
@@ -204,8 +207,10 @@ NOT_RECEIVABLE = {
 }
 
 
-def entry_key(ck: Checker, key, scope):
-    """(payload type, class tag, literal) for a receive entry's key."""
+def entry_key(ck: Checker, key, scope, cx):
+    """(payload type, class tag, literal) for a receive entry's key. A key that is neither a class name
+    nor a literal is computed at run time: it matches a message equal to it (of its class, as a literal
+    key does), so the handler takes the key's type and the actor accepts messages of that class."""
     lit = literal_of(key)
     if lit is not None:
         t = TCon(lit[0], (), key.span)
@@ -224,8 +229,11 @@ def entry_key(ck: Checker, key, scope):
             return ck.table.instance_type(key.name, why=key.span, level=ck.level), key.name, None
         ck.report(P.UnknownKeyClass(key.name, did_you_mean(key.name, ck.table.classes), key.span))
         return ERR, None, None
-    ck.report(P.BadReceiveKey(key.span))
-    return ERR, None, None
+    if type(key) is A.Name and key.name[:1].isupper():
+        # a capitalised key names a class (the run time matches instances of it), not this variable
+        ck.report(P.BadReceiveKey(key.name, key.span))
+        return ERR, None, None
+    return ck.infer(key, scope, cx), None, None
 
 
 # ---- ask ---------------------------------------------------------------------------------------
@@ -393,6 +401,10 @@ def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
     if vals:
         if req.literal is None or req.literal[0] != m.name or req.literal[1] in vals:
             return True
+    for k, _ in r.computed:     # a key known only at run time may equal this message
+        k = prune(k)
+        if type(k) is TCon and (ck.table.is_ancestor(k.name, m.name) or ck.table.is_ancestor(m.name, k.name)):
+            return True
     return False
 
 
@@ -418,7 +430,8 @@ def reject(ck: Checker, r: TProto, m: TCon, req: Require):
         spawned = r.origins[0] if r.origins and r.origins[0].line > 0 else None
         ck.report(P.NeverReceives(what, req.span, spawned))
         return
-    spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()]
+    spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()] + \
+        [s for _, s in r.computed]
     first = min(spans, key=lambda s: (s.file, s.line, s.col)) if spans else None
     near = None
     if lit is not None and lit[0] in r.lits:

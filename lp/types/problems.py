@@ -68,6 +68,8 @@ class UnknownKeyClass:
 
 @dataclass
 class BadReceiveKey:
+    """A capitalised key that is a variable: the run time takes a capitalised key as a class name."""
+    name: str
     span: Span
 
 

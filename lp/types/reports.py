@@ -7,7 +7,7 @@ from __future__ import annotations
 from lp.classdecls import Problem, SUBCLASSABLE
 from lp.diagnostics import Diagnostic, Note
 from lp.types import problems as P
-from lp.types.terms import Namer, TCon, prune, show
+from lp.types.terms import COMPUTED, Namer, TCon, prune, show
 
 
 def _subclassable() -> str:
@@ -82,8 +82,10 @@ def _unknown_key_class(p: P.UnknownKeyClass):
 
 
 def _bad_receive_key(p: P.BadReceiveKey):
-    return Diagnostic("bad receive key", "A receive entry's key is a class name (matching its instances) or a "
-                      "literal symbol, integer, string or character (matching equal values).", p.span)
+    return Diagnostic("bad receive key", f"A capitalised receive key names a class (the entry matches its "
+                      f"instances), but `{p.name}` is a variable here.", p.span,
+                      hint=f"give the variable a lowercase name: its value is then the key, matching equal "
+                           "messages")
 
 
 def _ask_without_reply(p: P.AskWithoutReply):
@@ -113,7 +115,7 @@ def _send_to_opaque_actor(p: P.SendToOpaqueActor):
 
 
 def _not_accepted(p: P.NotAccepted):
-    listing = ", ".join(f"`{x}`" for x in p.accepted)
+    listing = ", ".join(f"`{x[:-len(COMPUTED)]}`{COMPUTED}" if x.endswith(COMPUTED) else f"`{x}`" for x in p.accepted)
     hint = f"did you mean `{p.suggestion}`?" if p.suggestion else \
         f"add an entry `{p.key} -> [:msg | ...]` to a receive of that actor"
     return Diagnostic("message not understood by actor", f"This sends `{p.what}` to an actor that never receives "

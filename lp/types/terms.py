@@ -45,7 +45,7 @@ class TCon(Type):
 
 
 class TProto(Type):
-    __slots__ = ("ref", "level", "accepts", "lits", "plain", "requires", "origins", "opaque",
+    __slots__ = ("ref", "level", "accepts", "lits", "computed", "plain", "requires", "origins", "opaque",
                  "owner_checks", "id", "why", "copies", "late")
 
     def __init__(self, level: int):
@@ -53,6 +53,7 @@ class TProto(Type):
         self.level = level
         self.accepts = {}        # class name -> (payload type, span of the entry)
         self.lits = {}           # kind ('Symbol', 'Integer', ...) -> {value: span}
+        self.computed = []       # [(key type, span of the entry)]: keys computed at run time (`k -> [...]`)
         self.plain = None        # (answer type, span, True for a real `receive` / False for an ask: reply address)
         self.requires = []       # [Require]
         self.origins = ()        # spans of the spawns / main that this protocol belongs to
@@ -141,7 +142,7 @@ def show(t, namer: Namer | None = None, depth: int = 0) -> str:
         return "method"
     if t.name == "Actor" and t.args:
         p = prune(t.args[0])
-        if type(p) is TProto and not p.accepts and not p.lits and p.plain is None:
+        if type(p) is TProto and not p.accepts and not p.lits and not p.computed and p.plain is None:
             return "Actor"
     if not t.args:
         return t.name
@@ -158,11 +159,16 @@ def show_protocol(p, namer: Namer | None = None, depth: int = 0) -> str:
     return " | ".join(parts) if parts else "nothing yet"
 
 
+COMPUTED = " equal to a computed key"   # how a computed receive key is listed
+
+
 def accepted_names(p) -> list[str]:
     out = list(p.accepts)
     for kind, vals in p.lits.items():
         for v in vals:
             out.append(literal_text(kind, v))
+    for k, _ in p.computed:
+        out.append(show(k) + COMPUTED)
     return out
 
 

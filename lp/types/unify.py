@@ -163,6 +163,8 @@ class Unifier:
             d = p.lits.setdefault(kind, {})
             for v, s in vals.items():
                 d.setdefault(v, s)
+        if q.computed:
+            p.computed = p.computed + q.computed
         if q.plain is not None:
             if p.plain is None:
                 p.plain = q.plain
@@ -201,6 +203,7 @@ class Unifier:
 
 def proto_types(p):
     out = [pay for pay, _ in p.accepts.values()]
+    out.extend(k for k, _ in p.computed)
     if p.plain is not None:
         out.append(p.plain[0])
     out.extend(r.msg for r in p.requires)
@@ -297,6 +300,7 @@ class Instantiator:
                 n = self.map[t.id] = TProto(self.level)
                 n.accepts = {k: (self(pay), s) for k, (pay, s) in t.accepts.items()}
                 n.lits = {k: dict(v) for k, v in t.lits.items()}
+                n.computed = [(self(k), s) for k, s in t.computed]
                 n.plain = (self(t.plain[0]), t.plain[1], t.plain[2]) if t.plain is not None else None
                 n.requires = [self.checker.copy_require(r, self) for r in t.requires]
                 n.origins = t.origins
