@@ -8,7 +8,7 @@ from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
 from lp.types import actors, traps
 from lp.types import problems as P
-from lp.types.generics import generic_fields
+from lp.types.generics import generic_fields, recursive_classes
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.parts import assemble
 from lp.types.terms import prune
@@ -78,10 +78,22 @@ def _check(ck: Checker, program, imports):
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
     generic = generic_fields(ck)
-    if generic:   # again, with those fields as parameters (the first pass's diagnostics recur)
-        ck = Checker(ck.parts, generic)
-        ck.guard(program, ck.declare, items)
-        ck.guard(program, ck.infer_methods)
+    first = ck
+    while True:   # again, with those fields as parameters (the first pass's diagnostics recur)
+        ck = Checker(first.parts, generic) if generic else first
+        if generic:
+            ck.guard(program, ck.declare, items)
+            ck.guard(program, ck.infer_methods)
+        _statements(ck, program, modules)
+        recursive = recursive_classes(ck) & set(generic)
+        if not recursive:
+            return ck
+        # a generic class whose instance type would contain itself (`H fields: { blk: [:x | x] }`
+        # applied to an H) stays nominal: its name stands for the recursion
+        generic = {c: fs for c, fs in generic.items() if c not in recursive}
+
+
+def _statements(ck: Checker, program, modules):
     main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))
     main.why = None
     ck.level = 1
@@ -94,4 +106,3 @@ def _check(ck: Checker, program, imports):
             ck.guard(item, ck.infer_stmt, item, scope, cx, True)
             traps.warn_discarded(ck, item)
     ck.guard(program, actors.finish, ck)
-    return ck

@@ -24,6 +24,7 @@ class Reporter:
     def __init__(self):
         self.diagnostics: list[Diagnostic] = []
         self._reported: set = set()
+        self.infinite: list = []    # the clashes reported as infinite types (generics.recursive_classes)
 
     def report(self, problem):
         """A problem as data (lp/types/problems.py), worded by lp/types/reports.py."""
@@ -53,4 +54,6 @@ class Reporter:
                     notes=(), hint=None, title="type mismatch"):
         """`subject` is what was found ("The 2nd argument of `at:put:`"), `need` says who wanted what
         ("`at:put:` needs"); lp/types/reports.py words it."""
+        if clash.kind == "occurs":
+            self.infinite.append(clash)
         self.add(mismatch(clash, span, subject, need, whole_expected, whole_actual, notes, hint, title))
