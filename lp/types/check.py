@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
-from lp.types import actors, traps
+from lp.types import actors, overrides, traps
 from lp.types import problems as P
 from lp.types.generics import generic_fields, recursive_classes
 from lp.types.infer import Checker, Cx, Scope
@@ -106,3 +106,4 @@ def _statements(ck: Checker, program, modules):
             ck.guard(item, ck.infer_stmt, item, scope, cx, True)
             traps.warn_discarded(ck, item)
     ck.guard(program, actors.finish, ck)
+    ck.guard(program, overrides.late_constructions, ck)

@@ -124,6 +124,7 @@ class Checker(Unifier, Reporter):
         self.owners: dict[str, set[str]] = {}
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
+        self.constructions: list = []   # constructors sent to a class value, judged at the end (overrides.py)
 
     # ---- small helpers ------------------------------------------------------------
     def record(self, node, t):
@@ -271,7 +272,9 @@ class Checker(Unifier, Reporter):
 
     def self_type(self, info: ClassInfo, class_side: bool):
         if class_side:
-            return TCon(info.name + " class")
+            t = TCon(info.name + " class")
+            t.open = bool(info.subclasses)   # the receiver may be a subclass (overrides.inherited_construction)
+            return t
         if info.name in ("Object", "Number"):
             # Number has no instances of its own: its methods run on Integers and Floats, so their
             # `self` is a variable, like Object's, constrained by what the body sends it
@@ -354,39 +357,44 @@ class Checker(Unifier, Reporter):
             if overrides.less_general(general, self.level):
                 overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
             return
+        side = " class" if mi.class_side else ""
         for anc in self.table.chain(info.superclass) if info.superclass else []:
             if not mi.class_side and not anc.builtin and sel in anc.fields:
                 return overrides.check_method_over_field(self, mi, anc, sel)
             table = anc.cmethods if mi.class_side else anc.methods
             parent = table.get(sel)
             if parent is not None and parent.scheme is not None:
-                mine = self.instantiate(mi.scheme)
-                theirs = self.instantiate(parent.scheme)
-                if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
-                    self.unify(theirs.args[1], mine.args[1])
-                general = overrides.fresh_vars(theirs.args[2:], self.level)
-                shown = overrides.texts(theirs.args[2:], mine.args[2:], theirs.args[1])
-                before = [_demands(x) for x in theirs.args[2:-1]]
-                side = " class" if mi.class_side else ""
-                for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
-                    if i == len(mine.args) - 3 and self.narrower_arguments(
-                            mi, theirs.args[2:], before, f"`{anc.name}{side} >> {sel}`", parent.decl):
-                        return
-                    clash = self.unify(x, y)
-                    if clash:
-                        last = i == len(mine.args) - 3
-                        what = "answers" if last else f"takes as its {ordinal(i + 1)} argument"
-                        pd = parent.decl
-                        side = " class" if mi.class_side else ""
-                        self.clash_error(
-                            clash, mi.decl.span,
-                            f"`{info.name}{side} >> {sel}` overrides `{anc.name}{side} >> {sel}`, so what it {what}",
-                            f"the overridden method {what}", x, y, title="incompatible override",
-                            notes=[] if self._why_in(clash) else [Note("The overridden method is here:", pd.span)])
-                        return
-                if overrides.less_general(general, self.level):
-                    overrides.report(self, mi, *shown, f"`{anc.name}{side} >> {sel}`", parent.decl)
+                return self.check_against(mi, parent, f"`{anc.name}{side} >> {sel}`")
+        om = self.table.classes["Object"].methods.get(sel)
+        if mi.class_side and om is not None and om.scheme is not None:
+            # classes are objects: a class-side method overrides, for its class, the method on Object
+            self.check_against(mi, om, f"`Object >> {sel}`")
+
+    def check_against(self, mi: MethodInfo, parent: MethodInfo, whose):
+        """User method `mi` overrides the user method `parent` (named `whose`): at least as general."""
+        sel, info = mi.decl.selector, mi.cls
+        side = " class" if mi.class_side else ""
+        mine = self.instantiate(mi.scheme)
+        theirs = self.instantiate(parent.scheme)
+        if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
+            self.unify(theirs.args[1], mine.args[1])
+        general = overrides.fresh_vars(theirs.args[2:], self.level)
+        shown = overrides.texts(theirs.args[2:], mine.args[2:], theirs.args[1])
+        before = [_demands(x) for x in theirs.args[2:-1]]
+        for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
+            if i == len(mine.args) - 3 and self.narrower_arguments(mi, theirs.args[2:], before, whose, parent.decl):
                 return
+            clash = self.unify(x, y)
+            if clash:
+                last = i == len(mine.args) - 3
+                what = "answers" if last else f"takes as its {ordinal(i + 1)} argument"
+                self.clash_error(
+                    clash, mi.decl.span, f"`{info.name}{side} >> {sel}` overrides {whose}, so what it {what}",
+                    f"the overridden method {what}", x, y, title="incompatible override",
+                    notes=[] if self._why_in(clash) else [Note("The overridden method is here:", parent.decl.span)])
+                return
+        if overrides.less_general(general, self.level):
+            overrides.report(self, mi, *shown, whose, parent.decl)
 
     def narrower_arguments(self, mi: MethodInfo, theirs, before, whose, parent_decl):
         """An override must take every argument the overridden method takes: no new demands on them."""
@@ -685,7 +693,7 @@ class Checker(Unifier, Reporter):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 if sig.special:
-                    overrides.inherited_construction(self, cname, sel, node)
+                    overrides.inherited_construction(self, cname, sel, node, r)
                     return self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]

@@ -12,6 +12,8 @@ merged with another of its variables, and not tied to a monomorphic type (a fiel
 from __future__ import annotations
 
 from lp.diagnostics import Note
+from lp.syntax import ast as A
+from lp.types import problems as P
 from lp.types.terms import Namer, TCon, TVar, prune, show
 
 
@@ -114,7 +116,7 @@ def primitive_redefinition(ck, m, info):
                     f"`{info.name}{side} >> {sel}` cannot redefine it.")
     if sel in REASON_SELECTORS:
         names = {c.name for c in ck.table.chain(info.name)}
-        if "Error" in names or info.name == "Symbol":
+        if "Error" in names or info.name in ("Symbol", "Object"):   # Object: both inherit it
             return (f"`{sel}` is part of the `Reason` protocol, and an actor's exit reason is a Symbol or "
                     f"an Error at run time: `{info.name} >> {sel}` would change what every reason answers.")
     return None
@@ -196,27 +198,38 @@ def check_method_over_field(ck, mi, anc, f):
 CONSTRUCTORS = frozenset({"new", "fields:", "new:", "raise:", "signal:"})
 
 
-def inherited_construction(ck, cname, sel, node):
+def inherited_construction(ck, cname, sel, node, recv_t=None):
     """`self new` (`fields:`, `new:`, `raise:`, `signal:`) in a class-side method of `cname` builds an
-    instance of whichever class receives the method: a subclass inherits it. If a subclass declares
-    fields of its own, that instance would miss them (an error, or a nil field): an error here."""
+    instance of whichever class receives the method: a subclass inherits it. So may a constructor sent to
+    any class value typed `cname class` that is open (terms.TCon: a class-side `self` answered by a method,
+    `X class >> me = self`, then `Y me new`), which is judged once everything is inferred, since a class
+    type only becomes open. If a subclass declares fields of its own, that instance would miss them (an
+    error, or a nil field); if it defines its own class-side `sel`, that runs instead of the builtin
+    constructor the send is typed by: an error either way."""
     recv = getattr(node, "receiver", None)
-    if sel not in CONSTRUCTORS or type(recv).__name__ != "Name" or recv.name not in ("self", "super"):
+    if sel not in CONSTRUCTORS or (type(recv) is A.Name and recv.name == cname):
         return
+    if type(recv) is A.Name and recv.name in ("self", "super"):
+        _subclass_construction(ck, recv.name, cname, sel, node)
+    elif recv_t is not None:
+        ck.constructions.append((recv_t, cname, sel, node))
+
+
+def late_constructions(ck):
+    for t, cname, sel, node in ck.constructions:
+        if t.open:
+            _subclass_construction(ck, None, cname, sel, node)
+
+
+def _subclass_construction(ck, named, cname, sel, node):
     stack = list(ck.table.classes[cname].subclasses) if cname in ck.table.classes else []
     while stack:
         sub = ck.table.classes.get(stack.pop())
         if sub is None:
             continue
-        if sub.fields:
-            fields = ", ".join(sub.fields)
-            ck.worded("inherited constructor",
-                     f"`{recv.name} {sel}` in a class-side method of `{cname}` builds an instance of the class "
-                     f"that receives the method, and `{sub.name}` inherits it but has fields of its own "
-                     f"({fields}) that this would leave unset.", node.span,
-                     [Note(f"`{sub.name}` is declared here:", sub.decl.span)] if sub.decl is not None else (),
-                     hint=f"name the class (`{cname} {sel}{' ...' if sel.endswith(':') else ''}`), or give "
-                          f"`{sub.name}` its own class-side method with another selector")
+        if sub.fields or sel in sub.cmethods:
+            ck.report(P.InheritedConstructor(named, cname, sel, sub.name, list(sub.fields) if sub.fields else None,
+                                             node.span, sub.decl.span if sub.decl is not None else None))
             return
         stack.extend(sub.subclasses)
 
@@ -227,40 +240,45 @@ def check_object_methods(ck):
     """`Object >> sel` is inherited by every builtin class, and a builtin class's own `sel` (its library
     signature) overrides it: a send typed against the Object method (say on a receiver not yet known)
     can reach the builtin's. So the library signature must be at least as general as the Object method."""
-    from lp.types.library import INSTANCE_SIGS
+    from lp.types.library import CLASS_SIGS, INSTANCE_SIGS
     obj = ck.table.classes["Object"]
     for sel, om in list(obj.methods.items()):
         if om.scheme is None or om.decl.span is None or om.decl.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
             continue
-        for cname, table in INSTANCE_SIGS.items():
-            sig = table.get(sel)
-            if sig is None or cname in ("Object", "Reason") or cname not in ck.table.classes:
-                continue
-            if ck.guard(om.decl, _library_over_object, ck, om, cname, sig) is False:
+        # the library's own `sel` of each builtin class, and (classes are objects, whose class-side chain
+        # ends in Object's instance methods) the class-side `sel` of each builtin class and its heirs
+        overriders = [(c, t.get(sel), False) for c, t in INSTANCE_SIGS.items() if c not in ("Object", "Reason")] + \
+            [(c, t.get(sel), True) for c, t in CLASS_SIGS.items()]
+        for cname, sig, class_side in overriders:
+            if sig is not None and cname in ck.table.classes and \
+                    ck.guard(om.decl, _library_over_object, ck, om, cname, sig, class_side) is False:
                 break
 
 
-def _library_over_object(ck, om, cname, sig):
+def _library_over_object(ck, om, cname, sig, class_side=False):
     sel = om.decl.selector
+    owner = f"{cname} class" if class_side else cname
+    who = "every class, whose" if class_side and cname == "Object" else f"`{owner}`, whose"
     if sig.special or len(sig.args) != len(om.decl.params):
-        ck.worded("built-in selector", f"`Object >> {sel}` is inherited by `{cname}`, whose own `{sel}` is a primitive "
+        ck.worded("built-in selector", f"`Object >> {sel}` is inherited by {who} own `{sel}` is a primitive "
                  "typed by a rule of its own, so a send typed against `Object >> " + sel + "` could reach it.",
                  om.decl.span, hint="give your method a selector of its own")
         return False
     inst = ck.table.instance_type(cname, level=ck.level)
+    recv = TCon(owner) if class_side else inst
     theirs = ck.instantiate(om.scheme)
-    ck.unify(theirs.args[1], inst)
-    general = fresh_vars([inst, *theirs.args[2:]], ck.level)   # the receiver's parameters are any types too
+    ck.unify(theirs.args[1], recv)
+    general = fresh_vars([recv, *theirs.args[2:]], ck.level)   # the receiver's parameters are any types too
     shown = signature_text(theirs.args[2:], Namer())
-    env = ck.sig_env(inst)
+    env = ck.sig_env(inst) if not class_side else {}
     lib = [ck.build(a, env, inst) for a in sig.args] + [ck.build(sig.result, env, inst)]
     lib_shown = signature_text(lib, Namer())
     clashed = any(ck.unify(x, y) is not None for x, y in zip(theirs.args[2:], lib))
     if clashed or less_general(general, ck.level):
         ck.worded("incompatible override",
-                 f"`Object >> {sel}` has the type `{shown}`, but every `{cname}` inherits it and overrides it with "
+                 f"`Object >> {sel}` has the type `{shown}`, but {who.replace(', whose', '')} inherits it and overrides it with "
                  f"the library's `{sel}`, of type `{lib_shown}`: a send typed against "
-                 f"`Object >> {sel}` can reach `{cname}`'s and get an answer of a type it did not expect.",
+                 f"`Object >> {sel}` can reach `{owner}`'s and get an answer of a type it did not expect.",
                  om.decl.span, hint="give your method a selector of its own, or the library method's type")
         return False
     return True

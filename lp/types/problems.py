@@ -131,6 +131,18 @@ class NarrowerOverride:
 
 
 @dataclass
+class InheritedConstructor:
+    """A constructor sent to a class that may be a subclass of the one it is typed as."""
+    receiver: str | None   # `self` or `super` in a class-side method; None for another expression
+    class_name: str        # the class the receiver is typed as
+    selector: str
+    sub: str               # a subclass the receiver may be
+    sub_fields: list | None  # its own fields; None if it defines its own class-side constructor instead
+    span: Span
+    declared: Span | None  # where the subclass is declared
+
+
+@dataclass
 class InternalError:
     message: str
     span: Span | None

@@ -186,6 +186,23 @@ def _narrower_override(p: P.NarrowerOverride):
                       hint="an override must accept every argument the method it overrides accepts")
 
 
+def _inherited_constructor(p: P.InheritedConstructor):
+    sel, cname, sub = p.selector, p.class_name, p.sub
+    notes = (Note(f"`{sub}` is declared here:", p.declared),) if p.declared is not None else ()
+    what = f"has fields of its own ({', '.join(p.sub_fields)}) that this would leave unset" if p.sub_fields \
+        else f"defines its own `{sub} class >> {sel}`, which would run instead of the built-in `{sel}` this " \
+             "send is typed by"
+    if p.receiver is not None:
+        return Diagnostic("inherited constructor", f"`{p.receiver} {sel}` in a class-side method of `{cname}` builds "
+                          f"an instance of the class that receives the method, and `{sub}` inherits it but {what}.",
+                          p.span, notes=notes,
+                          hint=f"name the class (`{cname} {sel}{' ...' if sel.endswith(':') else ''}`), or give "
+                               f"`{sub}` its own class-side method with another selector")
+    return Diagnostic("inherited constructor", f"This sends `{sel}` to a class typed `{cname} class` that may be a "
+                      f"subclass of `{cname}` at run time (it can come from a class-side `self`), and `{sub}` {what}.",
+                      p.span, notes=notes, hint=f"send `{sel}` to the class by name (`{cname} {sel}`)")
+
+
 def _internal_error(p: P.InternalError):
     return Diagnostic("internal checker error", p.message, p.span)
 
@@ -402,7 +419,7 @@ RENDER = {
     P.AskWithoutReply: _ask_without_reply, P.NilReply: _nil_reply, P.SendToOpaqueActor: _send_to_opaque_actor,
     P.NotAccepted: _not_accepted, P.NeverReceives: _never_receives,
     P.ReceiveOnAnotherActor: _receive_on_another_actor,
-    P.NarrowerOverride: _narrower_override, P.InternalError: _internal_error,
+    P.NarrowerOverride: _narrower_override, P.InheritedConstructor: _inherited_constructor, P.InternalError: _internal_error,
     P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
     P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
     P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,

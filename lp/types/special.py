@@ -223,6 +223,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
         rt = prune(ck.infer(recv, scope, cx))
         if type(rt) is TCon and rt.name.endswith(" class"):
             cname = rt.name[:-6]
+            overrides.inherited_construction(ck, cname, "fields:", n, rt)
         elif type(rt) is TSpecial:
             ck.infer(rec, scope, cx) if type(rec) is not A.Record else [ck.infer(f.value, scope, cx)
                                                                           for f in rec.fields]

@@ -35,13 +35,16 @@ class TVar(Type):
 
 class TCon(Type):
     """A constructor: `Integer`, `Array[a]`, `Block[a, b, r]`, `Actor[p]`, `Point`, `Point class`.
-    `why` is the span of the expression that made this type, used for notes."""
-    __slots__ = ("name", "args", "why")
+    `why` is the span of the expression that made this type, used for notes. `open` marks a class type
+    (`X class`) whose value may be a subclass of X: a class-side `self` of a class with subclasses, and
+    every class type unified with one (unify.py), since a value of either may reach the other."""
+    __slots__ = ("name", "args", "why", "open")
 
     def __init__(self, name: str, args: tuple = (), why=None):
         self.name = name
         self.args = args
         self.why = why
+        self.open = False
 
 
 class TProto(Type):

@@ -114,6 +114,8 @@ class Unifier:
             if len(a.args) != len(b.args):
                 out.append(Clash(a, b, "arity"))
                 return
+            if a.open is not b.open:
+                a.open = b.open = True
             for x, y in zip(a.args, b.args):
                 self._u(x, y, out)
             return
