@@ -57,8 +57,21 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
         sys.setrecursionlimit(old_limit)
     files = [getattr(p, "file", "") for p in list(imports or ()) + [program]]
     rank = {f: i for i, f in enumerate(files)}
-    diags = sorted(ck.diagnostics, key=lambda d: (rank.get(d.span.file if d.span else "", len(rank)),) + _order(d))
+    diags = sorted(_root_causes(ck.diagnostics), key=lambda d: (rank.get(d.span.file if d.span else "", len(rank)),)
+                   + _order(d))
     return CheckResult(diags, ck.types)
+
+
+def _in_stdlib(d: Diagnostic) -> bool:
+    return d.span is not None and d.span.file.replace("\\", "/").startswith("stdlib/")
+
+
+def _root_causes(diags):
+    """The standard library checks clean on its own, so an error inside it comes from the program (a
+    method on `Object` it uses, say): when the program has errors of its own, those are the root causes."""
+    if any(d.severity == "error" and not _in_stdlib(d) for d in diags):
+        return [d for d in diags if d.severity != "error" or not _in_stdlib(d)]
+    return diags
 
 
 def _check(ck: Checker, program, imports):
