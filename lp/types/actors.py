@@ -347,12 +347,7 @@ def runtime_message(ck, r, m, req):
         return True     # a receive table takes only what it names; an unreceived Down just waits
     clash = ck.unify(r.plain[0], m)
     if clash:
-        ck.worded("runtime message to a plain receive",
-                 f"After `{req.runtime}`, the run time delivers `{m.name}` messages to this actor, and it takes "
-                 f"its messages with a plain `receive`, which answers `{show(prune(r.plain[0]))}` here: "
-                 f"a plain `receive` could answer {'an' if m.name[0] in 'AEIOU' else 'a'} `{m.name}`.", req.span,
-                 [Note("The plain receive is here:", r.plain[1])],
-                 hint=f"use `receive: {{ ... }}` with an entry `{m.name} -> [:d | ...]` next to the others")
+        ck.report(P.RuntimeMessageToPlainReceive(m.name, req.runtime, show(prune(r.plain[0])), req.span, r.plain[1]))
     return True
 
 

@@ -16,10 +16,6 @@ def did_you_mean(word: str, candidates) -> str | None:
     return close[0] if close else None
 
 
-def ordinal(i: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
-
-
 class Reporter:
     def __init__(self):
         self.diagnostics: list[Diagnostic] = []
@@ -28,12 +24,10 @@ class Reporter:
 
     def report(self, problem):
         """A problem as data (lp/types/problems.py), worded by lp/types/reports.py."""
+        clash = getattr(problem, "clash", None)
+        if clash is not None and clash.kind == "occurs":
+            self.infinite.append(clash)
         self.add(render(problem))
-
-    def worded(self, title, message, span, notes=(), hint=None, label=""):
-        """A diagnostic worded where it is found: the override and built-in-selector problems
-        (lp/types/overrides.py) are not yet kinds in problems.py."""
-        self.add(Diagnostic(title, message, span, notes=tuple(notes), hint=hint, label=label))
 
     def add(self, d: Diagnostic):
         """An error, unless one was already reported at the same span (one diagnostic per root cause);

@@ -9,16 +9,15 @@ Sends to receivers whose class is not known yet are deferred (constraints.py).
 from __future__ import annotations
 
 from lp.classdecls import validate
-from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types import overrides
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
-from lp.types.errors import Reporter, did_you_mean, ordinal
+from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
-from lp.types.reports import class_problem
+from lp.types.reports import class_problem, ordinal
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
 from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
@@ -156,8 +155,7 @@ class Checker(Unifier, Reporter):
     def unify_result(self, expected, actual, node):
         clash = self.unify(expected, actual)
         if clash:
-            self.clash_error(clash, node.span, "This expression", "the way its value is used needs",
-                             expected, actual)
+            self.report(P.Mismatch("use", (), clash, node.span, expected, actual))
 
     # ---- declarations ---------------------------------------------------------------
     def declare(self, items):
@@ -187,9 +185,9 @@ class Checker(Unifier, Reporter):
             if not m.class_side and m.selector in STRUCTURAL_SELECTORS:
                 self.report(P.EqualityBuiltIn(m.selector, m.span))
                 continue
-            why = overrides.primitive_redefinition(self, m, info)
-            if why is not None:
-                self.worded("built-in selector", why, m.span, hint="give your method a selector of its own")
+            problem = overrides.primitive_redefinition(self, m, info)
+            if problem is not None:
+                self.report(problem)
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
@@ -313,8 +311,7 @@ class Checker(Unifier, Reporter):
         t = self.infer(d.body, scope, cx)
         clash = self.unify(result, t)
         if clash:
-            self.clash_error(clash, d.body.span, "This method's body", "its `^` returns need",
-                             result, t)
+            self.report(P.Mismatch("method body", (), clash, d.body.span, result, t))
         self.record(d, mi.mono)
 
     def check_override(self, mi: MethodInfo):
@@ -347,12 +344,10 @@ class Checker(Unifier, Reporter):
                     return
                 clash = self.unify(x, y)
                 if clash:
-                    last = i == len(expected) - 1
-                    what = "answer" if last else f"{ordinal(i + 1)} argument"
                     side = " class" if mi.class_side else ""
-                    self.clash_error(clash, mi.decl.span,
-                                     f"`{info.name}{side} >> {sel}` redefines a library method, and its {what}",
-                                     f"the library's `{sel}` has", x, y, title="incompatible override")
+                    self.report(P.Mismatch("library override", (f"`{info.name}{side} >> {sel}`", sel, i + 1,
+                                                                i == len(expected) - 1),
+                                           clash, mi.decl.span, x, y, title="incompatible override"))
                     return
             if overrides.less_general(general, self.level):
                 overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
@@ -386,12 +381,9 @@ class Checker(Unifier, Reporter):
                 return
             clash = self.unify(x, y)
             if clash:
-                last = i == len(mine.args) - 3
-                what = "answers" if last else f"takes as its {ordinal(i + 1)} argument"
-                self.clash_error(
-                    clash, mi.decl.span, f"`{info.name}{side} >> {sel}` overrides {whose}, so what it {what}",
-                    f"the overridden method {what}", x, y, title="incompatible override",
-                    notes=[] if self._why_in(clash) else [Note("The overridden method is here:", parent.decl.span)])
+                self.report(P.Mismatch("override", (f"`{info.name}{side} >> {sel}`", whose, i + 1,
+                                                    i == len(mine.args) - 3), clash, mi.decl.span, x, y,
+                                       None if self._why_in(clash) else parent.decl.span, "incompatible override"))
                 return
         if overrides.less_general(general, self.level):
             overrides.report(self, mi, *shown, whose, parent.decl)
@@ -464,8 +456,7 @@ class Checker(Unifier, Reporter):
             else:
                 clash = self.unify(cx.result, t)
                 if clash:
-                    self.clash_error(clash, s.value.span, "This returned value", "the method's other answers need",
-                                     cx.result, t)
+                    self.report(P.Mismatch("return", (), clash, s.value.span, cx.result, t))
             self.record(s, t)
             return self.fresh()
         return self.infer(s, scope, cx, discard)
@@ -508,12 +499,8 @@ class Checker(Unifier, Reporter):
             first = first or item
         if len(clashes) == 1:
             item, clash, t = clashes[0]
-            self.clash_error(clash, item.span, "This element", "arrays hold one type of element, and the "
-                             "first one is", elem, t,
-                             notes=[Note("The first element is here:", first.span)]
-                             if first and not self._why_in(clash) else (),
-                             hint="an Array is homogeneous; to mix kinds of value, make them instances "
-                                  "of one class")
+            self.report(P.Mismatch("element", (), clash, item.span, elem, t,
+                                   first.span if first and not self._why_in(clash) else None))
         elif clashes:
             kinds = []
             for t in [elem] + [t for _, _, t in clashes]:
@@ -727,10 +714,9 @@ class Checker(Unifier, Reporter):
             clash = self.unify(p, a)
             if clash:
                 where = arg_nodes[i].span if i < len(arg_nodes) else node.span
-                self.clash_error(clash, where, f"The {ordinal(i + 1)} argument of `{mi.decl.selector}`",
-                                 f"`{mi.cls.name}{side} >> {mi.decl.selector}` needs", p, a,
-                                 notes=[Note(f"`{mi.cls.name}{side} >> {mi.decl.selector}` is defined here:",
-                                             mi.decl.span)] if not self._why_in(clash) else ())
+                self.report(P.Mismatch("method argument", (i + 1, f"{mi.cls.name}{side} >> {mi.decl.selector}",
+                                                           mi.decl.selector), clash, where, p, a,
+                                       None if self._why_in(clash) else mi.decl.span))
         return result
 
     def receiver_clash(self, mi: MethodInfo, self_t, recv, node):
@@ -802,16 +788,10 @@ class Checker(Unifier, Reporter):
             e_r = prune(prune(expected).args[-1])
             a_r = prune(prune(actual).args[-1]) if type(prune(actual)) is TCon else actual
             first = arg_nodes[0]
-            self.clash_error(Clash(e_r, a_r), last.span,
-                             f"The branches of this `{sel}` answer different types: this one",
-                             "the first branch answers", e_r, a_r,
-                             notes=[] if self._why_in(Clash(e_r, a_r)) else
-                             [Note("The first branch is here:", first.span)],
-                             hint="when the value is used, every branch must answer the same type")
+            self.report(P.Mismatch("branch", (sel,), Clash(e_r, a_r), last.span, e_r, a_r,
+                                   None if self._why_in(Clash(e_r, a_r)) else first.span))
             return
-        self.clash_error(clash, span, f"The {ordinal(i + 1)} argument of `{sel}`" if len(arg_nodes) != 1
-                         else f"The argument of `{sel}`",
-                         f"`{sel}` on `{rname}` needs", expected, actual)
+        self.report(P.Mismatch("argument", (i + 1, len(arg_nodes) == 1, sel, rname), clash, span, expected, actual))
 
     # ---- errors about selectors ---------------------------------------------------------------
     def understood(self, t) -> set[str]:
