@@ -111,6 +111,7 @@ def own_check(ck, p, actor, span):
 def plain_receive(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     p = prune(recv.args[0])
     own_check(ck, p, actor, node.span)
+    p.plain_sites.append(node.span)
     if p.plain is None:
         p.plain = (TVar(p.level), node.span, True)
     elif not p.plain[2]:
@@ -345,9 +346,13 @@ def runtime_message(ck, r, m, req):
     """A `Down` or `Exit` the run time delivers: a plain `receive` can take it out of the mailbox."""
     if r.plain is None or not r.plain[2]:
         return True     # a receive table takes only what it names; an unreceived Down just waits
+    later = [s for s in r.plain_sites if ck.order is None or not ck.order.before(s, req.span)]
+    if r.plain_sites and not later:
+        return True     # every plain receive has run before the messages can be delivered
     clash = ck.unify(r.plain[0], m)
     if clash:
-        ck.report(P.RuntimeMessageToPlainReceive(m.name, req.runtime, show(prune(r.plain[0])), req.span, r.plain[1]))
+        ck.report(P.RuntimeMessageToPlainReceive(m.name, req.runtime, show(prune(r.plain[0])), req.span,
+                                                 later[0] if later else r.plain[1]))
     return True
 
 

@@ -10,6 +10,7 @@ from lp.types import actors, overrides, traps
 from lp.types import problems as P
 from lp.types.generics import generic_fields, recursive_classes
 from lp.types.infer import Checker, Cx, Scope
+from lp.types.order import Order
 from lp.types.parts import assemble
 from lp.types.terms import prune
 
@@ -107,6 +108,7 @@ def _check(ck: Checker, program, imports):
 
 
 def _statements(ck: Checker, program, modules):
+    ck.order = Order(ck, program)
     main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))
     main.why = None
     ck.level = 1

@@ -124,6 +124,7 @@ class Checker(Unifier, Reporter):
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
         self.constructions: list = []   # constructors sent to a class value, judged at the end (overrides.py)
+        self.order = None               # statement order of the main program and spawn bodies (order.py)
 
     # ---- small helpers ------------------------------------------------------------
     def record(self, node, t):

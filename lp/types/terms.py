@@ -48,7 +48,7 @@ class TCon(Type):
 
 
 class TProto(Type):
-    __slots__ = ("ref", "level", "accepts", "lits", "computed", "plain", "requires", "origins", "opaque",
+    __slots__ = ("ref", "level", "accepts", "lits", "computed", "plain", "plain_sites", "requires", "origins", "opaque",
                  "owner_checks", "id", "why", "copies", "late")
 
     def __init__(self, level: int):
@@ -58,6 +58,7 @@ class TProto(Type):
         self.lits = {}           # kind ('Symbol', 'Integer', ...) -> {value: span}
         self.computed = []       # [(key type, span of the entry)]: keys computed at run time (`k -> [...]`)
         self.plain = None        # (answer type, span, True for a real `receive` / False for an ask: reply address)
+        self.plain_sites = []    # the spans of every real plain `receive` on it
         self.requires = []       # [Require]
         self.origins = ()        # spans of the spawns / main that this protocol belongs to
         self.opaque = None       # span where an actor of unknown protocol came from

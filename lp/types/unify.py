@@ -174,6 +174,8 @@ class Unifier:
                 self._u(p.plain[0], q.plain[0], out)
                 if q.plain[2] and not p.plain[2]:
                     p.plain = (p.plain[0], q.plain[1], True)
+        if q.plain_sites:
+            p.plain_sites = p.plain_sites + q.plain_sites
         if q.requires:
             p.requires = p.requires + q.requires
         if q.origins:
@@ -304,6 +306,7 @@ class Instantiator:
                 n.lits = {k: dict(v) for k, v in t.lits.items()}
                 n.computed = [(self(k), s) for k, s in t.computed]
                 n.plain = (self(t.plain[0]), t.plain[1], t.plain[2]) if t.plain is not None else None
+                n.plain_sites = list(t.plain_sites)
                 n.requires = [self.checker.copy_require(r, self) for r in t.requires]
                 n.origins = t.origins
                 n.opaque = t.opaque
