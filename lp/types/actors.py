@@ -56,7 +56,7 @@ def form_spawn(ck: Checker, n, scope, cx, discard):
             ck.report(P.SpawnArity(len(body.params), body.span))
             return TCon("Actor", (p,), n.span)
         inner = Cx(cx.cls, cx.class_side, cx.self_t, None, p, in_spawn=True)
-        t = ck.i_Block(body, scope, inner, True, param_types=[me])
+        t = ck.i_Block(body, scope, inner, True, param_types=[me], runner=p)
         ck.record(body, t)
     else:
         t = ck.infer(body, scope, cx)
@@ -64,6 +64,7 @@ def form_spawn(ck: Checker, n, scope, cx, discard):
         clash = ck.unify(want, t)
         if clash:
             ck.clash_error(clash, body.span, "The argument of `spawn:`", "`spawn:` needs", want, t)
+        ck.run_in(want, p)
     return TCon("Actor", (p,), n.span)
 
 
@@ -75,6 +76,7 @@ def class_spawn(ck, cname, ats, node, actor, arg_nodes, discard):
     if clash:
         ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, "The argument of `spawn:`",
                        "`spawn:` needs", want, ats[0])
+    ck.run_in(want, p)
     return TCon("Actor", (p,), node.span)
 
 
@@ -141,10 +143,10 @@ def form_receive(ck: Checker, n, scope, cx, discard):
         if type(h) is A.Block:
             if len(h.params) > 1:
                 ck.report(P.HandlerArity(len(h.params), h.span))
-                ht = ck.i_Block(h, scope, cx, discard)
+                ht = ck.i_Block(h, scope, cx, discard, runner=cx.actor)
                 ck.record(h, ht)
                 continue
-            ht = ck.i_Block(h, scope, cx, discard, param_types=[payload])
+            ht = ck.i_Block(h, scope, cx, discard, param_types=[payload], runner=cx.actor)
             ck.record(h, ht)
             r = ht.args[-1]
             rspan = h.body[-1].span if h.body else h.span
@@ -155,6 +157,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
             clash = ck.unify(want, ht)
             if clash:
                 ck.clash_error(clash, h.span, "This handler", "a receive entry needs", want, ht)
+            ck.run_in(want, cx.actor)
             rspan = h.span
         if not discard:
             clash = ck.unify(result, r)
@@ -176,6 +179,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
         bt = ck.block_arg(blk, scope, cx, discard)
         want = TCon("Block", (ck.fresh() if discard else result,))
         clash = ck.unify(want, bt)
+        ck.run_in(want, cx.actor)
         if clash:
             if type(blk) is A.Block and clash.kind == "mismatch" and blk.body:
                 ck.clash_error(clash, blk.body[-1].span, "The timeout block answers a different type from the "

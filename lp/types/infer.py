@@ -533,13 +533,17 @@ class Checker(Unifier, Reporter):
     def i_Return(self, n, scope, cx, discard):
         return self.infer_stmt(n, scope, cx, discard)
 
-    def i_Block(self, n, scope, cx, discard, param_types=None):
+    def i_Block(self, n, scope, cx, discard, param_types=None, runner=None):
+        """A block runs in the actor that runs it (`runner` when known: a spawn's, a receive handler's),
+        which is its type's `ctx`: the body is checked with that as `Actor self`, and whoever runs the
+        block (`value`, a library method, `spawn:`) unifies it with its own actor (`run_in`)."""
+        if runner is None:
+            runner = TProto(self.level)
         if param_types is None and _receives_on_first_param(n):
             # `body := [:me | me receive: ...]`: a spawn body written before its spawn; it is run by
-            # the actor it receives on (the receive-on-another-actor check is lexical, docs/types.md)
-            p = self.new_proto()
-            param_types = [TCon("Actor", (p,), n.span)]
-            cx = Cx(cx.cls, cx.class_side, cx.self_t, cx.result, p, in_spawn=cx.in_spawn)
+            # the actor it receives on
+            param_types = [TCon("Actor", (runner,), n.span)]
+        cx = Cx(cx.cls, cx.class_side, cx.self_t, cx.result, runner, in_spawn=cx.in_spawn)
         inner = Scope(scope, block=True)
         ps = []
         for i, p in enumerate(n.params):
@@ -554,7 +558,18 @@ class Checker(Unifier, Reporter):
             r = self.infer_body(n.body, inner, cx, discard) if n.body else TCon("UndefinedObject", (), n.span)
             if discard:
                 r = self.fresh()
-        return TCon("Block", (*ps, r), n.span)
+        t = TCon("Block", (*ps, r), n.span)
+        t.ctx = runner
+        return t
+
+    def run_in(self, t, actor):
+        """A block of type t runs in `actor` (a protocol): its `Actor self` is that actor."""
+        b = prune(t)
+        if type(b) is TCon and b.name == "Block" and actor is not None:
+            if b.ctx is None:
+                b.ctx = actor
+            else:
+                self.unify(b.ctx, actor)
 
     def block_arg(self, node, scope, cx, discard):
         if type(node) is A.Block:
@@ -633,7 +648,7 @@ class Checker(Unifier, Reporter):
         if tr is TVar:
             usig = UNIVERSAL_SIGS.get(sel)
             if usig is not None:
-                return self.apply_sig(usig, r, ats, node, arg_nodes, discard)
+                return self.apply_sig(usig, r, ats, node, arg_nodes, discard, actor=actor)
             om = self.table.classes["Object"].methods.get(sel)
             if om is not None:
                 return self.call_method(om, r, ats, node, actor, arg_nodes)
@@ -662,13 +677,15 @@ class Checker(Unifier, Reporter):
             if info.builtin:
                 sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)
                 if sig is not None:
+                    if info.name == "Block" and sel != "numArgs":
+                        self.run_in(r, actor)    # value, whileTrue:, ensure:, repeat ... run the block here
                     if sig.special:
                         return self.parts.sends[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
                     if discard and sel in BRANCHING_SIGS:
                         sig = BRANCHING_SIGS[sel]
                     if (info.name, sel) in self.parts.runtime_messages:
                         self.parts.runtime_messages[(info.name, sel)](self, node, actor, arg_nodes)
-                    return self.apply_sig(sig, r, ats, node, arg_nodes, discard)
+                    return self.apply_sig(sig, r, ats, node, arg_nodes, discard, actor=actor)
             mi = info.methods.get(sel)
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
@@ -688,7 +705,7 @@ class Checker(Unifier, Reporter):
                 if (info.name + " class", sel) in self.parts.runtime_messages:
                     self.parts.runtime_messages[(info.name + " class", sel)](self, node, actor, arg_nodes)
                 inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
-                return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True)
+                return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True, actor=actor)
             mi = info.cmethods.get(sel)
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
@@ -700,7 +717,7 @@ class Checker(Unifier, Reporter):
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):
         t = mi.scheme if mi.scheme is not None else mi.mono
         if t is None:  # an override of a universal selector, inferred in a later group
-            return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False)
+            return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False, actor=actor)
         if mi.scheme is not None:
             t = self.instantiate(t)
         ctx_t, self_t, *params, result = t.args
@@ -768,7 +785,7 @@ class Checker(Unifier, Reporter):
                 env[pname] = a
         return env
 
-    def apply_sig(self, sig, recv, ats, node, arg_nodes, discard, class_side=False):
+    def apply_sig(self, sig, recv, ats, node, arg_nodes, discard, class_side=False, actor=None):
         env = self.sig_env(recv) if not class_side else {}
         sel = sig.selector
         for i, (s, a) in enumerate(zip(sig.args, ats)):
@@ -776,6 +793,8 @@ class Checker(Unifier, Reporter):
             clash = self.unify(expected, a)
             if clash:
                 self.arg_clash(sel, i, clash, expected, a, node, arg_nodes, recv, class_side)
+            elif s[0] == "con" and s[1] == "Block":
+                self.run_in(expected, actor)   # a library method runs the blocks it is given at once
         return self.build(sig.result, env, recv, why=node.span)
 
     def arg_clash(self, sel, i, clash, expected, actual, node, arg_nodes, recv, class_side=False):

@@ -123,6 +123,7 @@ def block_ensure(ck, recv, ats, node, actor, arg_nodes, discard):
     if clash:
         ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, f"The argument of `{node.selector}`",
                        f"`{node.selector}` needs", other, ats[0])
+    ck.run_in(other, actor)
     return r
 
 
@@ -138,6 +139,7 @@ def block_while(ck, recv, ats, node, actor, arg_nodes, discard):
         if clash:
             ck.clash_error(clash, arg_nodes[0].span, f"The argument of `{node.selector}`",
                            f"`{node.selector}` needs", other, ats[0])
+        ck.run_in(other, actor)
     return TCon("UndefinedObject", (), node.span)
 
 
@@ -154,6 +156,7 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     clash = ck.unify(h, ats[1])
     if clash:
         ck.clash_error(clash, arg_nodes[1].span, "The handler of `on:do:`", "`on:do:` needs", h, ats[1])
+    ck.run_in(h, actor)
     return r
 
 

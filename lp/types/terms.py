@@ -38,13 +38,14 @@ class TCon(Type):
     `why` is the span of the expression that made this type, used for notes. `open` marks a class type
     (`X class`) whose value may be a subclass of X: a class-side `self` of a class with subclasses, and
     every class type unified with one (unify.py), since a value of either may reach the other."""
-    __slots__ = ("name", "args", "why", "open")
+    __slots__ = ("name", "args", "why", "open", "ctx")
 
     def __init__(self, name: str, args: tuple = (), why=None):
         self.name = name
         self.args = args
         self.why = why
         self.open = False
+        self.ctx = None     # a Block's: the protocol of the actor that runs it (its `Actor self`), once known
 
 
 class TProto(Type):

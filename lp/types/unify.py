@@ -42,6 +42,8 @@ class Unifier:
                 if t.args and id(t) not in seen:
                     seen.add(id(t))
                     stack.extend(t.args)
+                    if t.ctx is not None:
+                        stack.append(t.ctx)
             elif tt is TProto:
                 if t.level > level:
                     t.level = level
@@ -68,6 +70,8 @@ class Unifier:
                 if t.args and id(t) not in seen:
                     seen.add(id(t))
                     stack.extend(t.args)
+                    if t.ctx is not None:
+                        self.adjust(t.ctx, level)
             elif tt is TProto:
                 if t.level > level:
                     t.level = level
@@ -116,6 +120,13 @@ class Unifier:
                 return
             if a.open is not b.open:
                 a.open = b.open = True
+            if a.ctx is not b.ctx:
+                if a.ctx is None:
+                    a.ctx = b.ctx
+                elif b.ctx is None:
+                    b.ctx = a.ctx
+                else:
+                    self._u(a.ctx, b.ctx, out)
             for x, y in zip(a.args, b.args):
                 self._u(x, y, out)
             return
@@ -234,6 +245,8 @@ def generalize(t, level):
             if t.args and id(t) not in seen:
                 seen.add(id(t))
                 stack.extend(t.args)
+                if t.ctx is not None:
+                    stack.append(t.ctx)
         elif tt is TProto:
             if t.id in seen:
                 continue
@@ -256,6 +269,8 @@ def is_generic(t) -> bool:
             if t.args and id(t) not in seen:
                 seen.add(id(t))
                 stack.extend(t.args)
+                if t.ctx is not None:
+                    stack.append(t.ctx)
         elif tt is TProto:
             if t.level == GENERIC:
                 return True
@@ -294,6 +309,8 @@ class Instantiator:
                 return done[1]
             args = tuple(self(a) for a in t.args)
             n = TCon(t.name, args, t.why)
+            if t.ctx is not None:
+                n.ctx = self(t.ctx)
             self.cons[id(t)] = (t, n)
             return n
         if tt is TProto:
