@@ -199,7 +199,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
                     ck.unify(mine[0], payload)
             elif lit is not None:
                 p.lits.setdefault(lit[0], {}).setdefault(lit[1], span)
-            elif payload is not ERR:
+            else:   # a computed key; after a bad key (ERR) it takes anything, so no send is reported again
                 ck.adjust(payload, p.level)
                 p.computed.append((payload, span))
     return TCon("UndefinedObject", (), n.span) if discard else result
@@ -276,6 +276,8 @@ def ask(ck: Checker, m, p, result, node):
     if rp is None:
         ck.unify(result, ERR)
         return
+    if rp.asked is None:
+        rp.asked = node.span
     if rp.plain is None:
         rp.plain = (TVar(rp.level), node.span, False)
     ck.unify(result, TCon("Future", (rp.plain[0],), node.span))
@@ -407,6 +409,8 @@ def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
             return True
     for k, _ in r.computed:     # a key known only at run time may equal this message
         k = prune(k)
+        if type(k) is TSpecial:
+            return True
         if type(k) is TCon and (ck.table.is_ancestor(k.name, m.name) or ck.table.is_ancestor(m.name, k.name)):
             return True
     return False
@@ -448,6 +452,10 @@ def reject(ck: Checker, r: TProto, m: TCon, req: Require):
 
 def check_owner(ck, r, c, span):
     if r is c:
+        return
+    if not r.origins and r.asked is not None:
+        # a reply address (the `reply` of a request sent with ask:) is the asker's future, no mailbox
+        ck.report(P.ReceiveOnAnotherActor(span, r.asked, reply=True))
         return
     if type(c) is not TProto or c.level == GENERIC:
         return

@@ -116,7 +116,8 @@ class NeverReceives:
 @dataclass
 class ReceiveOnAnotherActor:
     span: Span
-    other: Span            # the other actor's spawn (line 0: the main program's)
+    other: Span            # the other actor's spawn (line 0: the main program's), or the ask: of a reply address
+    reply: bool = False    # the receiver is a reply address
 
 
 # ---- declarations, statements and names (infer.py) ----------------------------------------------

@@ -132,6 +132,12 @@ def _never_receives(p: P.NeverReceives):
 def _receive_on_another_actor(p: P.ReceiveOnAnotherActor):
     notes = (Note("That actor is spawned here:", p.other),) if p.other.line > 0 else \
         (Note("That actor is the main program's."),)
+    if p.reply:
+        return Diagnostic("receive on another actor", "This receives from a reply address, the `reply` of a request "
+                          "sent with `ask:`: the answer sent to it goes to the asker's future, and no actor running "
+                          "this code has it as a mailbox.", p.span,
+                          notes=(Note("The request is asked here:", p.other),),
+                          hint="send the answer with `m reply ! value`; to receive, use `me` (or `Actor self`)")
     return Diagnostic("receive on another actor", "This receives from the mailbox of an actor that is not the one "
                       "running this code. Only an actor can take messages out of its own mailbox.", p.span, notes=notes,
                       hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")

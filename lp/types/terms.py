@@ -49,7 +49,8 @@ class TCon(Type):
 
 
 class TProto(Type):
-    __slots__ = ("ref", "level", "accepts", "lits", "computed", "plain", "plain_sites", "requires", "origins", "opaque",
+    __slots__ = ("ref", "level", "accepts", "lits", "computed", "plain", "plain_sites", "asked", "requires", "origins",
+                 "opaque",
                  "owner_checks", "id", "why", "copies", "late")
 
     def __init__(self, level: int):
@@ -60,6 +61,7 @@ class TProto(Type):
         self.computed = []       # [(key type, span of the entry)]: keys computed at run time (`k -> [...]`)
         self.plain = None        # (answer type, span, True for a real `receive` / False for an ask: reply address)
         self.plain_sites = []    # the spans of every real plain `receive` on it
+        self.asked = None        # the span of an ask: whose reply address this is
         self.requires = []       # [Require]
         self.origins = ()        # spans of the spawns / main that this protocol belongs to
         self.opaque = None       # span where an actor of unknown protocol came from

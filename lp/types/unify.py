@@ -187,6 +187,8 @@ class Unifier:
                     p.plain = (p.plain[0], q.plain[1], True)
         if q.plain_sites:
             p.plain_sites = p.plain_sites + q.plain_sites
+        if p.asked is None:
+            p.asked = q.asked
         if q.requires:
             p.requires = p.requires + q.requires
         if q.origins:
@@ -324,6 +326,7 @@ class Instantiator:
                 n.computed = [(self(k), s) for k, s in t.computed]
                 n.plain = (self(t.plain[0]), t.plain[1], t.plain[2]) if t.plain is not None else None
                 n.plain_sites = list(t.plain_sites)
+                n.asked = t.asked
                 n.requires = [self.checker.copy_require(r, self) for r in t.requires]
                 n.origins = t.origins
                 n.opaque = t.opaque
