@@ -513,6 +513,11 @@ def _rebinding_in_block(p: P.RebindingInBlock):
                       notes=(Note(f"The outer `{n}` is bound here:", p.outer),) if p.outer else (), hint=REBIND_HINT)
 
 
+# how to keep the answer of each selector whose unused result is warned about (traps.py)
+_UNUSED_EXAMPLES = {"at:put:": "d2 := d at: k put: v.", "removeKey:": "d2 := d removeKey: k.",
+                    "copyWith:": "a2 := a copyWith: x.", ",": "s2 := s , t.", "with:": "p2 := p with: { x: 3 }."}
+
+
 def _unused_result(p: P.UnusedResult):
     sel = p.selector
     what = "a new Dictionary" if sel in ("at:put:", "removeKey:") else "a new value"
@@ -522,7 +527,7 @@ def _unused_result(p: P.UnusedResult):
         hint = "chain the sends instead: `((d at: 1 put: 'a') at: 2 put: 'b')`, and bind the result"
     else:
         msg = f"`{sel}` answers {what} and changes nothing, but this statement throws that answer away."
-        hint = "bind the answer and use it: `d2 := d at: k put: v.`"
+        hint = f"bind the answer and use it: `{_UNUSED_EXAMPLES.get(sel, 'x2 := x ' + sel + ' y.')}`"
     return Diagnostic("warning: unused result", msg, p.span, severity="warning", hint=hint)
 
 
