@@ -96,6 +96,7 @@ def check_element(ck: Checker, e, sel, node):
 def block_value(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     result = ck.fresh()
     want = TCon("Block", (*ats, result))
+    want.ctx = actor    # the block runs here
     clash = ck.unify(recv, want)
     if clash:
         n = len(ats)
