@@ -712,6 +712,9 @@ class Checker(Unifier, Reporter):
         om = self.table.classes["Object"].methods.get(sel)
         if om is not None:  # classes are objects: the class-side chain ends in Object's instance methods
             return self.call_method(om, r, ats, node, actor, arg_nodes)
+        usig = UNIVERSAL_SIGS.get(sel)
+        if usig is not None:   # ... and in what every value understands (`P isNil`, `P -> 1`)
+            return self.apply_sig(usig, r, ats, node, arg_nodes, discard, actor=actor)
         return self.unknown_selector(r, sel, node)
 
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):

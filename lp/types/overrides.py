@@ -218,7 +218,7 @@ def check_object_methods(ck):
     """`Object >> sel` is inherited by every builtin class, and a builtin class's own `sel` (its library
     signature) overrides it: a send typed against the Object method (say on a receiver not yet known)
     can reach the builtin's. So the library signature must be at least as general as the Object method."""
-    from lp.types.library import CLASS_SIGS, INSTANCE_SIGS
+    from lp.types.library import CLASS_SIGS, FIELD_SIGS, INSTANCE_SIGS
     obj = ck.table.classes["Object"]
     for sel, om in list(obj.methods.items()):
         if om.scheme is None or om.decl.span is None or om.decl.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
@@ -226,11 +226,21 @@ def check_object_methods(ck):
         # the library's own `sel` of each builtin class, and (classes are objects, whose class-side chain
         # ends in Object's instance methods) the class-side `sel` of each builtin class and its heirs
         overriders = [(c, t.get(sel), False) for c, t in INSTANCE_SIGS.items() if c not in ("Object", "Reason")] + \
-            [(c, t.get(sel), True) for c, t in CLASS_SIGS.items()]
+            [(c, t.get(sel), True) for c, t in CLASS_SIGS.items()] + \
+            [(c, _FieldReader(t[sel]), False) for c, t in FIELD_SIGS.items() if sel in t]   # a field is a method
         for cname, sig, class_side in overriders:
             if sig is not None and cname in ck.table.classes and \
                     ck.guard(om.decl, _library_over_object, ck, om, cname, sig, class_side) is False:
                 break
+
+
+class _FieldReader:
+    """A builtin class's field (`Error`'s `message`) as the unary library method that reads it."""
+    args = ()
+    special = False
+
+    def __init__(self, result):
+        self.result = result
 
 
 def _library_over_object(ck, om, cname, sig, class_side=False):
