@@ -6,6 +6,11 @@ stdlib. The stdlib's `core.lp` (the core library written in LP) is loaded
 before every program without being imported. Modules come back in dependency
 order, each once; an import cycle is an error. The stdlib is `stdlib/` in a
 checkout (and an editable install) and the package `lp.stdlib` once installed.
+
+The core library's own helpers (its methods on builtin classes whose selectors
+are not library selectors, such as `Array >> merge:by:`) are private: once
+parsed they are renamed `core.merge:by:`, a selector no program can write, so
+a program can neither send them nor collide with them (`privatise`).
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from pathlib import Path
 from lp.diagnostics import Diagnostic, LPError, SourceMap
 from lp.syntax import ast as A
 from lp.syntax.parser import parse_text, read_source
+from lp.core_helpers import privatise
 
 
 def stdlib_dir() -> Path:
@@ -64,6 +70,8 @@ class Loader:
                                      at.span if at else None))
         display = str(path) if not path.is_relative_to(self.stdlib.resolve()) else f"stdlib/{path.name}"
         program = self._parse(path, display)
+        if path == (self.stdlib / module_file_name(CORE)).resolve():
+            program = privatise(program)
         if program.statements:
             raise LPError(Diagnostic(
                 "statement in a module", "An imported module holds classes and methods; only the main file's "

@@ -7,6 +7,7 @@ import os
 import sys
 import threading
 
+from lp.core_helpers import is_private
 from lp.classdecls import validate
 from lp.diagnostics import Diagnostic, LPError
 from lp.interp import builtins
@@ -126,6 +127,7 @@ class Interpreter:
                 names |= set(c.methods)
                 c = c.superclass
         names.discard(selector)
+        names = {n for n in names if not is_private(n)}   # the core library's helpers (lp/core_helpers.py)
         close = difflib.get_close_matches(selector, sorted(names), n=1, cutoff=0.75)
         hint = f" (did you mean #{close[0]}?)" if close else ""
         if via_super:

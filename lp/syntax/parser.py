@@ -272,39 +272,54 @@ class _ToAst(Transformer):
         return A.Record(tuple(c[1]), self.between(c[0], c[-1]))
 
 
+def _cut(text: str) -> str:
+    """A literal as quoted in a message: a very long one is cut in the middle."""
+    return text if len(text) <= 40 else f"{text[:24]}...{text[-8:]}"
+
+
+def _too_long(digits: str) -> bool:
+    """More significant digits than any 64-bit integer has in any base (and than Python converts)."""
+    return len(digits.lstrip("0")) > 64
+
+
 def parse_number(text: str, span: A.Span):
     neg = text.startswith("-")
     body = text[1:] if neg else text
+    too_big = _SyntaxProblem(f"the integer literal `{_cut(text)}` does not fit in 64 bits", span,
+                             hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
     if "r" in body:
         radix_s, digits = body.split("r", 1)
-        radix = int(radix_s)
+        radix = int(radix_s) if not _too_long(radix_s) else 0
         if not 2 <= radix <= 36:
-            raise _SyntaxProblem(f"radix {radix} is out of range: radixes go from 2 to 36", span)
-        try:
-            value = int(digits, radix)
-        except ValueError:
-            raise _SyntaxProblem(f"`{digits}` is not a number in base {radix}", span)
+            raise _SyntaxProblem(f"radix {_cut(radix_s)} is out of range: radixes go from 2 to 36", span)
+        if not digits or any(int(ch, 36) >= radix for ch in digits):
+            raise _SyntaxProblem(f"`{_cut(digits)}` is not a number in base {radix}", span)
         if any(ch.islower() for ch in digits):
-            raise _SyntaxProblem(f"digits above 9 are written in capitals: {radix}r{digits.upper()}", span)
+            raise _SyntaxProblem(f"digits above 9 are written in capitals: {_cut(f'{radix}r{digits.upper()}')}",
+                                 span)
+        if _too_long(digits):
+            raise too_big
+        value = int(digits, radix)
     elif "." in body or "e-" in body:
         try:
             value = float(body)
         except ValueError:
-            raise _SyntaxProblem(f"`{text}` is not a valid number", span)
+            raise _SyntaxProblem(f"`{_cut(text)}` is not a valid number", span)
         if value == float("inf"):
-            raise _SyntaxProblem(f"the float literal `{text}` is too large", span)
+            raise _SyntaxProblem(f"the float literal `{_cut(text)}` is too large", span)
         return A.FloatLit(-value if neg else value, span, str(text))
     elif "e" in body:
         mant, exp = body.split("e")
-        if int(exp) > 30:
-            raise _SyntaxProblem(f"the integer literal `{text}` does not fit in 64 bits", span)
+        if _too_long(mant) or len(exp.lstrip("0")) > 2 or int(exp) > 30:
+            raise _SyntaxProblem(f"the integer literal `{_cut(text)}` does not fit in 64 bits", span)
         value = int(mant) * 10 ** int(exp)
     else:
+        if _too_long(body):
+            raise too_big
         value = int(body)
     value = -value if neg else value
     if not INT_MIN <= value <= INT_MAX:
-        raise _SyntaxProblem(f"the integer literal `{text}` does not fit in 64 bits",
-                             span, hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
+        raise too_big
     return A.IntLit(value, span, str(text))
 
 

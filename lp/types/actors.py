@@ -56,7 +56,7 @@ def form_spawn(ck: Checker, n, scope, cx, discard):
             ck.report(P.SpawnArity(len(body.params), body.span))
             return TCon("Actor", (p,), n.span)
         inner = Cx(cx.cls, cx.class_side, cx.self_t, None, p, in_spawn=True)
-        t = ck.i_Block(body, scope, inner, True, param_types=[me])
+        t = ck.i_Block(body, scope, inner, True, param_types=[me], runner=p)
         ck.record(body, t)
     else:
         t = ck.infer(body, scope, cx)
@@ -64,6 +64,7 @@ def form_spawn(ck: Checker, n, scope, cx, discard):
         clash = ck.unify(want, t)
         if clash:
             ck.clash_error(clash, body.span, "The argument of `spawn:`", "`spawn:` needs", want, t)
+        ck.run_in(want, p)
     return TCon("Actor", (p,), n.span)
 
 
@@ -75,6 +76,7 @@ def class_spawn(ck, cname, ats, node, actor, arg_nodes, discard):
     if clash:
         ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, "The argument of `spawn:`",
                        "`spawn:` needs", want, ats[0])
+    ck.run_in(want, p)
     return TCon("Actor", (p,), node.span)
 
 
@@ -111,6 +113,7 @@ def own_check(ck, p, actor, span):
 def plain_receive(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     p = prune(recv.args[0])
     own_check(ck, p, actor, node.span)
+    p.plain_sites.append(node.span)
     if p.plain is None:
         p.plain = (TVar(p.level), node.span, True)
     elif not p.plain[2]:
@@ -135,15 +138,15 @@ def form_receive(ck: Checker, n, scope, cx, discard):
     first = None
     entries = []
     for e in table.entries:
-        payload, tag, lit = entry_key(ck, e.key, scope)
+        payload, tag, lit = entry_key(ck, e.key, scope, cx)
         h = e.handler
         if type(h) is A.Block:
             if len(h.params) > 1:
                 ck.report(P.HandlerArity(len(h.params), h.span))
-                ht = ck.i_Block(h, scope, cx, discard)
+                ht = ck.i_Block(h, scope, cx, discard, runner=cx.actor)
                 ck.record(h, ht)
                 continue
-            ht = ck.i_Block(h, scope, cx, discard, param_types=[payload])
+            ht = ck.i_Block(h, scope, cx, discard, param_types=[payload], runner=cx.actor)
             ck.record(h, ht)
             r = ht.args[-1]
             rspan = h.body[-1].span if h.body else h.span
@@ -154,6 +157,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
             clash = ck.unify(want, ht)
             if clash:
                 ck.clash_error(clash, h.span, "This handler", "a receive entry needs", want, ht)
+            ck.run_in(want, cx.actor)
             rspan = h.span
         if not discard:
             clash = ck.unify(result, r)
@@ -175,6 +179,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
         bt = ck.block_arg(blk, scope, cx, discard)
         want = TCon("Block", (ck.fresh() if discard else result,))
         clash = ck.unify(want, bt)
+        ck.run_in(want, cx.actor)
         if clash:
             if type(blk) is A.Block and clash.kind == "mismatch" and blk.body:
                 ck.clash_error(clash, blk.body[-1].span, "The timeout block answers a different type from the "
@@ -194,6 +199,9 @@ def form_receive(ck: Checker, n, scope, cx, discard):
                     ck.unify(mine[0], payload)
             elif lit is not None:
                 p.lits.setdefault(lit[0], {}).setdefault(lit[1], span)
+            else:   # a computed key; after a bad key (ERR) it takes anything, so no send is reported again
+                ck.adjust(payload, p.level)
+                p.computed.append((payload, span))
     return TCon("UndefinedObject", (), n.span) if discard else result
 
 
@@ -204,8 +212,10 @@ NOT_RECEIVABLE = {
 }
 
 
-def entry_key(ck: Checker, key, scope):
-    """(payload type, class tag, literal) for a receive entry's key."""
+def entry_key(ck: Checker, key, scope, cx):
+    """(payload type, class tag, literal) for a receive entry's key. A key that is neither a class name
+    nor a literal is computed at run time: it matches a message equal to it (of its class, as a literal
+    key does), so the handler takes the key's type and the actor accepts messages of that class."""
     lit = literal_of(key)
     if lit is not None:
         t = TCon(lit[0], (), key.span)
@@ -224,8 +234,11 @@ def entry_key(ck: Checker, key, scope):
             return ck.table.instance_type(key.name, why=key.span, level=ck.level), key.name, None
         ck.report(P.UnknownKeyClass(key.name, did_you_mean(key.name, ck.table.classes), key.span))
         return ERR, None, None
-    ck.report(P.BadReceiveKey(key.span))
-    return ERR, None, None
+    if type(key) is A.Name and key.name[:1].isupper():
+        # a capitalised key names a class (the run time matches instances of it), not this variable
+        ck.report(P.BadReceiveKey(key.name, key.span))
+        return ERR, None, None
+    return ck.infer(key, scope, cx), None, None
 
 
 # ---- ask ---------------------------------------------------------------------------------------
@@ -263,6 +276,8 @@ def ask(ck: Checker, m, p, result, node):
     if rp is None:
         ck.unify(result, ERR)
         return
+    if rp.asked is None:
+        rp.asked = node.span
     if rp.plain is None:
         rp.plain = (TVar(rp.level), node.span, False)
     ck.unify(result, TCon("Future", (rp.plain[0],), node.span))
@@ -337,14 +352,13 @@ def runtime_message(ck, r, m, req):
     """A `Down` or `Exit` the run time delivers: a plain `receive` can take it out of the mailbox."""
     if r.plain is None or not r.plain[2]:
         return True     # a receive table takes only what it names; an unreceived Down just waits
+    later = [s for s in r.plain_sites if ck.order is None or not ck.order.before(s, req.span)]
+    if r.plain_sites and not later:
+        return True     # every plain receive has run before the messages can be delivered
     clash = ck.unify(r.plain[0], m)
     if clash:
-        ck.worded("runtime message to a plain receive",
-                 f"After `{req.runtime}`, the run time delivers `{m.name}` messages to this actor, and it takes "
-                 f"its messages with a plain `receive`, which answers `{show(prune(r.plain[0]))}` here: "
-                 f"a plain `receive` could answer {'an' if m.name[0] in 'AEIOU' else 'a'} `{m.name}`.", req.span,
-                 [Note("The plain receive is here:", r.plain[1])],
-                 hint=f"use `receive: {{ ... }}` with an entry `{m.name} -> [:d | ...]` next to the others")
+        ck.report(P.RuntimeMessageToPlainReceive(m.name, req.runtime, show(prune(r.plain[0])), req.span,
+                                                 later[0] if later else r.plain[1]))
     return True
 
 
@@ -393,6 +407,12 @@ def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
     if vals:
         if req.literal is None or req.literal[0] != m.name or req.literal[1] in vals:
             return True
+    for k, _ in r.computed:     # a key known only at run time may equal this message
+        k = prune(k)
+        if type(k) is TSpecial:
+            return True
+        if type(k) is TCon and (ck.table.is_ancestor(k.name, m.name) or ck.table.is_ancestor(m.name, k.name)):
+            return True
     return False
 
 
@@ -418,7 +438,8 @@ def reject(ck: Checker, r: TProto, m: TCon, req: Require):
         spawned = r.origins[0] if r.origins and r.origins[0].line > 0 else None
         ck.report(P.NeverReceives(what, req.span, spawned))
         return
-    spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()]
+    spans = [s for _, s in r.accepts.values()] + [s for v in r.lits.values() for s in v.values()] + \
+        [s for _, s in r.computed]
     first = min(spans, key=lambda s: (s.file, s.line, s.col)) if spans else None
     near = None
     if lit is not None and lit[0] in r.lits:
@@ -431,6 +452,10 @@ def reject(ck: Checker, r: TProto, m: TCon, req: Require):
 
 def check_owner(ck, r, c, span):
     if r is c:
+        return
+    if not r.origins and r.asked is not None:
+        # a reply address (the `reply` of a request sent with ask:) is the asker's future, no mailbox
+        ck.report(P.ReceiveOnAnotherActor(span, r.asked, reply=True))
         return
     if type(c) is not TProto or c.level == GENERIC:
         return

@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 
 from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
-from lp.types import actors, proxies, traps
+from lp.types import actors, overrides, proxies, traps
 from lp.types import problems as P
-from lp.types.generics import generic_fields
+from lp.types.generics import generic_fields, recursive_classes
 from lp.types.infer import Checker, Cx, Scope
+from lp.types.order import Order
 from lp.types.parts import assemble
 from lp.types.terms import prune
 
@@ -57,8 +58,21 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
         sys.setrecursionlimit(old_limit)
     files = [getattr(p, "file", "") for p in list(imports or ()) + [program]]
     rank = {f: i for i, f in enumerate(files)}
-    diags = sorted(ck.diagnostics, key=lambda d: (rank.get(d.span.file if d.span else "", len(rank)),) + _order(d))
+    diags = sorted(_root_causes(ck.diagnostics), key=lambda d: (rank.get(d.span.file if d.span else "", len(rank)),)
+                   + _order(d))
     return CheckResult(diags, ck.types)
+
+
+def _in_stdlib(d: Diagnostic) -> bool:
+    return d.span is not None and d.span.file.replace("\\", "/").startswith("stdlib/")
+
+
+def _root_causes(diags):
+    """The standard library checks clean on its own, so an error inside it comes from the program (a
+    method on `Object` it uses, say): when the program has errors of its own, those are the root causes."""
+    if any(d.severity == "error" and not _in_stdlib(d) for d in diags):
+        return [d for d in diags if d.severity != "error" or not _in_stdlib(d)]
+    return diags
 
 
 def _check(ck: Checker, program, imports):
@@ -79,11 +93,24 @@ def _check(ck: Checker, program, imports):
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
     generic = generic_fields(ck)
-    if generic:   # again, with those fields as parameters (the first pass's diagnostics recur)
-        ck = Checker(ck.parts, generic)
-        ck.proxied = proxies.proxied_classes(items)
-        ck.guard(program, ck.declare, items)
-        ck.guard(program, ck.infer_methods)
+    first = ck
+    while True:   # again, with those fields as parameters (the first pass's diagnostics recur)
+        ck = Checker(first.parts, generic) if generic else first
+        if generic:
+            ck.proxied = first.proxied
+            ck.guard(program, ck.declare, items)
+            ck.guard(program, ck.infer_methods)
+        _statements(ck, program, modules)
+        recursive = recursive_classes(ck) & set(generic)
+        if not recursive:
+            return ck
+        # a generic class whose instance type would contain itself (`H fields: { blk: [:x | x] }`
+        # applied to an H) stays nominal: its name stands for the recursion
+        generic = {c: fs for c, fs in generic.items() if c not in recursive}
+
+
+def _statements(ck: Checker, program, modules):
+    ck.order = Order(ck, program)
     main = ck.new_proto(origin=A.Span(program.file, 0, 0, 0, 0))
     main.why = None
     ck.level = 1
@@ -96,4 +123,4 @@ def _check(ck: Checker, program, imports):
             ck.guard(item, ck.infer_stmt, item, scope, cx, True)
             traps.warn_discarded(ck, item)
     ck.guard(program, actors.finish, ck)
-    return ck
+    ck.guard(program, overrides.late_constructions, ck)

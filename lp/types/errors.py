@@ -4,32 +4,30 @@ from __future__ import annotations
 
 import difflib
 
+from lp.core_helpers import is_private
 from lp.diagnostics import Diagnostic
 from lp.types.reports import mismatch, render
 
 
 def did_you_mean(word: str, candidates) -> str | None:
-    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.7)
+    """The candidate closest to `word`, never one of the core library's private helpers."""
+    close = difflib.get_close_matches(word, sorted(c for c in set(candidates) if not is_private(c)), n=1,
+                                      cutoff=0.7)
     return close[0] if close else None
-
-
-def ordinal(i: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
 
 
 class Reporter:
     def __init__(self):
         self.diagnostics: list[Diagnostic] = []
         self._reported: set = set()
+        self.infinite: list = []    # the clashes reported as infinite types (generics.recursive_classes)
 
     def report(self, problem):
         """A problem as data (lp/types/problems.py), worded by lp/types/reports.py."""
+        clash = getattr(problem, "clash", None)
+        if clash is not None and clash.kind == "occurs":
+            self.infinite.append(clash)
         self.add(render(problem))
-
-    def worded(self, title, message, span, notes=(), hint=None, label=""):
-        """A diagnostic worded where it is found: the override and built-in-selector problems
-        (lp/types/overrides.py) are not yet kinds in problems.py."""
-        self.add(Diagnostic(title, message, span, notes=tuple(notes), hint=hint, label=label))
 
     def add(self, d: Diagnostic):
         """An error, unless one was already reported at the same span (one diagnostic per root cause);
@@ -50,4 +48,6 @@ class Reporter:
                     notes=(), hint=None, title="type mismatch"):
         """`subject` is what was found ("The 2nd argument of `at:put:`"), `need` says who wanted what
         ("`at:put:` needs"); lp/types/reports.py words it."""
+        if clash.kind == "occurs":
+            self.infinite.append(clash)
         self.add(mismatch(clash, span, subject, need, whole_expected, whole_actual, notes, hint, title))

@@ -104,3 +104,16 @@ def nil_reply(ck, info, inst):
     if "reply" in info.params:
         ck.unify(inst.args[info.params.index("reply")], TCon("UndefinedObject"))
     return inst
+
+
+def recursive_classes(ck) -> set[str]:
+    """The classes named in the infinite types the check reported: a generic one of them needs its
+    name to stand for a recursion (check.py then checks it as a nominal class)."""
+    out, stack, seen = set(), [t for c in ck.infinite for t in (c.expected, c.actual)], set()
+    while stack:
+        t = prune(stack.pop())
+        if type(t) is TCon and id(t) not in seen:
+            seen.add(id(t))
+            out.add(t.name)
+            stack.extend(t.args)
+    return out

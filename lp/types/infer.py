@@ -9,16 +9,15 @@ Sends to receivers whose class is not known yet are deferred (constraints.py).
 from __future__ import annotations
 
 from lp.classdecls import validate
-from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types import overrides
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
-from lp.types.errors import Reporter, did_you_mean, ordinal
+from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
-from lp.types.reports import class_problem
+from lp.types.reports import class_problem, ordinal
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
 from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
@@ -125,6 +124,8 @@ class Checker(Unifier, Reporter):
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
         self.proxied: set[str] = set()   # classes a literal proxy (Remote, Grain) names (lp/types/proxies.py)
+        self.constructions: list = []   # constructors sent to a class value, judged at the end (overrides.py)
+        self.order = None               # statement order of the main program and spawn bodies (order.py)
 
     # ---- small helpers ------------------------------------------------------------
     def record(self, node, t):
@@ -156,8 +157,7 @@ class Checker(Unifier, Reporter):
     def unify_result(self, expected, actual, node):
         clash = self.unify(expected, actual)
         if clash:
-            self.clash_error(clash, node.span, "This expression", "the way its value is used needs",
-                             expected, actual)
+            self.report(P.Mismatch("use", (), clash, node.span, expected, actual))
 
     # ---- declarations ---------------------------------------------------------------
     def declare(self, items):
@@ -187,9 +187,9 @@ class Checker(Unifier, Reporter):
             if not m.class_side and m.selector in STRUCTURAL_SELECTORS:
                 self.report(P.EqualityBuiltIn(m.selector, m.span))
                 continue
-            why = overrides.primitive_redefinition(self, m, info)
-            if why is not None:
-                self.worded("built-in selector", why, m.span, hint="give your method a selector of its own")
+            problem = overrides.primitive_redefinition(self, m, info)
+            if problem is not None:
+                self.report(problem)
                 continue
             table = info.cmethods if m.class_side else info.methods
             if m.selector in table:
@@ -272,7 +272,9 @@ class Checker(Unifier, Reporter):
 
     def self_type(self, info: ClassInfo, class_side: bool):
         if class_side:
-            return TCon(info.name + " class")
+            t = TCon(info.name + " class")
+            t.open = bool(info.subclasses)   # the receiver may be a subclass (overrides.inherited_construction)
+            return t
         if info.name in ("Object", "Number"):
             # Number has no instances of its own: its methods run on Integers and Floats, so their
             # `self` is a variable, like Object's, constrained by what the body sends it
@@ -311,8 +313,7 @@ class Checker(Unifier, Reporter):
         t = self.infer(d.body, scope, cx)
         clash = self.unify(result, t)
         if clash:
-            self.clash_error(clash, d.body.span, "This method's body", "its `^` returns need",
-                             result, t)
+            self.report(P.Mismatch("method body", (), clash, d.body.span, result, t))
         self.record(d, mi.mono)
 
     def check_override(self, mi: MethodInfo):
@@ -345,49 +346,49 @@ class Checker(Unifier, Reporter):
                     return
                 clash = self.unify(x, y)
                 if clash:
-                    last = i == len(expected) - 1
-                    what = "answer" if last else f"{ordinal(i + 1)} argument"
                     side = " class" if mi.class_side else ""
-                    self.clash_error(clash, mi.decl.span,
-                                     f"`{info.name}{side} >> {sel}` redefines a library method, and its {what}",
-                                     f"the library's `{sel}` has", x, y, title="incompatible override")
+                    self.report(P.Mismatch("library override", (f"`{info.name}{side} >> {sel}`", sel, i + 1,
+                                                                i == len(expected) - 1),
+                                           clash, mi.decl.span, x, y, title="incompatible override"))
                     return
             if overrides.less_general(general, self.level):
                 overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
             return
+        side = " class" if mi.class_side else ""
         for anc in self.table.chain(info.superclass) if info.superclass else []:
             if not mi.class_side and not anc.builtin and sel in anc.fields:
                 return overrides.check_method_over_field(self, mi, anc, sel)
             table = anc.cmethods if mi.class_side else anc.methods
             parent = table.get(sel)
             if parent is not None and parent.scheme is not None:
-                mine = self.instantiate(mi.scheme)
-                theirs = self.instantiate(parent.scheme)
-                if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
-                    self.unify(theirs.args[1], mine.args[1])
-                general = overrides.fresh_vars(theirs.args[2:], self.level)
-                shown = overrides.texts(theirs.args[2:], mine.args[2:], theirs.args[1])
-                before = [_demands(x) for x in theirs.args[2:-1]]
-                side = " class" if mi.class_side else ""
-                for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
-                    if i == len(mine.args) - 3 and self.narrower_arguments(
-                            mi, theirs.args[2:], before, f"`{anc.name}{side} >> {sel}`", parent.decl):
-                        return
-                    clash = self.unify(x, y)
-                    if clash:
-                        last = i == len(mine.args) - 3
-                        what = "answers" if last else f"takes as its {ordinal(i + 1)} argument"
-                        pd = parent.decl
-                        side = " class" if mi.class_side else ""
-                        self.clash_error(
-                            clash, mi.decl.span,
-                            f"`{info.name}{side} >> {sel}` overrides `{anc.name}{side} >> {sel}`, so what it {what}",
-                            f"the overridden method {what}", x, y, title="incompatible override",
-                            notes=[] if self._why_in(clash) else [Note("The overridden method is here:", pd.span)])
-                        return
-                if overrides.less_general(general, self.level):
-                    overrides.report(self, mi, *shown, f"`{anc.name}{side} >> {sel}`", parent.decl)
+                return self.check_against(mi, parent, f"`{anc.name}{side} >> {sel}`")
+        om = self.table.classes["Object"].methods.get(sel)
+        if mi.class_side and om is not None and om.scheme is not None:
+            # classes are objects: a class-side method overrides, for its class, the method on Object
+            self.check_against(mi, om, f"`Object >> {sel}`")
+
+    def check_against(self, mi: MethodInfo, parent: MethodInfo, whose):
+        """User method `mi` overrides the user method `parent` (named `whose`): at least as general."""
+        sel, info = mi.decl.selector, mi.cls
+        side = " class" if mi.class_side else ""
+        mine = self.instantiate(mi.scheme)
+        theirs = self.instantiate(parent.scheme)
+        if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
+            self.unify(theirs.args[1], mine.args[1])
+        general = overrides.fresh_vars(theirs.args[2:], self.level)
+        shown = overrides.texts(theirs.args[2:], mine.args[2:], theirs.args[1])
+        before = [_demands(x) for x in theirs.args[2:-1]]
+        for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
+            if i == len(mine.args) - 3 and self.narrower_arguments(mi, theirs.args[2:], before, whose, parent.decl):
                 return
+            clash = self.unify(x, y)
+            if clash:
+                self.report(P.Mismatch("override", (f"`{info.name}{side} >> {sel}`", whose, i + 1,
+                                                    i == len(mine.args) - 3), clash, mi.decl.span, x, y,
+                                       None if self._why_in(clash) else parent.decl.span, "incompatible override"))
+                return
+        if overrides.less_general(general, self.level):
+            overrides.report(self, mi, *shown, whose, parent.decl)
 
     def narrower_arguments(self, mi: MethodInfo, theirs, before, whose, parent_decl):
         """An override must take every argument the overridden method takes: no new demands on them."""
@@ -457,8 +458,7 @@ class Checker(Unifier, Reporter):
             else:
                 clash = self.unify(cx.result, t)
                 if clash:
-                    self.clash_error(clash, s.value.span, "This returned value", "the method's other answers need",
-                                     cx.result, t)
+                    self.report(P.Mismatch("return", (), clash, s.value.span, cx.result, t))
             self.record(s, t)
             return self.fresh()
         return self.infer(s, scope, cx, discard)
@@ -501,12 +501,8 @@ class Checker(Unifier, Reporter):
             first = first or item
         if len(clashes) == 1:
             item, clash, t = clashes[0]
-            self.clash_error(clash, item.span, "This element", "arrays hold one type of element, and the "
-                             "first one is", elem, t,
-                             notes=[Note("The first element is here:", first.span)]
-                             if first and not self._why_in(clash) else (),
-                             hint="an Array is homogeneous; to mix kinds of value, make them instances "
-                                  "of one class")
+            self.report(P.Mismatch("element", (), clash, item.span, elem, t,
+                                   first.span if first and not self._why_in(clash) else None))
         elif clashes:
             kinds = []
             for t in [elem] + [t for _, _, t in clashes]:
@@ -538,13 +534,17 @@ class Checker(Unifier, Reporter):
     def i_Return(self, n, scope, cx, discard):
         return self.infer_stmt(n, scope, cx, discard)
 
-    def i_Block(self, n, scope, cx, discard, param_types=None):
+    def i_Block(self, n, scope, cx, discard, param_types=None, runner=None):
+        """A block runs in the actor that runs it (`runner` when known: a spawn's, a receive handler's),
+        which is its type's `ctx`: the body is checked with that as `Actor self`, and whoever runs the
+        block (`value`, a library method, `spawn:`) unifies it with its own actor (`run_in`)."""
+        if runner is None:
+            runner = TProto(self.level)
         if param_types is None and _receives_on_first_param(n):
             # `body := [:me | me receive: ...]`: a spawn body written before its spawn; it is run by
-            # the actor it receives on (the receive-on-another-actor check is lexical, docs/types.md)
-            p = self.new_proto()
-            param_types = [TCon("Actor", (p,), n.span)]
-            cx = Cx(cx.cls, cx.class_side, cx.self_t, cx.result, p, in_spawn=cx.in_spawn)
+            # the actor it receives on
+            param_types = [TCon("Actor", (runner,), n.span)]
+        cx = Cx(cx.cls, cx.class_side, cx.self_t, cx.result, runner, in_spawn=cx.in_spawn)
         inner = Scope(scope, block=True)
         ps = []
         for i, p in enumerate(n.params):
@@ -559,7 +559,18 @@ class Checker(Unifier, Reporter):
             r = self.infer_body(n.body, inner, cx, discard) if n.body else TCon("UndefinedObject", (), n.span)
             if discard:
                 r = self.fresh()
-        return TCon("Block", (*ps, r), n.span)
+        t = TCon("Block", (*ps, r), n.span)
+        t.ctx = runner
+        return t
+
+    def run_in(self, t, actor):
+        """A block of type t runs in `actor` (a protocol): its `Actor self` is that actor."""
+        b = prune(t)
+        if type(b) is TCon and b.name == "Block" and actor is not None:
+            if b.ctx is None:
+                b.ctx = actor
+            else:
+                self.unify(b.ctx, actor)
 
     def block_arg(self, node, scope, cx, discard):
         if type(node) is A.Block:
@@ -638,7 +649,7 @@ class Checker(Unifier, Reporter):
         if tr is TVar:
             usig = UNIVERSAL_SIGS.get(sel)
             if usig is not None:
-                return self.apply_sig(usig, r, ats, node, arg_nodes, discard)
+                return self.apply_sig(usig, r, ats, node, arg_nodes, discard, actor=actor)
             om = self.table.classes["Object"].methods.get(sel)
             if om is not None:
                 return self.call_method(om, r, ats, node, actor, arg_nodes)
@@ -671,13 +682,15 @@ class Checker(Unifier, Reporter):
             if info.builtin:
                 sig = INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object" else UNIVERSAL_SIGS.get(sel)
                 if sig is not None:
+                    if info.name == "Block" and sel != "numArgs":
+                        self.run_in(r, actor)    # value, whileTrue:, ensure:, repeat ... run the block here
                     if sig.special:
                         return self.parts.sends[(info.name, sel)](self, r, ats, node, actor, arg_nodes, discard)
                     if discard and sel in BRANCHING_SIGS:
                         sig = BRANCHING_SIGS[sel]
                     if (info.name, sel) in self.parts.runtime_messages:
                         self.parts.runtime_messages[(info.name, sel)](self, node, actor, arg_nodes)
-                    return self.apply_sig(sig, r, ats, node, arg_nodes, discard)
+                    return self.apply_sig(sig, r, ats, node, arg_nodes, discard, actor=actor)
             mi = info.methods.get(sel)
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
@@ -690,26 +703,29 @@ class Checker(Unifier, Reporter):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 if sig.special:
-                    overrides.inherited_construction(self, cname, sel, node)
+                    overrides.inherited_construction(self, cname, sel, node, r)
                     return self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]
                 if (info.name + " class", sel) in self.parts.runtime_messages:
                     self.parts.runtime_messages[(info.name + " class", sel)](self, node, actor, arg_nodes)
                 inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
-                return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True)
+                return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True, actor=actor)
             mi = info.cmethods.get(sel)
             if mi is not None:
                 return self.call_method(mi, r, ats, node, actor, arg_nodes)
         om = self.table.classes["Object"].methods.get(sel)
         if om is not None:  # classes are objects: the class-side chain ends in Object's instance methods
             return self.call_method(om, r, ats, node, actor, arg_nodes)
+        usig = UNIVERSAL_SIGS.get(sel)
+        if usig is not None:   # ... and in what every value understands (`P isNil`, `P -> 1`)
+            return self.apply_sig(usig, r, ats, node, arg_nodes, discard, actor=actor)
         return self.unknown_selector(r, sel, node)
 
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):
         t = mi.scheme if mi.scheme is not None else mi.mono
         if t is None:  # an override of a universal selector, inferred in a later group
-            return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False)
+            return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False, actor=actor)
         if mi.scheme is not None:
             t = self.instantiate(t)
         ctx_t, self_t, *params, result = t.args
@@ -724,10 +740,9 @@ class Checker(Unifier, Reporter):
             clash = self.unify(p, a)
             if clash:
                 where = arg_nodes[i].span if i < len(arg_nodes) else node.span
-                self.clash_error(clash, where, f"The {ordinal(i + 1)} argument of `{mi.decl.selector}`",
-                                 f"`{mi.cls.name}{side} >> {mi.decl.selector}` needs", p, a,
-                                 notes=[Note(f"`{mi.cls.name}{side} >> {mi.decl.selector}` is defined here:",
-                                             mi.decl.span)] if not self._why_in(clash) else ())
+                self.report(P.Mismatch("method argument", (i + 1, f"{mi.cls.name}{side} >> {mi.decl.selector}",
+                                                           mi.decl.selector), clash, where, p, a,
+                                       None if self._why_in(clash) else mi.decl.span))
         return result
 
     def receiver_clash(self, mi: MethodInfo, self_t, recv, node):
@@ -778,7 +793,7 @@ class Checker(Unifier, Reporter):
                 env[pname] = a
         return env
 
-    def apply_sig(self, sig, recv, ats, node, arg_nodes, discard, class_side=False):
+    def apply_sig(self, sig, recv, ats, node, arg_nodes, discard, class_side=False, actor=None):
         env = self.sig_env(recv) if not class_side else {}
         sel = sig.selector
         for i, (s, a) in enumerate(zip(sig.args, ats)):
@@ -786,6 +801,8 @@ class Checker(Unifier, Reporter):
             clash = self.unify(expected, a)
             if clash:
                 self.arg_clash(sel, i, clash, expected, a, node, arg_nodes, recv, class_side)
+            elif s[0] == "con" and s[1] == "Block":
+                self.run_in(expected, actor)   # a library method runs the blocks it is given at once
         return self.build(sig.result, env, recv, why=node.span)
 
     def arg_clash(self, sel, i, clash, expected, actual, node, arg_nodes, recv, class_side=False):
@@ -799,16 +816,10 @@ class Checker(Unifier, Reporter):
             e_r = prune(prune(expected).args[-1])
             a_r = prune(prune(actual).args[-1]) if type(prune(actual)) is TCon else actual
             first = arg_nodes[0]
-            self.clash_error(Clash(e_r, a_r), last.span,
-                             f"The branches of this `{sel}` answer different types: this one",
-                             "the first branch answers", e_r, a_r,
-                             notes=[] if self._why_in(Clash(e_r, a_r)) else
-                             [Note("The first branch is here:", first.span)],
-                             hint="when the value is used, every branch must answer the same type")
+            self.report(P.Mismatch("branch", (sel,), Clash(e_r, a_r), last.span, e_r, a_r,
+                                   None if self._why_in(Clash(e_r, a_r)) else first.span))
             return
-        self.clash_error(clash, span, f"The {ordinal(i + 1)} argument of `{sel}`" if len(arg_nodes) != 1
-                         else f"The argument of `{sel}`",
-                         f"`{sel}` on `{rname}` needs", expected, actual)
+        self.report(P.Mismatch("argument", (i + 1, len(arg_nodes) == 1, sel, rname), clash, span, expected, actual))
 
     # ---- errors about selectors ---------------------------------------------------------------
     def understood(self, t) -> set[str]:

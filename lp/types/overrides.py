@@ -12,6 +12,8 @@ merged with another of its variables, and not tied to a monomorphic type (a fiel
 from __future__ import annotations
 
 from lp.diagnostics import Note
+from lp.syntax import ast as A
+from lp.types import problems as P
 from lp.types.terms import Namer, TCon, TVar, prune, show
 
 
@@ -49,16 +51,9 @@ def less_general(vars_, level) -> bool:
 
 def report(ck, mi, theirs_text, mine_text, answers_anything, whose, parent_decl):
     side = " class" if mi.class_side else ""
-    ck.worded("override less general",
-             f"`{mi.cls.name}{side} >> {mi.decl.selector}` overrides {whose}, whose type is `{theirs_text}`, "
-             f"but its own type is only `{mine_text}`. A send typed against the overridden method can "
-             "reach this override and get an answer of a type it did not expect.",
-             mi.decl.span,
-             [Note("The overridden method is here:", parent_decl.span)] if parent_decl is not None else (),
-             hint=f"{whose} answers any type (it never answers, e.g. it only raises): give it a default "
-                  "answer of the type its overrides answer" if answers_anything else
-                  "an override must work for every type the method it overrides works for; "
-                  "give it another selector if it is more specific")
+    ck.report(P.OverrideLessGeneral(f"`{mi.cls.name}{side} >> {mi.decl.selector}`", whose, theirs_text, mine_text,
+                                    answers_anything, mi.decl.span,
+                                    parent_decl.span if parent_decl is not None else None))
 
 
 def texts(theirs, mine, self_t):
@@ -91,33 +86,23 @@ def _fields_around(ck, info) -> bool:
 
 
 def primitive_redefinition(ck, m, info):
-    """An error message if method `m` on class `info` redefines a selector whose typing (or the
-    run time) is built in, so that the checker's rule and the method run would disagree."""
+    """The problem (problems.BuiltInSelector) if method `m` on class `info` redefines a selector whose
+    typing (or the run time) is built in, so that the checker's rule and the method run would disagree."""
     from lp.types.library import INSTANCE_SIGS
     sel = m.selector
-    side = " class" if m.class_side else ""
     if m.span is not None and m.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
         return None     # the core library implements some of these primitives in LP
+    kind = None
     if m.class_side:
-        if sel in CLASS_PRIMITIVES:
-            return (f"`{info.name} class >> {sel}` would redefine `{sel}`, which every class understands "
-                    "and which the checker types by a rule of its own.")
-        return None
-    if sel == "with:" and _fields_around(ck, info):
-        return (f"`with:` is the built-in copy of an instance with some fields replaced (`p with: {{ x: 3 }}`), "
-                f"which the checker types by a rule of its own; `{info.name} >> with:` would replace it for "
-                "instances with fields.")
-    if info.builtin:
-        sig = INSTANCE_SIGS.get(info.name, {}).get(sel)
-        if sig is not None and sig.special:
-            return (f"`{sel}` is a primitive of `{info.name}` that the compiler and the checker rely on; "
-                    f"`{info.name}{side} >> {sel}` cannot redefine it.")
-    if sel in REASON_SELECTORS:
-        names = {c.name for c in ck.table.chain(info.name)}
-        if "Error" in names or info.name == "Symbol":
-            return (f"`{sel}` is part of the `Reason` protocol, and an actor's exit reason is a Symbol or "
-                    f"an Error at run time: `{info.name} >> {sel}` would change what every reason answers.")
-    return None
+        kind = "class" if sel in CLASS_PRIMITIVES else None
+    elif sel == "with:" and _fields_around(ck, info):
+        kind = "with"
+    elif info.builtin and getattr(INSTANCE_SIGS.get(info.name, {}).get(sel), "special", False):
+        kind = "primitive"
+    elif sel in REASON_SELECTORS and ("Error" in {c.name for c in ck.table.chain(info.name)}
+                                      or info.name in ("Symbol", "Object")):   # Object: both inherit it
+        kind = "reason"
+    return P.BuiltInSelector(kind, info.name, sel, m.span) if kind else None
 
 
 # ---- field accessors are methods (hostile report 1.7) ------------------------------------------
@@ -142,9 +127,7 @@ def _check_field(ck, info, f):
             sig = UNIVERSAL_SIGS.get(f) if anc.name == "Object" else INSTANCE_SIGS.get(anc.name, {}).get(f)
             if sig is not None:
                 if sig.special or sig.args:
-                    ck.worded("field overrides a method", f"`{info.name}` declares the field `{f}`, but `{f}` is "
-                             f"a selector every `{anc.name}` understands, and a field would replace it.",
-                             info.decl.span, hint=f"name the field differently, e.g. `my{f[0].upper() + f[1:]}`")
+                    ck.report(P.FieldOverridesPrimitive(info.name, f, anc.name, info.decl.span))
                     return
                 expected = ck.build(sig.result, ck.sig_env(self_t), self_t, why=info.decl.span)
                 _compare(ck, info, f, ft, [expected], f"the library's `{f}`", None)
@@ -169,18 +152,15 @@ def _compare(ck, info, f, ft, theirs, whose, parent_decl):
                        "so what it holds", f"{whose} answers", theirs[-1], ft, title="incompatible override",
                        notes=notes, hint="a field is a method answering its value; name it differently")
     elif less_general(general, ck.level):
-        ck.worded("override less general",
-                 f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, whose "
-                 f"type is `{shown}`; a field holds one type per program, so it is not that general.",
-                 info.decl.span, notes, hint="a field is a method answering its value; name it differently")
+        ck.report(P.FieldLessGeneral(info.name, f, whose, shown, info.decl.span,
+                                     parent_decl.span if parent_decl is not None else None))
 
 
 def check_method_over_field(ck, mi, anc, f):
     """`B >> v` where an ancestor `A` has the field `v`: the method overrides the field's accessor."""
     mine = ck.instantiate(mi.scheme)
     if mi.decl.params:
-        ck.worded("incompatible override", f"`{mi.cls.name} >> {f}` has the name of the field `{f}` of `{anc.name}` "
-                 "plus arguments; the field's reader takes none.", mi.decl.span)
+        ck.report(P.FieldReaderWithArguments(f"`{mi.cls.name} >> {f}`", f, anc.name, mi.decl.span))
         return
     ft = anc.field_types[f]
     clash = ck.unify(ft, mine.args[-1])
@@ -196,27 +176,38 @@ def check_method_over_field(ck, mi, anc, f):
 CONSTRUCTORS = frozenset({"new", "fields:", "new:", "raise:", "signal:"})
 
 
-def inherited_construction(ck, cname, sel, node):
+def inherited_construction(ck, cname, sel, node, recv_t=None):
     """`self new` (`fields:`, `new:`, `raise:`, `signal:`) in a class-side method of `cname` builds an
-    instance of whichever class receives the method: a subclass inherits it. If a subclass declares
-    fields of its own, that instance would miss them (an error, or a nil field): an error here."""
+    instance of whichever class receives the method: a subclass inherits it. So may a constructor sent to
+    any class value typed `cname class` that is open (terms.TCon: a class-side `self` answered by a method,
+    `X class >> me = self`, then `Y me new`), which is judged once everything is inferred, since a class
+    type only becomes open. If a subclass declares fields of its own, that instance would miss them (an
+    error, or a nil field); if it defines its own class-side `sel`, that runs instead of the builtin
+    constructor the send is typed by: an error either way."""
     recv = getattr(node, "receiver", None)
-    if sel not in CONSTRUCTORS or type(recv).__name__ != "Name" or recv.name not in ("self", "super"):
+    if sel not in CONSTRUCTORS or (type(recv) is A.Name and recv.name == cname):
         return
+    if type(recv) is A.Name and recv.name in ("self", "super"):
+        _subclass_construction(ck, recv.name, cname, sel, node)
+    elif recv_t is not None:
+        ck.constructions.append((recv_t, cname, sel, node))
+
+
+def late_constructions(ck):
+    for t, cname, sel, node in ck.constructions:
+        if t.open:
+            _subclass_construction(ck, None, cname, sel, node)
+
+
+def _subclass_construction(ck, named, cname, sel, node):
     stack = list(ck.table.classes[cname].subclasses) if cname in ck.table.classes else []
     while stack:
         sub = ck.table.classes.get(stack.pop())
         if sub is None:
             continue
-        if sub.fields:
-            fields = ", ".join(sub.fields)
-            ck.worded("inherited constructor",
-                     f"`{recv.name} {sel}` in a class-side method of `{cname}` builds an instance of the class "
-                     f"that receives the method, and `{sub.name}` inherits it but has fields of its own "
-                     f"({fields}) that this would leave unset.", node.span,
-                     [Note(f"`{sub.name}` is declared here:", sub.decl.span)] if sub.decl is not None else (),
-                     hint=f"name the class (`{cname} {sel}{' ...' if sel.endswith(':') else ''}`), or give "
-                          f"`{sub.name}` its own class-side method with another selector")
+        if sub.fields or sel in sub.cmethods:
+            ck.report(P.InheritedConstructor(named, cname, sel, sub.name, list(sub.fields) if sub.fields else None,
+                                             node.span, sub.decl.span if sub.decl is not None else None))
             return
         stack.extend(sub.subclasses)
 
@@ -227,40 +218,48 @@ def check_object_methods(ck):
     """`Object >> sel` is inherited by every builtin class, and a builtin class's own `sel` (its library
     signature) overrides it: a send typed against the Object method (say on a receiver not yet known)
     can reach the builtin's. So the library signature must be at least as general as the Object method."""
-    from lp.types.library import INSTANCE_SIGS
+    from lp.types.library import CLASS_SIGS, FIELD_SIGS, INSTANCE_SIGS
     obj = ck.table.classes["Object"]
     for sel, om in list(obj.methods.items()):
         if om.scheme is None or om.decl.span is None or om.decl.span.file.replace("\\", "/").endswith("stdlib/core.lp"):
             continue
-        for cname, table in INSTANCE_SIGS.items():
-            sig = table.get(sel)
-            if sig is None or cname in ("Object", "Reason") or cname not in ck.table.classes:
-                continue
-            if ck.guard(om.decl, _library_over_object, ck, om, cname, sig) is False:
+        # the library's own `sel` of each builtin class, and (classes are objects, whose class-side chain
+        # ends in Object's instance methods) the class-side `sel` of each builtin class and its heirs
+        overriders = [(c, t.get(sel), False) for c, t in INSTANCE_SIGS.items() if c not in ("Object", "Reason")] + \
+            [(c, t.get(sel), True) for c, t in CLASS_SIGS.items()] + \
+            [(c, _FieldReader(t[sel]), False) for c, t in FIELD_SIGS.items() if sel in t]   # a field is a method
+        for cname, sig, class_side in overriders:
+            if sig is not None and cname in ck.table.classes and \
+                    ck.guard(om.decl, _library_over_object, ck, om, cname, sig, class_side) is False:
                 break
 
 
-def _library_over_object(ck, om, cname, sig):
+class _FieldReader:
+    """A builtin class's field (`Error`'s `message`) as the unary library method that reads it."""
+    args = ()
+    special = False
+
+    def __init__(self, result):
+        self.result = result
+
+
+def _library_over_object(ck, om, cname, sig, class_side=False):
     sel = om.decl.selector
+    owner = "" if class_side and cname == "Object" else f"{cname} class" if class_side else cname
     if sig.special or len(sig.args) != len(om.decl.params):
-        ck.worded("built-in selector", f"`Object >> {sel}` is inherited by `{cname}`, whose own `{sel}` is a primitive "
-                 "typed by a rule of its own, so a send typed against `Object >> " + sel + "` could reach it.",
-                 om.decl.span, hint="give your method a selector of its own")
+        ck.report(P.ObjectMethodOverPrimitive(sel, owner, om.decl.span))
         return False
     inst = ck.table.instance_type(cname, level=ck.level)
+    recv = TCon(f"{cname} class") if class_side else inst
     theirs = ck.instantiate(om.scheme)
-    ck.unify(theirs.args[1], inst)
-    general = fresh_vars([inst, *theirs.args[2:]], ck.level)   # the receiver's parameters are any types too
+    ck.unify(theirs.args[1], recv)
+    general = fresh_vars([recv, *theirs.args[2:]], ck.level)   # the receiver's parameters are any types too
     shown = signature_text(theirs.args[2:], Namer())
-    env = ck.sig_env(inst)
+    env = ck.sig_env(inst) if not class_side else {}
     lib = [ck.build(a, env, inst) for a in sig.args] + [ck.build(sig.result, env, inst)]
     lib_shown = signature_text(lib, Namer())
     clashed = any(ck.unify(x, y) is not None for x, y in zip(theirs.args[2:], lib))
     if clashed or less_general(general, ck.level):
-        ck.worded("incompatible override",
-                 f"`Object >> {sel}` has the type `{shown}`, but every `{cname}` inherits it and overrides it with "
-                 f"the library's `{sel}`, of type `{lib_shown}`: a send typed against "
-                 f"`Object >> {sel}` can reach `{cname}`'s and get an answer of a type it did not expect.",
-                 om.decl.span, hint="give your method a selector of its own, or the library method's type")
+        ck.report(P.ObjectMethodOverLibrary(sel, shown, owner, not class_side, lib_shown, om.decl.span))
         return False
     return True

@@ -68,6 +68,8 @@ class UnknownKeyClass:
 
 @dataclass
 class BadReceiveKey:
+    """A capitalised key that is a variable: the run time takes a capitalised key as a class name."""
+    name: str
     span: Span
 
 
@@ -114,7 +116,8 @@ class NeverReceives:
 @dataclass
 class ReceiveOnAnotherActor:
     span: Span
-    other: Span            # the other actor's spawn (line 0: the main program's)
+    other: Span            # the other actor's spawn (line 0: the main program's), or the ask: of a reply address
+    reply: bool = False    # the receiver is a reply address
 
 
 # ---- declarations, statements and names (infer.py) ----------------------------------------------
@@ -126,6 +129,108 @@ class NarrowerOverride:
     whose: str             # the overridden method as named ("`A >> sel`", "the library's `=`")
     span: Span
     overridden: Span | None
+
+
+# ---- overrides and built-in selectors (overrides.py) -----------------------------------------------
+
+@dataclass
+class OverrideLessGeneral:
+    method: str            # `C >> sel` or `C class >> sel`
+    whose: str             # the overridden method as named
+    theirs: str            # its type, shown
+    mine: str              # the override's type, shown
+    answers_anything: bool  # the overridden method answers a type found nowhere else (it only raises)
+    span: Span
+    overridden: Span | None
+
+
+@dataclass
+class FieldOverridesPrimitive:
+    """A field named like a selector with arguments or typed by a rule (`yourself`) of an ancestor."""
+    class_name: str
+    field: str
+    owner: str             # the builtin class that understands it
+    span: Span
+
+
+@dataclass
+class FieldLessGeneral:
+    class_name: str
+    field: str
+    whose: str
+    theirs: str            # the overridden method's type, shown
+    span: Span
+    overridden: Span | None
+
+
+@dataclass
+class FieldReaderWithArguments:
+    method: str            # `B >> v`
+    field: str
+    owner: str             # the ancestor declaring the field
+    span: Span
+
+
+@dataclass
+class BuiltInSelector:
+    """A method redefining a selector the checker types by a rule of its own."""
+    kind: str              # class | with | primitive | reason
+    class_name: str
+    selector: str
+    span: Span
+
+
+@dataclass
+class ObjectMethodOverPrimitive:
+    """`Object >> sel` where a builtin class (or every class) has a primitive `sel`."""
+    selector: str
+    owner: str             # the builtin class, `Integer class`, or "" for every class
+    span: Span
+
+
+@dataclass
+class ObjectMethodOverLibrary:
+    selector: str
+    mine: str              # the Object method's type, shown
+    owner: str             # as in ObjectMethodOverPrimitive
+    instances: bool        # the library method is an instance-side one (every `Maybe`)
+    library: str           # the library method's type, shown
+    span: Span
+
+
+@dataclass
+class RuntimeMessageToPlainReceive:
+    message: str           # Down or Exit
+    selector: str          # monitor: or trapExits:
+    plain: str             # what the plain receive answers, shown
+    span: Span
+    receive: Span
+
+
+@dataclass
+class InheritedConstructor:
+    """A constructor sent to a class that may be a subclass of the one it is typed as."""
+    receiver: str | None   # `self` or `super` in a class-side method; None for another expression
+    class_name: str        # the class the receiver is typed as
+    selector: str
+    sub: str               # a subclass the receiver may be
+    sub_fields: list | None  # its own fields; None if it defines its own class-side constructor instead
+    span: Span
+    declared: Span | None  # where the subclass is declared
+
+
+@dataclass
+class Mismatch:
+    """A unification clash found by infer.py: `about` names a kind of subject in reports.CLASH_SUBJECTS, `data`
+    what its phrases name; `note` the span its note points at, if any."""
+    about: str
+    data: tuple
+    clash: object          # unify.Clash
+    span: Span
+    expected: object
+    actual: object
+    note: Span | None = None
+    title: str = "type mismatch"
 
 
 @dataclass

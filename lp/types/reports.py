@@ -7,7 +7,7 @@ from __future__ import annotations
 from lp.classdecls import Problem, SUBCLASSABLE
 from lp.diagnostics import Diagnostic, Note
 from lp.types import problems as P
-from lp.types.terms import Namer, TCon, prune, show
+from lp.types.terms import COMPUTED, Namer, TCon, prune, show
 
 
 def _subclassable() -> str:
@@ -87,8 +87,9 @@ def _unknown_key_class(p: P.UnknownKeyClass):
 
 
 def _bad_receive_key(p: P.BadReceiveKey):
-    return Diagnostic("bad receive key", "A receive entry's key is a class name (matching its instances) or a "
-                      "literal symbol, integer, string or character (matching equal values).", p.span)
+    return Diagnostic("bad receive key", "A capitalised receive key names a class (the entry matches its "
+                      f"instances), but `{p.name}` is a variable here.", p.span,
+                      hint="give the variable a lowercase name: its value is then the key, matching equal messages")
 
 
 def _ask_without_reply(p: P.AskWithoutReply):
@@ -118,7 +119,7 @@ def _send_to_opaque_actor(p: P.SendToOpaqueActor):
 
 
 def _not_accepted(p: P.NotAccepted):
-    listing = ", ".join(f"`{x}`" for x in p.accepted)
+    listing = ", ".join(f"`{x[:-len(COMPUTED)]}`{COMPUTED}" if x.endswith(COMPUTED) else f"`{x}`" for x in p.accepted)
     hint = f"did you mean `{p.suggestion}`?" if p.suggestion else \
         f"add an entry `{p.key} -> [:msg | ...]` to a receive of that actor"
     return Diagnostic("message not understood by actor", f"This sends `{p.what}` to an actor that never receives "
@@ -136,9 +137,50 @@ def _never_receives(p: P.NeverReceives):
 def _receive_on_another_actor(p: P.ReceiveOnAnotherActor):
     notes = (Note("That actor is spawned here:", p.other),) if p.other.line > 0 else \
         (Note("That actor is the main program's."),)
+    if p.reply:
+        return Diagnostic("receive on another actor", "This receives from a reply address, the `reply` of a request "
+                          "sent with `ask:`: the answer sent to it goes to the asker's future, and no actor running "
+                          "this code has it as a mailbox.", p.span,
+                          notes=(Note("The request is asked here:", p.other),),
+                          hint="send the answer with `m reply ! value`; to receive, use `me` (or `Actor self`)")
     return Diagnostic("receive on another actor", "This receives from the mailbox of an actor that is not the one "
                       "running this code. Only an actor can take messages out of its own mailbox.", p.span, notes=notes,
                       hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")
+
+
+def ordinal(i: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
+
+
+# What a type mismatch found by infer.py is about: kind -> fn(*data) -> (subject, need, note text, hint).
+# The subject is what was found ("The 2nd argument of `at:put:`"), the need who wanted what.
+CLASH_SUBJECTS = {
+    "use": lambda: ("This expression", "the way its value is used needs", None, None),
+    "method body": lambda: ("This method's body", "its `^` returns need", None, None),
+    "return": lambda: ("This returned value", "the method's other answers need", None, None),
+    "library override": lambda method, sel, i, last: (
+        f"{method} redefines a library method, and its {'answer' if last else ordinal(i) + ' argument'}",
+        f"the library's `{sel}` has", None, None),
+    "override": lambda method, whose, i, last: (
+        f"{method} overrides {whose}, so what it {'answers' if last else f'takes as its {ordinal(i)} argument'}",
+        f"the overridden method {'answers' if last else f'takes as its {ordinal(i)} argument'}",
+        "The overridden method is here:", None),
+    "element": lambda: ("This element", "arrays hold one type of element, and the first one is",
+                        "The first element is here:",
+                        "an Array is homogeneous; to mix kinds of value, make them instances of one class"),
+    "method argument": lambda i, method, sel: (f"The {ordinal(i)} argument of `{sel}`", f"`{method}` needs",
+                                               f"`{method}` is defined here:", None),
+    "branch": lambda sel: (f"The branches of this `{sel}` answer different types: this one", "the first branch answers",
+                           "The first branch is here:", "when the value is used, every branch must answer the same type"),
+    "argument": lambda i, one, sel, recv: (f"The argument of `{sel}`" if one else f"The {ordinal(i)} argument of `{sel}`",
+                                           f"`{sel}` on `{recv}` needs", None, None),
+}
+
+
+def _mismatch(p: P.Mismatch):
+    subject, need, note_text, hint = CLASH_SUBJECTS[p.about](*p.data)
+    notes = (Note(note_text, p.note),) if p.note is not None else ()
+    return mismatch(p.clash, p.span, subject, need, p.expected, p.actual, notes, hint, p.title)
 
 
 def encloses(outer, inner) -> bool:
@@ -187,6 +229,97 @@ def _narrower_override(p: P.NarrowerOverride):
                       "send typed against it can reach this override.", p.span,
                       notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
                       hint="an override must accept every argument the method it overrides accepts")
+
+
+def _override_less_general(p: P.OverrideLessGeneral):
+    return Diagnostic("override less general", f"{p.method} overrides {p.whose}, whose type is `{p.theirs}`, but its "
+                      f"own type is only `{p.mine}`. A send typed against the overridden method can reach this "
+                      "override and get an answer of a type it did not expect.", p.span,
+                      notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
+                      hint=f"{p.whose} answers any type (it never answers, e.g. it only raises): give it a default "
+                           "answer of the type its overrides answer" if p.answers_anything else
+                           "an override must work for every type the method it overrides works for; "
+                           "give it another selector if it is more specific")
+
+
+def _field_overrides_primitive(p: P.FieldOverridesPrimitive):
+    f = p.field
+    return Diagnostic("field overrides a method", f"`{p.class_name}` declares the field `{f}`, but `{f}` is a selector "
+                      f"every `{p.owner}` understands, and a field would replace it.", p.span,
+                      hint=f"name the field differently, e.g. `my{f[0].upper() + f[1:]}`")
+
+
+def _field_less_general(p: P.FieldLessGeneral):
+    return Diagnostic("override less general", f"The field `{p.field}` of `{p.class_name}` is read by the method "
+                      f"`{p.field}`, which overrides {p.whose}, whose type is `{p.theirs}`; a field holds one type per "
+                      "program, so it is not that general.", p.span,
+                      notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
+                      hint="a field is a method answering its value; name it differently")
+
+
+def _field_reader_with_arguments(p: P.FieldReaderWithArguments):
+    return Diagnostic("incompatible override", f"{p.method} has the name of the field `{p.field}` of `{p.owner}` plus "
+                      "arguments; the field's reader takes none.", p.span)
+
+
+def _built_in_selector(p: P.BuiltInSelector):
+    sel, c = p.selector, p.class_name
+    if p.kind == "class":
+        msg = f"`{c} class >> {sel}` would redefine `{sel}`, which every class understands and which the checker " \
+              "types by a rule of its own."
+    elif p.kind == "with":
+        msg = "`with:` is the built-in copy of an instance with some fields replaced (`p with: { x: 3 }`), which " \
+              f"the checker types by a rule of its own; `{c} >> with:` would replace it for instances with fields."
+    elif p.kind == "primitive":
+        msg = f"`{sel}` is a primitive of `{c}` that the compiler and the checker rely on; `{c} >> {sel}` cannot " \
+              "redefine it."
+    else:
+        msg = f"`{sel}` is part of the `Reason` protocol, and an actor's exit reason is a Symbol or an Error at run " \
+              f"time: `{c} >> {sel}` would change what every reason answers."
+    return Diagnostic("built-in selector", msg, p.span, hint="give your method a selector of its own")
+
+
+def _object_method_over_primitive(p: P.ObjectMethodOverPrimitive):
+    who = f"`{p.owner}`, whose" if p.owner else "every class, whose"
+    return Diagnostic("built-in selector", f"`Object >> {p.selector}` is inherited by {who} own `{p.selector}` is a "
+                      "primitive typed by a rule of its own, so a send typed against "
+                      f"`Object >> {p.selector}` could reach it.", p.span, hint="give your method a selector of its own")
+
+
+def _object_method_over_library(p: P.ObjectMethodOverLibrary):
+    sel = p.selector
+    every = f"every `{p.owner}`" if p.instances else f"`{p.owner}`" if p.owner else "every class"
+    whose = f"`{p.owner}`'s" if p.owner else "a class's"
+    return Diagnostic("incompatible override", f"`Object >> {sel}` has the type `{p.mine}`, but {every} inherits it "
+                      f"and overrides it with the library's `{sel}`, of type `{p.library}`: a send typed against "
+                      f"`Object >> {sel}` can reach {whose} and get an answer of a type it did not expect.", p.span,
+                      hint="give your method a selector of its own, or the library method's type")
+
+
+def _runtime_message_to_plain_receive(p: P.RuntimeMessageToPlainReceive):
+    m = p.message
+    return Diagnostic("runtime message to a plain receive", f"After `{p.selector}`, the run time delivers `{m}` "
+                      f"messages to this actor, and it takes its messages with a plain `receive`, which answers "
+                      f"`{p.plain}` here: a plain `receive` could answer {'an' if m[0] in 'AEIOU' else 'a'} `{m}`.",
+                      p.span, notes=(Note("The plain receive is here:", p.receive),),
+                      hint=f"use `receive: {{ ... }}` with an entry `{m} -> [:d | ...]` next to the others")
+
+
+def _inherited_constructor(p: P.InheritedConstructor):
+    sel, cname, sub = p.selector, p.class_name, p.sub
+    notes = (Note(f"`{sub}` is declared here:", p.declared),) if p.declared is not None else ()
+    what = f"has fields of its own ({', '.join(p.sub_fields)}) that this would leave unset" if p.sub_fields \
+        else f"defines its own `{sub} class >> {sel}`, which would run instead of the built-in `{sel}` this " \
+             "send is typed by"
+    if p.receiver is not None:
+        return Diagnostic("inherited constructor", f"`{p.receiver} {sel}` in a class-side method of `{cname}` builds "
+                          f"an instance of the class that receives the method, and `{sub}` inherits it but {what}.",
+                          p.span, notes=notes,
+                          hint=f"name the class (`{cname} {sel}{' ...' if sel.endswith(':') else ''}`), or give "
+                               f"`{sub}` its own class-side method with another selector")
+    return Diagnostic("inherited constructor", f"This sends `{sel}` to a class typed `{cname} class` that may be a "
+                      f"subclass of `{cname}` at run time (it can come from a class-side `self`), and `{sub}` {what}.",
+                      p.span, notes=notes, hint=f"send `{sel}` to the class by name (`{cname} {sel}`)")
 
 
 def _internal_error(p: P.InternalError):
@@ -400,6 +533,11 @@ def _rebinding_in_block(p: P.RebindingInBlock):
                       notes=(Note(f"The outer `{n}` is bound here:", p.outer),) if p.outer else (), hint=REBIND_HINT)
 
 
+# how to keep the answer of each selector whose unused result is warned about (traps.py)
+_UNUSED_EXAMPLES = {"at:put:": "d2 := d at: k put: v.", "removeKey:": "d2 := d removeKey: k.",
+                    "copyWith:": "a2 := a copyWith: x.", ",": "s2 := s , t.", "with:": "p2 := p with: { x: 3 }."}
+
+
 def _unused_result(p: P.UnusedResult):
     sel = p.selector
     what = "a new Dictionary" if sel in ("at:put:", "removeKey:") else "a new value"
@@ -409,7 +547,7 @@ def _unused_result(p: P.UnusedResult):
         hint = "chain the sends instead: `((d at: 1 put: 'a') at: 2 put: 'b')`, and bind the result"
     else:
         msg = f"`{sel}` answers {what} and changes nothing, but this statement throws that answer away."
-        hint = "bind the answer and use it: `d2 := d at: k put: v.`"
+        hint = f"bind the answer and use it: `{_UNUSED_EXAMPLES.get(sel, 'x2 := x ' + sel + ' y.')}`"
     return Diagnostic("warning: unused result", msg, p.span, severity="warning", hint=hint)
 
 
@@ -420,7 +558,12 @@ RENDER = {
     P.AskWithoutReply: _ask_without_reply, P.NilReply: _nil_reply, P.SendToOpaqueActor: _send_to_opaque_actor,
     P.NotAccepted: _not_accepted, P.NeverReceives: _never_receives,
     P.ReceiveOnAnotherActor: _receive_on_another_actor,
-    P.NarrowerOverride: _narrower_override, P.InternalError: _internal_error,
+    P.NarrowerOverride: _narrower_override, P.InheritedConstructor: _inherited_constructor, P.Mismatch: _mismatch,
+    P.OverrideLessGeneral: _override_less_general, P.FieldOverridesPrimitive: _field_overrides_primitive,
+    P.FieldLessGeneral: _field_less_general, P.FieldReaderWithArguments: _field_reader_with_arguments,
+    P.BuiltInSelector: _built_in_selector, P.ObjectMethodOverPrimitive: _object_method_over_primitive,
+    P.ObjectMethodOverLibrary: _object_method_over_library,
+    P.RuntimeMessageToPlainReceive: _runtime_message_to_plain_receive, P.InternalError: _internal_error,
     P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
     P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
     P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,

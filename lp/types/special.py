@@ -96,6 +96,7 @@ def check_element(ck: Checker, e, sel, node):
 def block_value(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     result = ck.fresh()
     want = TCon("Block", (*ats, result))
+    want.ctx = actor    # the block runs here
     clash = ck.unify(recv, want)
     if clash:
         n = len(ats)
@@ -123,6 +124,7 @@ def block_ensure(ck, recv, ats, node, actor, arg_nodes, discard):
     if clash:
         ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, f"The argument of `{node.selector}`",
                        f"`{node.selector}` needs", other, ats[0])
+    ck.run_in(other, actor)
     return r
 
 
@@ -138,6 +140,7 @@ def block_while(ck, recv, ats, node, actor, arg_nodes, discard):
         if clash:
             ck.clash_error(clash, arg_nodes[0].span, f"The argument of `{node.selector}`",
                            f"`{node.selector}` needs", other, ats[0])
+        ck.run_in(other, actor)
     return TCon("UndefinedObject", (), node.span)
 
 
@@ -154,6 +157,7 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     clash = ck.unify(h, ats[1])
     if clash:
         ck.clash_error(clash, arg_nodes[1].span, "The handler of `on:do:`", "`on:do:` needs", h, ats[1])
+    ck.run_in(h, actor)
     return r
 
 
@@ -223,6 +227,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
         rt = prune(ck.infer(recv, scope, cx))
         if type(rt) is TCon and rt.name.endswith(" class"):
             cname = rt.name[:-6]
+            overrides.inherited_construction(ck, cname, "fields:", n, rt)
         elif type(rt) is TSpecial:
             ck.infer(rec, scope, cx) if type(rec) is not A.Record else [ck.infer(f.value, scope, cx)
                                                                           for f in rec.fields]

@@ -35,17 +35,22 @@ class TVar(Type):
 
 class TCon(Type):
     """A constructor: `Integer`, `Array[a]`, `Block[a, b, r]`, `Actor[p]`, `Point`, `Point class`.
-    `why` is the span of the expression that made this type, used for notes."""
-    __slots__ = ("name", "args", "why")
+    `why` is the span of the expression that made this type, used for notes. `open` marks a class type
+    (`X class`) whose value may be a subclass of X: a class-side `self` of a class with subclasses, and
+    every class type unified with one (unify.py), since a value of either may reach the other."""
+    __slots__ = ("name", "args", "why", "open", "ctx")
 
     def __init__(self, name: str, args: tuple = (), why=None):
         self.name = name
         self.args = args
         self.why = why
+        self.open = False
+        self.ctx = None     # a Block's: the protocol of the actor that runs it (its `Actor self`), once known
 
 
 class TProto(Type):
-    __slots__ = ("ref", "level", "accepts", "lits", "plain", "requires", "origins", "opaque",
+    __slots__ = ("ref", "level", "accepts", "lits", "computed", "plain", "plain_sites", "asked", "requires", "origins",
+                 "opaque",
                  "owner_checks", "id", "why", "copies", "late")
 
     def __init__(self, level: int):
@@ -53,7 +58,10 @@ class TProto(Type):
         self.level = level
         self.accepts = {}        # class name -> (payload type, span of the entry)
         self.lits = {}           # kind ('Symbol', 'Integer', ...) -> {value: span}
+        self.computed = []       # [(key type, span of the entry)]: keys computed at run time (`k -> [...]`)
         self.plain = None        # (answer type, span, True for a real `receive` / False for an ask: reply address)
+        self.plain_sites = []    # the spans of every real plain `receive` on it
+        self.asked = None        # the span of an ask: whose reply address this is
         self.requires = []       # [Require]
         self.origins = ()        # spans of the spawns / main that this protocol belongs to
         self.opaque = None       # span where an actor of unknown protocol came from
@@ -141,7 +149,7 @@ def show(t, namer: Namer | None = None, depth: int = 0) -> str:
         return "method"
     if t.name == "Actor" and t.args:
         p = prune(t.args[0])
-        if type(p) is TProto and not p.accepts and not p.lits and p.plain is None:
+        if type(p) is TProto and not p.accepts and not p.lits and not p.computed and p.plain is None:
             return "Actor"
     if not t.args:
         return t.name
@@ -158,11 +166,16 @@ def show_protocol(p, namer: Namer | None = None, depth: int = 0) -> str:
     return " | ".join(parts) if parts else "nothing yet"
 
 
+COMPUTED = " equal to a computed key"   # how a computed receive key is listed
+
+
 def accepted_names(p) -> list[str]:
     out = list(p.accepts)
     for kind, vals in p.lits.items():
         for v in vals:
             out.append(literal_text(kind, v))
+    for k, _ in p.computed:
+        out.append(show(k) + COMPUTED)
     return out
 
 

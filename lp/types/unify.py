@@ -42,6 +42,8 @@ class Unifier:
                 if t.args and id(t) not in seen:
                     seen.add(id(t))
                     stack.extend(t.args)
+                    if t.ctx is not None:
+                        stack.append(t.ctx)
             elif tt is TProto:
                 if t.level > level:
                     t.level = level
@@ -68,6 +70,8 @@ class Unifier:
                 if t.args and id(t) not in seen:
                     seen.add(id(t))
                     stack.extend(t.args)
+                    if t.ctx is not None:
+                        self.adjust(t.ctx, level)
             elif tt is TProto:
                 if t.level > level:
                     t.level = level
@@ -114,6 +118,15 @@ class Unifier:
             if len(a.args) != len(b.args):
                 out.append(Clash(a, b, "arity"))
                 return
+            if a.open is not b.open:
+                a.open = b.open = True
+            if a.ctx is not b.ctx:
+                if a.ctx is None:
+                    a.ctx = b.ctx
+                elif b.ctx is None:
+                    b.ctx = a.ctx
+                else:
+                    self._u(a.ctx, b.ctx, out)
             for x, y in zip(a.args, b.args):
                 self._u(x, y, out)
             return
@@ -163,6 +176,8 @@ class Unifier:
             d = p.lits.setdefault(kind, {})
             for v, s in vals.items():
                 d.setdefault(v, s)
+        if q.computed:
+            p.computed = p.computed + q.computed
         if q.plain is not None:
             if p.plain is None:
                 p.plain = q.plain
@@ -170,6 +185,10 @@ class Unifier:
                 self._u(p.plain[0], q.plain[0], out)
                 if q.plain[2] and not p.plain[2]:
                     p.plain = (p.plain[0], q.plain[1], True)
+        if q.plain_sites:
+            p.plain_sites = p.plain_sites + q.plain_sites
+        if p.asked is None:
+            p.asked = q.asked
         if q.requires:
             p.requires = p.requires + q.requires
         if q.origins:
@@ -201,6 +220,7 @@ class Unifier:
 
 def proto_types(p):
     out = [pay for pay, _ in p.accepts.values()]
+    out.extend(k for k, _ in p.computed)
     if p.plain is not None:
         out.append(p.plain[0])
     out.extend(r.msg for r in p.requires)
@@ -227,6 +247,8 @@ def generalize(t, level):
             if t.args and id(t) not in seen:
                 seen.add(id(t))
                 stack.extend(t.args)
+                if t.ctx is not None:
+                    stack.append(t.ctx)
         elif tt is TProto:
             if t.id in seen:
                 continue
@@ -249,6 +271,8 @@ def is_generic(t) -> bool:
             if t.args and id(t) not in seen:
                 seen.add(id(t))
                 stack.extend(t.args)
+                if t.ctx is not None:
+                    stack.append(t.ctx)
         elif tt is TProto:
             if t.level == GENERIC:
                 return True
@@ -287,6 +311,8 @@ class Instantiator:
                 return done[1]
             args = tuple(self(a) for a in t.args)
             n = TCon(t.name, args, t.why)
+            if t.ctx is not None:
+                n.ctx = self(t.ctx)
             self.cons[id(t)] = (t, n)
             return n
         if tt is TProto:
@@ -297,7 +323,10 @@ class Instantiator:
                 n = self.map[t.id] = TProto(self.level)
                 n.accepts = {k: (self(pay), s) for k, (pay, s) in t.accepts.items()}
                 n.lits = {k: dict(v) for k, v in t.lits.items()}
+                n.computed = [(self(k), s) for k, s in t.computed]
                 n.plain = (self(t.plain[0]), t.plain[1], t.plain[2]) if t.plain is not None else None
+                n.plain_sites = list(t.plain_sites)
+                n.asked = t.asked
                 n.requires = [self.checker.copy_require(r, self) for r in t.requires]
                 n.origins = t.origins
                 n.opaque = t.opaque

@@ -31,3 +31,14 @@ def test_cli_prints_the_same_diagnostic_and_exits_1(lp):
     assert r.returncode == 1
     assert r.stdout == b""
     assert r.stderr.decode() == (CASES / "mismatched_closer.expected").read_text()
+
+
+@pytest.mark.parametrize("literal", ["1" + "0" * 4400, "1e" + "9" * 4301, "1.5e" + "9" * 4301, "2r" + "1" * 100_000,
+                                     "36r" + "Z" * 5000, "1" * 5000 + "r1"])
+def test_a_literal_of_thousands_of_digits_is_a_short_syntax_error(literal):
+    # Python refuses to convert more than 4,300 digits: that was an internal error, and the
+    # message quoted the whole literal
+    with pytest.raises(LPError) as info:
+        parse_text(f"{literal} printNl.", "big.lp")
+    d = info.value.diagnostics[0]
+    assert d.title == "syntax error" and len(d.message) < 200, d.message

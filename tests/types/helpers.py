@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from lp.core_helpers import privatise
 from lp.diagnostics import SourceMap, render_all
 from lp.syntax.parser import parse_text
 from lp.types import check_program
@@ -15,7 +16,7 @@ CORE = ROOT / "stdlib" / "core.lp"
 def core_module():
     if not CORE.exists():
         return None
-    return parse_text(CORE.read_text(), "stdlib/core.lp")
+    return privatise(parse_text(CORE.read_text(), "stdlib/core.lp"))
 
 
 def check_source(src: str, name: str = "test.lp", imports=(), with_core: bool = True):
