@@ -12,6 +12,7 @@ from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
 from lp.compiler.sends import Sends
+from lp.compiler.variants import GENERIC, Variant
 from lp.ir import nodes as I
 from lp.types.library import CLASS_SIGS, INSTANCE_SIGS, UNIVERSAL_SIGS
 
@@ -140,6 +141,13 @@ class ModuleGen:
             self._rt[which] = f
         return f
 
+    def fabs(self) -> ir.Function:
+        f = self.cfuncs.get("llvm.fabs.f64")
+        if f is None:
+            d = ir.DoubleType()
+            f = self.cfuncs["llvm.fabs.f64"] = ir.Function(self.module, ir.FunctionType(d, [d]), name="llvm.fabs.f64")
+        return f
+
     def indirect(self, ptr, nargs: int):
         return _Indirect(ptr, fn_type(nargs))
 
@@ -150,11 +158,15 @@ class ModuleGen:
         f.linkage = "internal"
         return f
 
-    def method_fn(self, md: I.MethodDef) -> ir.Function:
-        f = self.methods.get(id(md))
+    def method_fn(self, md: I.MethodDef, variant: Variant = GENERIC) -> ir.Function:
+        """The function of `md`, compiled for `variant` (compiler/variants.py)."""
+        key = (id(md), variant)
+        f = self.methods.get(key)
         if f is None:
-            f = self.methods[id(md)] = self.new_fn(f"lp.{md.name}", len(md.params))
-            self.todo.append(("method", md, f))
+            f = self.methods[key] = self.new_fn(f"lp.{md.name}{variant.suffix}", len(md.params))
+            if variant.inline:
+                f.attributes.add("alwaysinline")
+            self.todo.append(("method", (md, variant), f))
         return f
 
     def block_fn(self, e: I.Closure, owner, class_side) -> ir.Function:
@@ -258,9 +270,11 @@ class ModuleGen:
             out.append(g.push(V(f.args[2 * k], f.args[2 * k + 1], ty)))
         return out
 
-    def emit_method(self, md: I.MethodDef, f) -> None:
+    def emit_method(self, x, f) -> None:
+        md, variant = x
         g = FunctionGen(self, f, "method", md.name, md.class_side, md.class_name)
-        vs = self.params(g, f, [md.self_var.type] + [p.type for p in md.params])
+        g.method = (md, variant)
+        vs = self.params(g, f, [md.self_var.type] + variant.param_types(md))
         for var, v in zip([md.self_var, *md.params], vs):
             g.env[var.id] = v
         g.prologue()
@@ -334,7 +348,7 @@ class ModuleGen:
                         self.drop_args(b, f, nargs)
                         b.ret(r)
                     else:
-                        b.ret(b.call(tgt, list(f.args), tail="musttail", cconv="tailcc"))
+                        b.ret(b.call(tgt, list(f.args), tail="tail", cconv="tailcc"))
                     b.position_at_end(bb)
                 sw.add_case(c64(cid), targets[key])
         b.position_at_end(dnu)

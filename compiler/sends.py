@@ -7,6 +7,7 @@ from lp.compiler import prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
+from lp.compiler.variants import choose
 from lp.ir import nodes as I
 
 
@@ -43,7 +44,10 @@ class Sends:
             return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
         (what, x), cname, side = target[0][:2], target[1], target[2]
         if what == "method":
-            return g.call_lp(self.mod.method_fn(x), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
+            args = g.owned[len(g.owned) - n:]
+            variant = choose(g, x, args, tail)
+            return g.call_lp(self.mod.method_fn(x, variant), None, recv, args, site, tail,
+                             variant.result_type(x, e.type))
         if what == "field":
             return self.field_get(g, recv, x, e.type)
         if what == "prim":
