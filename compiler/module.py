@@ -62,7 +62,7 @@ C_FUNCS = {
     "lpn_text_op": ("V", ["i32", "v", "v"]), "lpn_str_copy": ("V", ["v", "v", "v"]),
     "lpn_int_as_char": ("V", ["i64"]),
     "lpn_maybe_new": ("V", ["i32", "v"]), "lpn_maybe_op": ("V", ["i32", "v", "v"]), "lpn_log": ("V", ["p", "v"]),
-    "lpn_object_op": ("V", ["i32", "v", "v"]), "lpn_int_op": ("V", ["i32", "i64", "v"]),
+    "lpn_object_op": ("V", ["i32", "v", "v"]), "lpn_responds_to": ("V", ["v", "v", "p", "i64"]), "lpn_int_op": ("V", ["i32", "i64", "v"]),
     "lpn_float_op": ("V", ["i32", "v"]), "lpn_raised_to": ("V", ["v", "v"]), "lpn_print_base": ("V", ["i64", "v"]),
     "lpn_json_encode": ("V", ["v"]), "lpn_json_decode": ("V", ["v"]), "lpn_block_check": ("V", ["v", "p"]), "lpn_take": ("V", ["v", "v", "i32"]), "lpn_arr_new_with_all": ("V", ["v", "v"]), "lpn_arr_fold": ("V", ["i32", "v", "v"]),
     "lpn_lib_op": ("V", ["v", "v", "v", "i32"]),

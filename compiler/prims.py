@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from lp.compiler import responds
 from lp.compiler.codegen import V, c64, kind
 from lp.compiler.layout import I32, I64, PTR
 from lp.compiler.prim_table import one_call_prims
@@ -632,6 +633,14 @@ def _log(g, sel, n, site, tail, ty):
     g.pop()
     return g.call_c("lpn_log", [g.mod.layout.cstring(sel[:-1]), s.cls, s.bits], I.Ty("UndefinedObject"), site,
                     may_fail=False)
+
+
+@prim("Object", "respondsTo:")
+def _responds_to(g, sel, n, site, tail, ty):
+    v, s = g.pop_n(2)
+    table = responds.selector_table(g.mod)
+    return g.call_c("lpn_responds_to", [v.cls, v.bits, s.cls, s.bits, table, c64(g.mod.layout.class_id("Object"))],
+                    BOOL, site, may_fail=False)
 
 
 _INT_OPS = {"bitAnd:": "&", "bitOr:": "|", "bitXor:": "^", "gcd:": "g"}

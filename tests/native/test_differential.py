@@ -58,8 +58,6 @@ UNSUPPORTED_WELL_TYPED = {
         "symbols_and_plain_receive.lp", "timeouts.lp", "deferred_send_reaches_each_callers_actor.lp",
         "generic_containers.lp", "generic_copies_and_replies.lp", "request_class_two_reply_types.lp",
         "request_hierarchy_replies.lp", "plain_receive_of_down.lp")},
-    "class_of_a_value.lp": "Class values (x class name, printing, =) are not compiled yet",
-    "inherited_constructor.lp": "`self fields:` in a class-side method (the receiver is a class value) is not compiled yet",
 }
 # tests/seeds/snippets: every snippet spawns or receives (actors, issue 12), so none is compared yet.
 COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED]
