@@ -96,16 +96,29 @@ _FLOAT_ARITH = {"+": "fadd", "-": "fsub", "*": "fmul", "/": "fdiv"}
 
 def _float_arith(g, sel, op, a, b, site) -> V:
     """Inline double arithmetic; an infinite result (overflow) or a zero divisor takes the C path,
-    which raises the interpreter's error."""
+    which raises the interpreter's error. The two paths join as a double, so Floats stay in
+    floating-point registers."""
+    d = ir.DoubleType()
     x, y = _double(g, a), _double(g, b)
     r = getattr(g.b, _FLOAT_ARITH[sel])(x, y)
-    inf = ir.Constant(ir.DoubleType(), float("inf"))
-    bad = g.b.fcmp_unordered("==", g.b.call(g.mod.fabs(), [r]), inf)
+    bad = g.b.fcmp_unordered("==", g.b.call(g.mod.fabs(), [r]), ir.Constant(d, float("inf")))
     if sel == "/":
-        bad = g.b.or_(bad, g.b.fcmp_ordered("==", y, ir.Constant(ir.DoubleType(), 0.0)))
-    return g.if_else(bad, lambda: g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls,
-                                                                b.bits], FLOAT, site),
-                     lambda: g.push(V(c64(3), g.b.bitcast(r, I64), FLOAT)), FLOAT)
+        bad = g.b.or_(bad, g.b.fcmp_ordered("==", y, ir.Constant(d, 0.0)))
+    fast_end = g.b.block
+    slow = g.fn.append_basic_block("float_slow")
+    join = g.fn.append_basic_block("float_join")
+    g.b.cbranch(bad, slow, join).set_weights([1, 1000])
+    g.b.position_at_end(slow)
+    c = g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits], FLOAT, site)
+    g.pop()
+    slow_r = g.b.bitcast(c.bits, d)
+    slow_end = g.b.block
+    g.b.branch(join)
+    g.b.position_at_end(join)
+    res = g.b.phi(d)
+    res.add_incoming(r, fast_end)
+    res.add_incoming(slow_r, slow_end)
+    return g.push(V(c64(3), g.b.bitcast(res, I64), FLOAT))
 
 
 def _maybe_int(v) -> bool:
