@@ -489,6 +489,13 @@ def _cr(g, sel, n, site, tail, ty):
     return g.owned[-1]
 
 
+@prim("String", "lf", "crlf", side=True)
+def _line_end(g, sel, n, site, tail, ty):
+    g.pop()
+    text = "\n" if sel == "lf" else "\r\n"
+    return g.push(V(c64(16), g.mod.layout.static_string(text).ptrtoint(I64), STR))
+
+
 @prim("Transcript", "display:", "print:", side=True)
 def _display(g, sel, n, site, tail, ty):
     x = g.owned[-1]

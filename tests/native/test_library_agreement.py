@@ -82,7 +82,7 @@ NETWORK_CLASSES = ("ByteArray", "TCP", "TCPSocket", "TCPListener", "UDPSocket", 
 _NET = "the network library is not compiled yet (it needs native actors' fiber waits, issue 12)"
 NOT_YET.update({(c + side, s): _NET for c in NETWORK_CLASSES for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
-NOT_YET.update({("String", "asByteArray"): _NET, ("String class", "lf"): _NET, ("String class", "crlf"): _NET,
+NOT_YET.update({("String", "asByteArray"): _NET,
                 ("Actor class", "microsecondClock"): "the clock selectors of actors come with issue 12"})
 
 
