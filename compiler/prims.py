@@ -3,7 +3,9 @@
 Each emitter runs with the receiver and arguments on top of the generator's owned
 stack, consumes them, and answers its pushed result (or None after a tail call).
 Integer arithmetic on proven Integers is inline (`llvm.sadd.with.overflow` and
-friends); the rest calls the `lpn_` layer in runtime/native (docs/native.md "The C core").
+friends), as is Float arithmetic on proven numbers; the rest calls the `lpn_` layer in
+runtime/native (docs/native.md "The C core"), most of it through the one data table of
+compiler/prim_table.py.
 A selector the library types but this table lacks is reported at build time
 (compiler/unsupported.py) when the receiver's class is known.
 """
