@@ -88,7 +88,8 @@ CALLS: dict = {
                                       "isSome": ("s", 0, None, False), "isPresent": ("s", 0, None, False),
                                       "isNone": ("n", 0, None, False)}),
     **_lib({("Object", False, "hash"): ("h", 0, INT, False), ("Array", False, "asSortedArray"): ("S", 0, None, True),
-            ("Array", False, "copyWithout:"): ("W", 1, None, False), ("String", False, "asNumber"): ("N", 0, None, True),
+            ("Array", False, "copyWithout:"): ("W", 1, None, False),
+            ("String", False, "asNumber"): ("N", 0, None, True),
             ("String", False, "copyReplaceAll:with:"): ("R", 2, STR, True),
             ("Symbol", False, "<"): ("<", 1, BOOL, False), ("Symbol", False, ">"): (">", 1, BOOL, False),
             ("Integer", False, "bitShift:"): ("B", 1, INT, True), ("Float", False, "isZero"): ("Z", 0, BOOL, False),
@@ -97,7 +98,8 @@ CALLS: dict = {
             ("Dictionary", False, "keyAtValue:"): ("k", 1, None, False),
             ("Interval", False, "reversed"): ("r", 0, IVL, False), ("Interval", False, "reverse"): ("r", 0, IVL, False),
             ("Interval", False, "sum"): ("s", 0, INT, True), ("Error", True, "new:"): ("E", 1, None, False),
-            ("Object", True, "name"): ("n", 0, STR, False), ("Class", False, "name"): ("n", 0, STR, False), ("Error", False, "signal:"): ("G", 1, None, True)}),
+            ("Object", True, "name"): ("n", 0, STR, False), ("Class", False, "name"): ("n", 0, STR, False),
+            ("Error", False, "signal:"): ("G", 1, None, True)}),
 }
 
 
