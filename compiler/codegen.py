@@ -67,6 +67,7 @@ class FunctionGen:
         self.block_ptr = None
         self.home = None          # this method's Home token (a method some block `^`s from)
         self.last: set = set()    # reads that move their variable (compiler/lastuse.py)
+        self.method = None        # (MethodDef, Variant) when this is a method's function
 
     # ---- small helpers
     def pair(self, v: V) -> list:
@@ -207,7 +208,7 @@ class FunctionGen:
             self.pop_n(len(args) + 1)
             self.drop_all()
             self.leave()
-            self.b.ret(self.b.call(callee, operands, tail="musttail", cconv="tailcc"))
+            self.b.ret(self.b.call(callee, operands, tail="tail", cconv="tailcc"))
             return None
         self.pop_n(len(args) + 1)
         r = self.b.call(callee, operands, cconv="tailcc")

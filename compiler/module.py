@@ -12,6 +12,7 @@ from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
 from lp.compiler.sends import Sends
+from lp.compiler.variants import GENERIC, Variant
 from lp.ir import nodes as I
 from lp.types.library import CLASS_SIGS, INSTANCE_SIGS, UNIVERSAL_SIGS
 
@@ -62,6 +63,7 @@ C_FUNCS = {
     "lpn_int_as_char": ("V", ["i64"]),
     "lpn_maybe_new": ("V", ["i32", "v"]), "lpn_maybe_op": ("V", ["i32", "v", "v"]), "lpn_log": ("V", ["p", "v"]),
     "lpn_object_op": ("V", ["i32", "v", "v"]), "lpn_int_op": ("V", ["i32", "i64", "v"]),
+    "lpn_responds_to": ("V", ["v", "v", "p", "i64"]),
     "lpn_float_op": ("V", ["i32", "v"]), "lpn_raised_to": ("V", ["v", "v"]), "lpn_print_base": ("V", ["i64", "v"]),
     "lpn_json_encode": ("V", ["v"]), "lpn_json_decode": ("V", ["v"]), "lpn_block_check": ("V", ["v", "p"]), "lpn_take": ("V", ["v", "v", "i32"]), "lpn_arr_new_with_all": ("V", ["v", "v"]), "lpn_arr_fold": ("V", ["i32", "v", "v"]),
     "lpn_lib_op": ("V", ["v", "v", "v", "i32"]),
@@ -140,6 +142,13 @@ class ModuleGen:
             self._rt[which] = f
         return f
 
+    def fabs(self) -> ir.Function:
+        f = self.cfuncs.get("llvm.fabs.f64")
+        if f is None:
+            d = ir.DoubleType()
+            f = self.cfuncs["llvm.fabs.f64"] = ir.Function(self.module, ir.FunctionType(d, [d]), name="llvm.fabs.f64")
+        return f
+
     def indirect(self, ptr, nargs: int):
         return _Indirect(ptr, fn_type(nargs))
 
@@ -150,11 +159,15 @@ class ModuleGen:
         f.linkage = "internal"
         return f
 
-    def method_fn(self, md: I.MethodDef) -> ir.Function:
-        f = self.methods.get(id(md))
+    def method_fn(self, md: I.MethodDef, variant: Variant = GENERIC) -> ir.Function:
+        """The function of `md`, compiled for `variant` (compiler/variants.py)."""
+        key = (id(md), variant)
+        f = self.methods.get(key)
         if f is None:
-            f = self.methods[id(md)] = self.new_fn(f"lp.{md.name}", len(md.params))
-            self.todo.append(("method", md, f))
+            f = self.methods[key] = self.new_fn(f"lp.{md.name}{variant.suffix}", len(md.params))
+            if variant.inline:
+                f.attributes.add("alwaysinline")
+            self.todo.append(("method", (md, variant), f))
         return f
 
     def block_fn(self, e: I.Closure, owner, class_side) -> ir.Function:
@@ -258,9 +271,11 @@ class ModuleGen:
             out.append(g.push(V(f.args[2 * k], f.args[2 * k + 1], ty)))
         return out
 
-    def emit_method(self, md: I.MethodDef, f) -> None:
+    def emit_method(self, x, f) -> None:
+        md, variant = x
         g = FunctionGen(self, f, "method", md.name, md.class_side, md.class_name)
-        vs = self.params(g, f, [md.self_var.type] + [p.type for p in md.params])
+        g.method = (md, variant)
+        vs = self.params(g, f, [md.self_var.type] + variant.param_types(md))
         for var, v in zip([md.self_var, *md.params], vs):
             g.env[var.id] = v
         g.prologue()
@@ -334,7 +349,7 @@ class ModuleGen:
                         self.drop_args(b, f, nargs)
                         b.ret(r)
                     else:
-                        b.ret(b.call(tgt, list(f.args), tail="musttail", cconv="tailcc"))
+                        b.ret(b.call(tgt, list(f.args), tail="tail", cconv="tailcc"))
                     b.position_at_end(bb)
                 sw.add_case(c64(cid), targets[key])
         b.position_at_end(dnu)

@@ -3,7 +3,9 @@
 Each emitter runs with the receiver and arguments on top of the generator's owned
 stack, consumes them, and answers its pushed result (or None after a tail call).
 Integer arithmetic on proven Integers is inline (`llvm.sadd.with.overflow` and
-friends); the rest calls the `lpn_` layer in runtime/native (docs/native.md "The C core").
+friends), as is Float arithmetic on proven numbers; the rest calls the `lpn_` layer in
+runtime/native (docs/native.md "The C core"), most of it through the one data table of
+compiler/prim_table.py.
 A selector the library types but this table lacks is reported at build time
 (compiler/unsupported.py) when the receiver's class is known.
 """
@@ -11,8 +13,10 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from lp.compiler import responds
 from lp.compiler.codegen import V, c64, kind
 from lp.compiler.layout import I32, I64, PTR
+from lp.compiler.prim_table import one_call_prims
 from lp.compiler.unsupported import Unsupported
 from lp.ir import nodes as I
 
@@ -55,6 +59,8 @@ def _arith(g, sel, n, site, tail, ty):
         return g.push(_int_arith(g, sel, intrinsic, a, b, site))
     if _ints(a, b) and sel in _INT_DIV:
         return g.call_c(_INT_DIV[sel], [a.bits, b.bits], INT, site)
+    if _floats(a, b) and sel in _FLOAT_ARITH:
+        return _float_arith(g, sel, op, a, b, site)
     if intrinsic and _maybe_int(a) and _maybe_int(b):
         # not proven: test both classes, Integer arithmetic inline, anything else in C
         both = g.b.and_(g.b.icmp_unsigned("==", a.cls, c64(2)), g.b.icmp_unsigned("==", b.cls, c64(2)))
@@ -62,7 +68,59 @@ def _arith(g, sel, n, site, tail, ty):
                          lambda: g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],
                                           _known(ty, I.UNKNOWN), site), _known(ty, I.UNKNOWN))
     return g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],
-                    _known(ty, I.UNKNOWN), site)
+                    _known(ty, _num_result(sel, a, b)), site)
+
+
+def _num_result(sel, *vs) -> I.Ty:
+    """The class of a numeric operation's answer when its operands' classes are proven."""
+    ks = {kind(v.ty) for v in vs}
+    if not ks <= {"Integer", "Float"}:
+        return I.UNKNOWN
+    if "Float" in ks or sel in ("/", "asFloat", "sqrt"):
+        return FLOAT
+    return INT
+
+
+def _floats(*vs) -> bool:
+    """Proven numbers, at least one of them a Float: the operation is on doubles."""
+    ks = [kind(v.ty) for v in vs]
+    return "Float" in ks and all(k in ("Float", "Integer") for k in ks)
+
+
+def _double(g, v: V):
+    if kind(v.ty) == "Integer":
+        return g.b.sitofp(v.bits, ir.DoubleType())
+    return g.b.bitcast(v.bits, ir.DoubleType())
+
+
+_FLOAT_ARITH = {"+": "fadd", "-": "fsub", "*": "fmul", "/": "fdiv"}
+
+
+def _float_arith(g, sel, op, a, b, site) -> V:
+    """Inline double arithmetic; an infinite result (overflow) or a zero divisor takes the C path,
+    which raises the interpreter's error. The two paths join as a double, so Floats stay in
+    floating-point registers."""
+    d = ir.DoubleType()
+    x, y = _double(g, a), _double(g, b)
+    r = getattr(g.b, _FLOAT_ARITH[sel])(x, y)
+    bad = g.b.fcmp_unordered("==", g.b.call(g.mod.fabs(), [r]), ir.Constant(d, float("inf")))
+    if sel == "/":
+        bad = g.b.or_(bad, g.b.fcmp_ordered("==", y, ir.Constant(d, 0.0)))
+    fast_end = g.b.block
+    slow = g.fn.append_basic_block("float_slow")
+    join = g.fn.append_basic_block("float_join")
+    g.b.cbranch(bad, slow, join).set_weights([1, 1000])
+    g.b.position_at_end(slow)
+    c = g.call_c("lpn_num_arith", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits], FLOAT, site)
+    g.pop()
+    slow_r = g.b.bitcast(c.bits, d)
+    slow_end = g.b.block
+    g.b.branch(join)
+    g.b.position_at_end(join)
+    res = g.b.phi(d)
+    res.add_incoming(r, fast_end)
+    res.add_incoming(slow_r, slow_end)
+    return g.push(V(c64(3), g.b.bitcast(res, I64), FLOAT))
 
 
 def _maybe_int(v) -> bool:
@@ -86,6 +144,8 @@ def _compare(g, sel, n, site, tail, ty):
     pred, op = _CMP[sel]
     if _ints(a, b):
         return g.push(_bool(g, g.b.icmp_signed(pred, a.bits, b.bits)))
+    if _floats(a, b):
+        return g.push(_bool(g, g.b.fcmp_ordered(pred, _double(g, a), _double(g, b))))
     slow = lambda: g.call_c("lpn_num_compare", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],  # noqa: E731
                             BOOL, site)
     if _maybe_int(a) and _maybe_int(b):
@@ -115,8 +175,10 @@ _UNARY = {"abs": "a", "negated": "n", "asFloat": "f", "sqrt": "s", "squared": "q
 @prim("Number", *_UNARY)
 def _unary(g, sel, n, site, tail, ty):
     a = g.pop()
-    return g.call_c("lpn_num_unary", [ir.Constant(I32, ord(_UNARY[sel])), a.cls, a.bits], _known(ty, I.UNKNOWN),
-                    site)
+    if sel == "asFloat" and kind(a.ty) in ("Integer", "Float"):
+        return g.push(V(c64(3), g.b.bitcast(_double(g, a), I64), FLOAT))
+    return g.call_c("lpn_num_unary", [ir.Constant(I32, ord(_UNARY[sel])), a.cls, a.bits],
+                    _known(ty, _num_result(sel, a)), site)
 
 
 @prim("Integer", "even", "odd", "isZero")
@@ -129,18 +191,6 @@ def _int_tests(g, sel, n, site, tail, ty):
 
 
 # ---- any object ------------------------------------------------------------------------
-
-@prim("Object", "printString")
-def _print_string(g, sel, n, site, tail, ty):
-    a = g.pop()
-    return g.call_c("lpn_print_string", [a.cls, a.bits], STR, site)
-
-
-@prim("Object", "displayString")
-def _display_string(g, sel, n, site, tail, ty):
-    a = g.pop()
-    return g.call_c("lpn_display_string", [a.cls, a.bits], STR, site)
-
 
 @prim("Object", "=", "~=")
 def _equal(g, sel, n, site, tail, ty):
@@ -410,18 +460,6 @@ def _try(g, sel, n, site, tail, ty):
 
 # ---- text and output -------------------------------------------------------------------
 
-@prim("String", ",")
-def _concat(g, sel, n, site, tail, ty):
-    a, b = g.pop_n(2)
-    return g.call_c("lpn_str_concat", [a.cls, a.bits, b.cls, b.bits], STR, site)
-
-
-@prim("String", "size")
-def _size(g, sel, n, site, tail, ty):
-    a = g.pop()
-    return g.call_c("lpn_str_size", [a.cls, a.bits], INT, site, may_fail=False)
-
-
 @prim("String", "isEmpty", "notEmpty")
 def _empty(g, sel, n, site, tail, ty):
     a = g.pop()
@@ -453,6 +491,13 @@ def _cr(g, sel, n, site, tail, ty):
     return g.owned[-1]
 
 
+@prim("String", "lf", "crlf", side=True)
+def _line_end(g, sel, n, site, tail, ty):
+    g.pop()
+    text = "\n" if sel == "lf" else "\r\n"
+    return g.push(V(c64(16), g.mod.layout.static_string(text).ptrtoint(I64), STR))
+
+
 @prim("Transcript", "display:", "print:", side=True)
 def _display(g, sel, n, site, tail, ty):
     x = g.owned[-1]
@@ -465,24 +510,6 @@ def _display(g, sel, n, site, tail, ty):
 
 
 # ---- collections -----------------------------------------------------------------------
-
-def _c(name, nargs, ty=None, may_fail=True, lead=()):
-    """A primitive that is one call of an lpn_ function taking the receiver and arguments."""
-    def emit(g, sel, n, site, tail, rty):
-        vs = g.pop_n(nargs + 1)
-        args = list(lead) + [w for v in vs for w in (v.cls, v.bits)]
-        return g.call_c(name, args, ty or _known(rty, I.UNKNOWN), site, may_fail=may_fail)
-    return emit
-
-
-for _sel, _f in {"at:": _c("lpn_arr_at", 1), "at:put:": _c("lpn_arr_at_put", 2),
-                 "size": _c("lpn_arr_size", 0, INT, False), "with:": _c("lpn_arr_with", 1, None, False),
-                 "copyWith:": _c("lpn_arr_with", 1, None, False), ",": _c("lpn_arr_concat", 1),
-                 "indexOf:": _c("lpn_arr_index_of", 1, INT, False),
-                 "reversed": _c("lpn_arr_reversed", 0, None, False), "reverse": _c("lpn_arr_reversed", 0, None, False),
-                 }.items():
-    PRIMS[("Array", False, _sel)] = _f
-
 
 @prim("Array", "first", "last")
 def _arr_end(g, sel, n, site, tail, ty):
@@ -514,32 +541,10 @@ def _to(g, sel, n, site, tail, ty):
                                          g.mod.layout.cstring(sel)], I.Ty("Interval"), site)
 
 
-_IVL = {"size": "s", "isEmpty": "e", "notEmpty": "n", "first": "f", "last": "l", "at:": "a", "includes:": "i",
-        "asArray": "A"}
-
-
-@prim("Interval", *_IVL)
-def _interval(g, sel, n, site, tail, ty):
-    vs = g.pop_n(n + 1)
-    arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
-    return g.call_c("lpn_interval_op", [ir.Constant(I32, ord(_IVL[sel])), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
-                    _known(ty, I.UNKNOWN), site)
-
-
 @prim("Dictionary", "new", side=True)
 def _dict_new(g, sel, n, site, tail, ty):
     g.pop()
     return g.call_c("lpn_dict_new", [], I.Ty("Dictionary"), site, may_fail=False)
-
-
-for _sel, _f in {"at:": _c("lpn_dict_at", 1), "at:put:": _c("lpn_dict_at_put", 2, None, False),
-                 "includesKey:": _c("lpn_dict_includes_key", 1, BOOL, False),
-                 "removeKey:": _c("lpn_dict_remove", 1, None, False), "size": _c("lpn_dict_size", 0, INT, False),
-                 "keys": _c("lpn_dict_list", 0, None, False, (ir.Constant(I32, ord("k")),)),
-                 "values": _c("lpn_dict_list", 0, None, False, (ir.Constant(I32, ord("v")),)),
-                 "associations": _c("lpn_dict_list", 0, None, False, (ir.Constant(I32, ord("a")),)),
-                 }.items():
-    PRIMS[("Dictionary", False, _sel)] = _f
 
 
 @prim("Dictionary", "isEmpty", "notEmpty")
@@ -584,39 +589,7 @@ def _arr_copy(g, sel, n, site, tail, ty):
 
 # ---- strings, symbols, characters (runtime/native/text.c) ------------------------------
 
-def _text(code: str, nargs: int, ty=None, may_fail=True):
-    def emit(g, sel, n, site, tail, rty):
-        vs = g.pop_n(nargs + 1)
-        arg = vs[1] if nargs else V(c64(0), c64(0), I.Ty("UndefinedObject"))
-        return g.call_c("lpn_text_op", [ir.Constant(I32, ord(code)), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
-                        ty or _known(rty, I.UNKNOWN), site, may_fail=may_fail)
-    return emit
-
-
 CHAR = I.Ty("Character")
-_STRING_OPS = {"at:": ("c", 1, CHAR), "includesSubstring:": ("i", 1, BOOL), "startsWith:": ("s", 1, BOOL),
-               "endsWith:": ("e", 1, BOOL), "<": ("<", 1, BOOL), ">": (">", 1, BOOL), "<=": ("l", 1, BOOL),
-               ">=": ("G", 1, BOOL), "indexOf:": ("x", 1, INT), "splitOn:": ("p", 1, None), "trim": ("t", 0, STR),
-               "reversed": ("r", 0, STR), "reverse": ("r", 0, STR), "asUppercase": ("U", 0, STR),
-               "asLowercase": ("L", 0, STR), "asInteger": ("I", 0, INT), "asSymbol": ("S", 0, I.Ty("Symbol")),
-               "lines": ("n", 0, None), "asArray": ("A", 0, None), "first": ("f", 0, CHAR), "last": ("Z", 0, CHAR),
-               "asString": ("a", 0, STR), ",": (",", 1, STR), "join:": ("j", 1, STR),
-               "substrings": ("w", 0, None), "substrings:": ("W", 1, None), "includes:": ("h", 1, BOOL),
-               "occurrencesOf:": ("O", 1, INT)}
-for _sel, (_code, _n, _ty) in _STRING_OPS.items():
-    PRIMS[("String", False, _sel)] = _text(_code, _n, _ty)
-for _sel, (_code, _n, _ty) in {"asString": ("a", 0, STR), "displayString": ("a", 0, STR), "size": ("z", 0, INT),
-                               "numArgs": ("N", 0, INT), ",": (",", 1, STR)}.items():
-    PRIMS[("Symbol", False, _sel)] = _text(_code, _n, _ty)
-for _sel, (_code, _n, _ty) in {"value": ("v", 0, INT), "asInteger": ("v", 0, INT), "asString": ("a", 0, STR),
-                               "displayString": ("a", 0, STR), "isVowel": ("V", 0, BOOL), "isLetter": ("L", 0, BOOL),
-                               "isDigit": ("D", 0, BOOL), "isSeparator": ("W", 0, BOOL),
-                               "asUppercase": ("u", 0, CHAR), "asLowercase": ("d", 0, CHAR),
-                               "isUppercase": ("U", 0, BOOL), "isLowercase": ("o", 0, BOOL),
-                               "asSymbol": ("S", 0, I.Ty("Symbol")), "digitValue": ("g", 0, INT),
-                               "<": ("<", 1, BOOL), ">": (">", 1, BOOL), "<=": ("l", 1, BOOL),
-                               ">=": ("G", 1, BOOL)}.items():
-    PRIMS[("Character", False, _sel)] = _text(_code, _n, _ty)
 
 
 @prim("String", "copyFrom:to:")
@@ -645,19 +618,6 @@ def _maybe_new(g, sel, n, site, tail, ty):
     v = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
     return g.call_c("lpn_maybe_new", [ir.Constant(I32, n), v.cls, v.bits], _known(ty, I.Ty("Maybe")), site,
                     may_fail=False)
-
-
-_MAYBE = {"value": ("v", 0, True), "valueOr:": ("o", 1, False), "isSome": ("s", 0, False),
-          "isPresent": ("s", 0, False), "isNone": ("n", 0, False)}
-
-
-@prim("Maybe", *_MAYBE)
-def _maybe_op(g, sel, n, site, tail, ty):
-    code, nargs, fails = _MAYBE[sel]
-    vs = g.pop_n(n + 1)
-    arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
-    return g.call_c("lpn_maybe_op", [ir.Constant(I32, ord(code)), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
-                    _known(ty, I.UNKNOWN), site, may_fail=fails)
 
 
 @prim("Maybe", "ifPresent:ifAbsent:")
@@ -697,16 +657,12 @@ def _log(g, sel, n, site, tail, ty):
                     may_fail=False)
 
 
-_OBJ = {"class": ("c", 0), "isKindOf:": ("k", 1), "isString": ("S", 0), "isNumber": ("N", 0), "isSymbol": ("Y", 0)}
-
-
-@prim("Object", *_OBJ)
-def _object_op(g, sel, n, site, tail, ty):
-    code, _ = _OBJ[sel]
-    vs = g.pop_n(n + 1)
-    arg = vs[1] if n else V(c64(0), c64(0), I.Ty("UndefinedObject"))
-    return g.call_c("lpn_object_op", [ir.Constant(I32, ord(code)), vs[0].cls, vs[0].bits, arg.cls, arg.bits],
-                    _known(ty, I.UNKNOWN), site, may_fail=False)
+@prim("Object", "respondsTo:")
+def _responds_to(g, sel, n, site, tail, ty):
+    v, s = g.pop_n(2)
+    table = responds.selector_table(g.mod)
+    return g.call_c("lpn_responds_to", [v.cls, v.bits, s.cls, s.bits, table, c64(g.mod.layout.class_id("Object"))],
+                    BOOL, site, may_fail=False)
 
 
 _INT_OPS = {"bitAnd:": "&", "bitOr:": "|", "bitXor:": "^", "gcd:": "g"}
@@ -716,16 +672,6 @@ _INT_OPS = {"bitAnd:": "&", "bitOr:": "|", "bitXor:": "^", "gcd:": "g"}
 def _int_op(g, sel, n, site, tail, ty):
     a, b = g.pop_n(2)
     return g.call_c("lpn_int_op", [ir.Constant(I32, ord(_INT_OPS[sel])), a.bits, b.cls, b.bits], INT, site)
-
-
-_FLOAT_OPS = {"truncated": "t", "asInteger": "t", "rounded": "r", "floor": "f", "ceiling": "c", "isNaN": "n"}
-
-
-@prim("Float", *_FLOAT_OPS)
-def _float_op(g, sel, n, site, tail, ty):
-    a = g.pop()
-    return g.call_c("lpn_float_op", [ir.Constant(I32, ord(_FLOAT_OPS[sel])), a.cls, a.bits],
-                    BOOL if sel == "isNaN" else INT, site)
 
 
 @prim("Number", "between:and:")
@@ -744,12 +690,6 @@ def _sign(g, sel, n, site, tail, ty):
     neg = g.call_c("lpn_num_compare", [ir.Constant(I32, ord("<")), a.cls, a.bits, c64(2), c64(0)], BOOL, site)
     g.pop_n(2)
     return g.push(V(c64(2), g.b.sub(pos.bits, neg.bits), INT))
-
-
-@prim("Number", "raisedTo:")
-def _raised_to(g, sel, n, site, tail, ty):
-    a, b = g.pop_n(2)
-    return g.call_c("lpn_raised_to", [a.cls, a.bits, b.cls, b.bits], _known(ty, I.UNKNOWN), site)
 
 
 @prim("Integer", "printString:")
@@ -811,39 +751,10 @@ def _str_all_but(g, sel, n, site, tail, ty):
     return g.call_c("lpn_str_copy", [s.cls, s.bits, c64(2), first, c64(2), last], STR, site)
 
 
-# ---- the smaller library selectors (runtime/native/lib.c, lpn_lib_op by code) -----------
+# ---- the rest --------------------------------------------------------------------------
 
-FLOAT_, IVL = I.Ty("Float"), I.Ty("Interval")
-_LIB = {("Object", False, "hash"): ("h", 0, INT, False), ("Array", False, "asSortedArray"): ("S", 0, None, True),
-        ("Array", False, "copyWithout:"): ("W", 1, None, False), ("String", False, "asNumber"): ("N", 0, None, True),
-        ("String", False, "copyReplaceAll:with:"): ("R", 2, STR, True),
-        ("Symbol", False, "<"): ("<", 1, BOOL, False), ("Symbol", False, ">"): (">", 1, BOOL, False),
-        ("Integer", False, "bitShift:"): ("B", 1, INT, True), ("Float", False, "isZero"): ("Z", 0, BOOL, False),
-        ("Float", False, "roundTo:"): ("T", 1, FLOAT_, True),
-        ("Dictionary", False, "includes:"): ("i", 1, BOOL, False),
-        ("Dictionary", False, "keyAtValue:"): ("k", 1, None, False),
-        ("Interval", False, "reversed"): ("r", 0, IVL, False), ("Interval", False, "reverse"): ("r", 0, IVL, False),
-        ("Interval", False, "sum"): ("s", 0, INT, True), ("Error", True, "new:"): ("E", 1, None, False),
-        ("Object", True, "name"): ("n", 0, STR, False), ("Error", False, "signal:"): ("G", 1, None, True)}
-
-
-def _lib(code, nargs, rty, may_fail):
-    def emit(g, sel, n, site, tail, ty):
-        vs = g.pop_n(nargs + 1)
-        nil = V(c64(0), c64(0), I.Ty("UndefinedObject"))
-        a = vs[1] if nargs > 0 else nil
-        b = vs[2] if nargs > 1 else nil
-        return g.call_c("lpn_lib_op", [vs[0].cls, vs[0].bits, a.cls, a.bits, b.cls, b.bits,
-                                       ir.Constant(I32, ord(code))], rty or _known(ty, I.UNKNOWN), site, may_fail=may_fail)
-    return emit
-
-
-for _key, (_code, _n, _ty, _fails) in _LIB.items():
-    PRIMS[_key] = _lib(_code, _n, _ty, _fails)
 for _key in [("Object", False, "copy"), ("Integer", False, "asInteger"), ("Array", False, "asArray")]:
     PRIMS[_key] = _yourself
-for _cls in ("Integer", "Float", "Boolean", "UndefinedObject"):
-    PRIMS[(_cls, False, "asString")] = _display_string
 
 
 @prim("Association", "key", "value")
@@ -868,3 +779,6 @@ def _on_do(g, sel, n, site, tail, ty):
     for v in (filt, body, handler):
         g.push(v)
     return _try(g, sel, n, site, tail, ty)
+
+
+PRIMS.update(one_call_prims())   # compiler/prim_table.py: the primitives that are one C call

@@ -7,6 +7,7 @@ from lp.compiler import prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
+from lp.compiler.variants import choose
 from lp.ir import nodes as I
 
 
@@ -43,7 +44,10 @@ class Sends:
             return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
         (what, x), cname, side = target[0][:2], target[1], target[2]
         if what == "method":
-            return g.call_lp(self.mod.method_fn(x), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
+            args = g.owned[len(g.owned) - n:]
+            variant = choose(g, x, args, tail)
+            return g.call_lp(self.mod.method_fn(x, variant), None, recv, args, site, tail,
+                             variant.result_type(x, e.type))
         if what == "field":
             return self.field_get(g, recv, x, e.type)
         if what == "prim":
@@ -59,20 +63,29 @@ class Sends:
         return g.push(v)
 
     def build_instance(self, g, e: I.Send):
+        """`C fields: { ... }`, or `self fields: { ... }` on the class side, where the class is the
+        receiver's at run time: a subclass inheriting the constructor (it adds no fields: the
+        checker's rule) gets an instance of itself with the same layout."""
         rec: I.MakeRecord = e.args[0]
-        if not isinstance(e.receiver, I.ClassRef) or not self.mod.layout.is_instance_class(e.receiver.name):
+        if isinstance(e.receiver, I.ClassRef):
+            cname, cid = e.receiver.name, c64(self.mod.layout.class_id(e.receiver.name))
+        else:
+            k = kind(e.receiver.type)
+            cname = k[:-len(" class")] if k is not None and k.endswith(" class") else None
+            if g.value(e.receiver, False) is None:
+                g.dead()
+            cid = g.pop().bits
+        if cname is None or not self.mod.layout.is_instance_class(cname):
             raise Unsupported("`fields:` on this receiver", e.span)
-        cname = e.receiver.name
         fields = self.mod.layout.fields(cname)
         for x in rec.values:
             if g.value(x, False) is None:
                 g.dead()
         vals = dict(zip(rec.names, g.pop_n(len(rec.values))))
-        cid = self.mod.layout.class_id(cname)
-        obj = g.b.call(self.mod.c("lpn_inst_new"), [c64(cid), c64(len(fields))])
+        obj = g.b.call(self.mod.c("lpn_inst_new"), [cid, c64(len(fields))])
         for k, f in enumerate(fields):
             g.store_value(obj, INST_FIELDS + 16 * k, vals.get(f) or g.nil())
-        return g.push(V(c64(cid), g.b.ptrtoint(obj, I64), I.Ty(cname)))
+        return g.push(V(cid, g.b.ptrtoint(obj, I64), I.Ty(cname)))
 
     def copy_instance(self, g, e: I.Send):
         rec: I.MakeRecord = e.args[0]

@@ -21,11 +21,15 @@ TYPES = {
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
 
 
-def install(interp) -> None:
-    # the primitive modules register themselves on import
+def install_primitive_modules() -> None:
+    """Import the primitive modules: each registers its primitives in lp.interp.registry on import."""
     from lp.interp import (actors, prims_bytes, prims_collections, prims_grain, prims_http,  # noqa: F401
                            prims_net, prims_numbers, prims_objects, prims_pool, prims_remote, prims_text, prims_tls,
                            prims_udp, prims_ws)
+
+
+def install(interp) -> None:
+    install_primitive_modules()
     for name, sup, fields in HIERARCHY:
         interp.add_class(V.LPClass(name, interp.classes[sup] if sup else None, fields, builtin=True))
     V.LPClass.root = interp.classes["Object"]

@@ -44,6 +44,11 @@ static int sort_cmp(const void *x, const void *y) {
     return (a->i > b->i) - (a->i < b->i);   /* stable, like Python's sorted */
 }
 
+static int int_cmp(const void *x, const void *y) {
+    int64_t m = *(const int64_t *)x, n = *(const int64_t *)y;
+    return (m > n) - (m < n);
+}
+
 static lpn_value sorted(lpn_value av) {
     lpn_arr *a = (lpn_arr *)lpn_ptr(av);
     for (uint64_t i = 0; i < a->len; i++) {
@@ -54,6 +59,17 @@ static lpn_value sorted(lpn_value av) {
             lpn_drop(d);
             return e;
         }
+    }
+    uint64_t ints = 0;
+    while (ints < a->len && a->item[ints].cls == LPN_INT) ints++;
+    if (ints == a->len) {   /* only Integers: equal ones are indistinguishable, so any order of ties is stable */
+        int64_t *k = malloc(sizeof(int64_t) * (a->len ? a->len : 1));
+        for (uint64_t i = 0; i < a->len; i++) k[i] = (int64_t)a->item[i].bits;
+        qsort(k, a->len, sizeof(int64_t), int_cmp);
+        lpn_arr *r = lpn_arr_new(a->len);
+        for (uint64_t i = 0; i < a->len; i++) r->item[i] = lpn_int(k[i]);
+        free(k);
+        return lpn_ref(r);
     }
     sitem *tmp = malloc(sizeof(sitem) * (a->len ? a->len : 1));
     for (uint64_t i = 0; i < a->len; i++) tmp[i] = (sitem){a->item[i], i};

@@ -172,6 +172,8 @@ lpn_value lpn_maybe_new(int present, lpn_value v);   /* Maybe some: v / Maybe no
 lpn_value lpn_maybe_op(int op, lpn_value m, lpn_value arg);
 lpn_value lpn_log(const char *level, lpn_value text); /* `level: text` on stderr */
 lpn_value lpn_object_op(int op, lpn_value v, lpn_value arg);
+/* responds.c: own[2 * class id + side] lists the selectors that class defines (" a b: "); consumes v and sel */
+lpn_value lpn_responds_to(lpn_value v, lpn_value sel, const char *const *own, uint64_t object_id);
 lpn_value lpn_int_op(int op, int64_t a, lpn_value b);
 lpn_value lpn_float_op(int op, lpn_value v);
 lpn_value lpn_raised_to(lpn_value a, lpn_value b);

@@ -44,6 +44,24 @@ def test_options_output_emit_llvm_and_optimisation_levels(tmp_path):
     assert default.status == 0 and (tmp_path / "hello").is_file()
 
 
+TAIL_INTO_MORE_ARGUMENTS = """"Interval >> inject:into: tail-calls Array >> inject:into: which tail-calls
+inject:into:from:, whose third argument goes on the stack."
+((1 to: 5) inject: 0 into: [:s :x | s + x]) printNl.
+((1 to: 10) inject: 0 into: [:s :x | s + 1]) printNl.
+"""
+
+
+def test_tail_calls_into_methods_with_more_arguments_at_every_level(tmp_path):
+    """LLVM 22 miscompiled these as `musttail` calls at -O0 (a crash); they are `tail` calls under tailcc."""
+    src = _write(tmp_path, "tails.lp", TAIL_INTO_MORE_ARGUMENTS)
+    want = interpret(src)
+    for level in ("-O0", "-O2"):
+        out = tmp_path / f"tails{level}"
+        assert build(src, out, level).status == 0
+        got = native(out, tmp_path)
+        assert (got.status, got.stdout, got.stderr) == (want.status, want.stdout, want.stderr)
+
+
 def test_binary_needs_no_python_and_is_small(tmp_path):
     src = _write(tmp_path, "hello.lp", "'hi' displayNl.\n")
     out = tmp_path / "hello"

@@ -18,8 +18,7 @@ from tests.conftest import EXAMPLES
 NOT_CLASSES = {"Reason", "Remote"}
 
 NOT_YET: dict[tuple[str, str], str] = {
-    ('Object', 'respondsTo:'): 'needs per-class selector tables in the binary (lookup by name at run time); not emitted yet',
-    ('Object class', 'fields:'): 'compiled when the argument is a record literal (the only form the checker types in practice); a record held in a variable is not',
+    ('Object class', 'fields:'): 'compiled at the send (compiler/sends.py), as the checker accepts only a record literal as its argument: no record value exists at run time to dispatch on',
     ('Actor', '!'): 'actors, futures and promises come with issue 12 (native actors)',
     ('Actor', 'receive'): 'actors, futures and promises come with issue 12 (native actors)',
     ('Actor', 'receive:'): 'actors, futures and promises come with issue 12 (native actors)',
@@ -86,9 +85,8 @@ NOT_YET.update({(c + side, s): _NET for c in NETWORK_CLASSES for side, table in
 _GRAIN = "grains (stdlib/grain.lp) run on actors and the network library: compiled with them (issue 12)"
 NOT_YET.update({(c + side, s): _GRAIN for c in ("GrainRef",) for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
-NOT_YET.update({("String", "asByteArray"): _NET, ("String class", "lf"): _NET, ("String class", "crlf"): _NET,
-                ("Actor class", "microsecondClock"): "the clock selectors of actors come with issue 12",
-                ("Class", "name"): "Class values (x class name, printing, =) are not compiled yet"})
+NOT_YET.update({("String", "asByteArray"): _NET,
+                ("Actor class", "microsecondClock"): "the clock selectors of actors come with issue 12"})
 
 
 def test_every_typed_selector_is_compiled_or_listed():
