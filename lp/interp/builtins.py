@@ -36,6 +36,7 @@ def install(interp) -> None:
     for t, name in TYPES.items():
         interp.type_classes[t] = interp.classes[name]
     # a proxy's methods: Remote's and Object's, then any other selector is a call (prims_remote.py)
+    from lp.interp import prims_remote
     interp.type_classes[NV.RemoteProxy] = prims_remote.RemoteClass("Remote", interp.classes["Remote"], (), builtin=True)
     for cls_name, sel, class_side, fn in PRIMITIVES:
         cls = interp.classes[cls_name]

@@ -46,7 +46,9 @@ lpn_value lpn_object_op(int op, lpn_value v, lpn_value arg) {
     lpn_value r;
     switch (op) {
     case 'c': r = v.cls == LPN_CLASS ? v : (lpn_value){LPN_CLASS, v.cls}; break;
-    case 'k': r = lpn_bool(arg.cls == LPN_CLASS && v.cls != LPN_CLASS && lpn_is_kind_of(v.cls, arg.bits)); break;
+    case 'k': /* a class value's class is itself, as in the interpreter (`P class` is P) */
+        r = lpn_bool(arg.cls == LPN_CLASS && lpn_is_kind_of(v.cls == LPN_CLASS ? v.bits : v.cls, arg.bits));
+        break;
     case 'S': r = lpn_bool(v.cls == LPN_STRING); break;
     case 'N': r = lpn_bool(v.cls == LPN_INT || v.cls == LPN_FLOAT); break;
     case 'Y': r = lpn_bool(v.cls == LPN_SYMBOL); break;

@@ -40,6 +40,7 @@ UNSUPPORTED_DOCS = {
     ("network.md", "UDPSocket bindHost:"): _NETWORK,
     ("network.md", "Import module: #Http"): _NETWORK,
     ("network.md", "Import module: #Remote"): _NETWORK,
+    ("grains.md", "Import module: #Grain"): "grains run on actors and the network library (issue 12)",
 }
 
 
