@@ -1,4 +1,4 @@
-"""The `lp` command: run, check, build, ir, fmt, lsp.
+"""The `lp` command: run, check, build, ir, fmt, test, lsp.
 
 Exit status: 0 success, 1 a diagnostic about the user's program or input,
 2 a usage error. User mistakes never show a Python traceback.
@@ -44,6 +44,23 @@ def _stack_limit(text: str) -> int:
     return _whole(text, MAX_STACK_LIMIT)
 
 
+MAX_SEED = 2 ** 63 - 1
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 0 <= n <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_SEED}, not {text}")
+    return n
+
+
+def _seed_count(text: str) -> int:
+    return _whole(text, 10 ** 9)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="lp", description="LP: a statically typed, Smalltalk-flavoured actor language.")
     p.add_argument("--version", action="version", version=f"lp {__version__}")
@@ -83,6 +100,22 @@ def _parser() -> argparse.ArgumentParser:
     mode = fmt.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="rewrite the files in place")
     mode.add_argument("--check", action="store_true", help="exit 1 if any file would change")
+
+    test = sub.add_parser("test", help="run the tests in *_test.lp files",
+                          description="Run the test methods of the TestCase subclasses in each *_test.lp file "
+                                      "(a folder is searched; default: tests/ or .), deterministically "
+                                      "(see docs/testing.md).")
+    test.add_argument("paths", metavar="PATH", nargs="*")
+    test.add_argument("--seed", type=_seed, default=None, metavar="N",
+                      help="the seed of the deterministic schedule (default 1)")
+    test.add_argument("--seeds", type=_seed_count, default=None, metavar="K",
+                      help="run each test under K seeds (from --seed on), stopping at its first failure")
+    test.add_argument("--faults", action="store_true",
+                      help="inject seeded faults: kill actors, delay deliveries, fire timers late")
+    test.add_argument("--real", action="store_true",
+                      help="run on the normal multi-domain scheduler and clock instead")
+    test.add_argument("--only", action="append", metavar="TEST",
+                      help="run only this test (Class>>test or test; may be repeated)")
 
     lsp = sub.add_parser("lsp", help="run the language server on standard input and output",
                          description="Run LP's Language Server Protocol server over stdio (see docs/editors.md).")
@@ -174,12 +207,18 @@ def cmd_fmt(args, sources: SourceMap) -> int:
     return status
 
 
+def cmd_test(args, sources: SourceMap) -> int:
+    from lp.testing.command import cmd_test as run
+    return run(args, sources)
+
+
 def cmd_lsp(args, sources: SourceMap) -> int:
     from lp.lsp.server import main as serve
     return serve()
 
 
-COMMANDS = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "ir": cmd_ir, "fmt": cmd_fmt, "lsp": cmd_lsp}
+COMMANDS = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "ir": cmd_ir, "fmt": cmd_fmt, "lsp": cmd_lsp,
+            "test": cmd_test}
 
 
 def main(argv: list[str] | None = None) -> int:

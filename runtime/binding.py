@@ -437,7 +437,7 @@ class _State:
 class Runtime:
     """One runtime: create, spawn the main actor (and others), run once."""
 
-    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None):
+    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None, seed=None, faults=None):
         """on_deadlock(): called (on a domain thread, every actor blocked) when no actor can ever
         run again; run() then answers EDEADLOCK. Only for programs where nothing but the
         actors themselves sends messages or signals."""

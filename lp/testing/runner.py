@@ -1,0 +1,79 @@
+"""Runs one test method as the main actor of a fresh runtime and says how it went.
+
+A test passes when its method returns; it fails when an error escapes it (a failed
+assertion raises TestFailure), when the main actor is ended from outside, or when every
+actor is blocked for good (a deadlock). Its output is captured and shown only on failure.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from lp.diagnostics import SourceMap, excerpt
+from lp.interp.interp import Interpreter, format_trace
+from lp.runtime import binding as rt
+from lp.syntax.parser import parse_text
+from lp.testing.discover import TestMethod
+
+
+@dataclass
+class Outcome:
+    test: TestMethod
+    passed: bool
+    lines: list[str] = field(default_factory=list)   # the failure report
+    output: str = ""                                 # what the test printed
+
+
+def keep_test_frames(interp: Interpreter, main, tests: list[TestMethod]) -> None:
+    """Recompile the test methods so their frames stay on the call stack: a failed assertion
+    in tail position is then reported at its line in the test file."""
+    from lp.interp.code import Method
+    wanted = {(t.class_name, t.selector) for t in tests}
+    for m in main.methods:
+        if (m.class_name, m.selector) in wanted and not m.class_side:
+            cls = interp.classes[m.class_name]
+            cls.methods[m.selector] = Method(interp.compiler.method(m, cls, keep_frame=True), cls, m.selector, False)
+            cls.invalidate()
+
+
+def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None) -> Outcome:
+    """Run `test` on interp (loaded with the test file; its runtime state is reset here)."""
+    from lp.interp.actors import describe_reason, run_main_code
+    buf = io.StringIO()
+    interp.out = interp.err = buf
+    interp.main_done = interp.out_closed = False
+    interp.__dict__.pop("main_reason", None)
+    call = parse_text(f"{test.class_name} new {test.selector}.", test.span.file)
+    code = interp.compiler.main(list(call.statements), test.span)
+    status, proc, st = run_main_code(interp, code, domains=1 if seed is not None else None,
+                                     seed=seed, faults=faults)
+    output = buf.getvalue()
+    if status == rt.EDEADLOCK:
+        return Outcome(test, False, ["deadlock: every actor is blocked and nothing can wake one"], output)
+    if proc.error is not None:
+        return Outcome(test, False, error_lines(interp.sources, proc.error, test.span.file), output)
+    kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
+    if kind != rt.NORMAL:
+        where = f" at {st.exit_where[0][1]}" if st.exit_where else interp.where(value)
+        return Outcome(test, False, [f"the test's actor ended abnormally ({describe_reason(interp, kind, value)})"
+                                     f"{where}"], output)
+    return Outcome(test, True, [], output)
+
+
+def error_lines(sources: SourceMap, err, test_file: str) -> list[str]:
+    """file:line: Class: message, the source line with a caret at the innermost frame in the test
+    file (where the failing assertion was called), then the LP call stack."""
+    from lp.interp.errors import error_message
+    from lp.interp.values import Instance
+    name = err.cls.name if isinstance(err, Instance) else "Error"
+    trace = getattr(err, "trace", None) or []
+    spans = [sp for _, sp in trace]
+    at = next((sp for sp in spans if sp.file == test_file), spans[0] if spans else None)
+    if at is None:
+        return [f"{name}: {error_message(err)}"]
+    lines = [f"{at}: {name}: {error_message(err)}"]
+    lines += excerpt(sources, at)
+    if len(trace) > 1:
+        lines.append("LP call stack (most recent call first):")
+        lines += format_trace(trace)
+    return lines
