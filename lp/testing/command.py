@@ -59,8 +59,11 @@ def cmd_test(args, sources: SourceMap) -> int:
         out.write("\n")
     for path, o in failed:
         out.write(_failure(path, o, args))
-    counts = [f"{passed} passed", f"{len(failed)} failed"] + ([f"{broken} files did not load"] if broken else [])
-    out.write(f"{passed + len(failed)} tests: {', '.join(counts)}\n")
+    counts = [f"{passed} passed", f"{len(failed)} failed"]
+    if broken:
+        counts.append(f"{broken} file{'s' if broken > 1 else ''} did not load")
+    total = passed + len(failed)
+    out.write(f"{total} test{'' if total == 1 else 's'}: {', '.join(counts)}\n")
     return 1 if failed or broken else 0
 
 
