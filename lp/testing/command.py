@@ -46,7 +46,7 @@ def cmd_test(args, sources: SourceMap) -> int:
         for t in tests:
             outcome = None
             for seed in seeds:
-                outcome = run_test(interp, t, seed=seed, faults=args.faults if seed is not None else None)
+                outcome = run_test(interp, t, seed=seed, faults=0 if args.faults and seed is not None else None)
                 if not outcome.passed:
                     outcome.seed = seed
                     break
