@@ -112,6 +112,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="run each test under K seeds (from --seed on), stopping at its first failure")
     test.add_argument("--faults", action="store_true",
                       help="inject seeded faults: kill actors, delay deliveries, fire timers late")
+    test.add_argument("--max-faults", type=_seed_count, default=None, metavar="N",
+                      help="inject at most N faults (implies --faults; a shrunk failure prints it)")
     test.add_argument("--real", action="store_true",
                       help="run on the normal multi-domain scheduler and clock instead")
     test.add_argument("--only", action="append", metavar="TEST",

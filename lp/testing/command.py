@@ -8,7 +8,7 @@ import sys
 
 from lp.diagnostics import LPError, SourceMap, render_all
 from lp.testing.discover import test_files, test_methods
-from lp.testing.runner import keep_test_frames, run_test
+from lp.testing.runner import keep_test_frames, run_test, shrink
 
 DEFAULT_SEED = 1
 
@@ -46,9 +46,10 @@ def cmd_test(args, sources: SourceMap) -> int:
         for t in tests:
             outcome = None
             for seed in seeds:
-                outcome = run_test(interp, t, seed=seed, faults=0 if args.faults and seed is not None else None)
+                outcome = run_test(interp, t, seed=seed, faults=_faults(args) if seed is not None else None)
                 if not outcome.passed:
-                    outcome.seed = seed
+                    if outcome.faults == 0 and outcome.injected > 1:
+                        outcome = shrink(interp, outcome)
                     break
             out.write("." if outcome.passed else "F")
             out.flush()
@@ -67,6 +68,13 @@ def cmd_test(args, sources: SourceMap) -> int:
     return 1 if failed or broken else 0
 
 
+def _faults(args):
+    """None: no faults; else the most to inject (0: no limit)."""
+    if args.max_faults is not None:
+        return args.max_faults
+    return 0 if args.faults else None
+
+
 def _seeds(args):
     if args.real:
         return [None]
@@ -82,9 +90,12 @@ def _failure(path, o, args) -> str:
     if o.output:
         lines.append("  output:")
         lines += ["    " + x for x in o.output.rstrip("\n").split("\n")]
+    if o.faults is not None:
+        lines.append(f"  faults injected: {o.injected}" +
+                     (f" (shrunk from {o.shrunk_from})" if o.shrunk_from else ""))
     if o.seed is not None:
         cmd = ["lp", "test", path, "--seed", str(o.seed), "--only", o.test.name]
-        if args.faults:
-            cmd.append("--faults")
+        if o.faults is not None:
+            cmd += ["--max-faults", str(o.faults)] if o.faults else ["--faults"]
         lines.append("  reproduce: " + shlex.join(cmd))
     return "\n".join(lines) + "\n"

@@ -22,6 +22,11 @@ class Outcome:
     passed: bool
     lines: list[str] = field(default_factory=list)   # the failure report
     output: str = ""                                 # what the test printed
+    seed: int | None = None
+    faults: int | None = None    # with faults: the most allowed (0: no limit)
+    injected: int = 0            # deterministic mode: faults injected, and turns run
+    steps: int = 0
+    shrunk_from: int = 0         # shrink: the faults the first failing run injected
 
 
 def keep_test_frames(interp: Interpreter, main, tests: list[TestMethod]) -> None:
@@ -47,17 +52,30 @@ def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None) -> O
     code = interp.compiler.main(list(call.statements), test.span)
     status, proc, st = run_main_code(interp, code, domains=1 if seed is not None else None,
                                      seed=seed, faults=faults)
-    output = buf.getvalue()
-    if status == rt.EDEADLOCK:
-        return Outcome(test, False, ["deadlock: every actor is blocked and nothing can wake one"], output)
-    if proc.error is not None:
-        return Outcome(test, False, error_lines(interp.sources, proc.error, test.span.file), output)
+    o = Outcome(test, True, [], buf.getvalue(), seed, faults)
+    if seed is not None:
+        o.steps, o.injected = interp.runtime.det_stats()
     kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
-    if kind != rt.NORMAL:
+    if status == rt.EDEADLOCK:
+        o.lines = ["deadlock: every actor is blocked and nothing can wake one"]
+    elif proc.error is not None:
+        o.lines = error_lines(interp.sources, proc.error, test.span.file)
+    elif kind != rt.NORMAL:
         where = f" at {st.exit_where[0][1]}" if st.exit_where else interp.where(value)
-        return Outcome(test, False, [f"the test's actor ended abnormally ({describe_reason(interp, kind, value)})"
-                                     f"{where}"], output)
-    return Outcome(test, True, [], output)
+        o.lines = [f"the test's actor ended abnormally ({describe_reason(interp, kind, value)}){where}"]
+    o.passed = not o.lines
+    return o
+
+
+def shrink(interp: Interpreter, failed: Outcome) -> Outcome:
+    """A failure under faults, with as few faults as still give the same failure: the same seed
+    run again allowing 1, 2, ... faults (0 allows any). Answers the smallest such run."""
+    for most in range(1, failed.injected):
+        o = run_test(interp, failed.test, seed=failed.seed, faults=most)
+        if not o.passed and o.lines[:1] == failed.lines[:1]:
+            o.shrunk_from = failed.injected
+            return o
+    return failed
 
 
 def error_lines(sources: SourceMap, err, test_file: str) -> list[str]:
