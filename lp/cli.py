@@ -70,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("file", metavar="FILE")
     run.add_argument("--domains", type=_domains, default=None, metavar="N", help="scheduler domains (default: cores)")
     run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
+    run.add_argument("--seed", type=_seed, default=None, metavar="N",
+                     help="run in deterministic mode with this seed: one domain, virtual time (docs/testing.md)")
     run.add_argument("--no-check", action="store_true", help="skip the type check")
     run.add_argument("--stack-limit", type=_stack_limit, default=200_000, metavar="N",
                      help="nested calls allowed before a stack overflow error (default 200000)")
@@ -183,7 +185,7 @@ def cmd_run(args, sources: SourceMap) -> int:
         _type_check(main, imports, sources, quiet=args.quiet)
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     interp.load(imports + [main])
-    return interp.run_main(main, args.domains)
+    return interp.run_main(main, args.domains, seed=args.seed)
 
 
 def cmd_fmt(args, sources: SourceMap) -> int:

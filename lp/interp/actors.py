@@ -555,10 +555,11 @@ def _future(p, pr):
 
 # ---- running a program
 
-def run_program(interp, main, domains=None) -> int:
-    """Run the main program's statements as the main actor; answers the process exit status."""
+def run_program(interp, main, domains=None, seed=None) -> int:
+    """Run the main program's statements as the main actor (in deterministic mode with a seed);
+    answers the process exit status."""
     code = interp.compiler.main(list(main.statements), main.span)
-    status, proc, st = run_main_code(interp, code, domains)
+    status, proc, st = run_main_code(interp, code, domains, seed)
     if status == rt.EDEADLOCK:
         return 1
     if proc.error is not None:
