@@ -22,13 +22,14 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _whole(text: str, most: int) -> int:
+def _whole(text: str, most: int, least: int = 1) -> int:
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 1 <= n <= most:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {most:,}, not {text if len(text) < 30 else text[:27] + '...'}")
+    if not least <= n <= most:
+        raise argparse.ArgumentTypeError(f"must be from {least} to {most:,}, "
+                                         f"not {text if len(text) < 30 else text[:27] + '...'}")
     return n
 
 
@@ -48,13 +49,7 @@ MAX_SEED = 2 ** 63 - 1
 
 
 def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 0 <= n <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_SEED}, not {text}")
-    return n
+    return _whole(text, MAX_SEED, least=0)
 
 
 def _seed_count(text: str) -> int:

@@ -137,6 +137,19 @@ def test_virtual_time_skips_a_ten_minute_sleep(tmp_path):
     assert 600000 <= waited < 600100
 
 
+def test_lp_run_seed_replays_a_program_on_the_virtual_clock(tmp_path):
+    prog = tmp_path / "p.lp"
+    prog.write_text("Object subclass: #Hit fields: (n).\nmain := Actor self.\nActor millisecondClock printNl.\n"
+                    "1 to: 4 do: [:i | Actor spawn: [:me | main ! (Hit fields: { n: i })]].\n"
+                    "1 to: 4 do: [:j | main receive: { Hit -> [:h | h n printNl] }].\n"
+                    "Actor sleep: 600000.\n(Actor millisecondClock >= 600000) printNl.\n")
+    runs = {s: {run_lp("run", "--seed", s, str(prog), timeout=60).stdout for _ in range(2)} for s in ("1", "2", "5")}
+    assert all(len(outs) == 1 for outs in runs.values())
+    outs = [next(iter(o)).decode() for o in runs.values()]
+    assert all(o.startswith("0\n") and o.endswith("true\n") for o in outs)
+    assert len(set(outs)) > 1
+
+
 def test_real_mode_uses_the_normal_scheduler(tmp_path):
     src = "Import module: #Test.\nTestCase subclass: #R.\nR >> testClock = (t := Actor millisecondClock. " \
           "Actor sleep: 20. self assert: Actor millisecondClock - t >= 20)."
