@@ -6,7 +6,9 @@ actor is blocked for good (a deadlock). Its output is captured and shown only on
 """
 from __future__ import annotations
 
+import gc
 import io
+import itertools
 from dataclasses import dataclass, field
 
 from lp.diagnostics import SourceMap, excerpt
@@ -41,9 +43,16 @@ def keep_test_frames(interp: Interpreter, main, tests: list[TestMethod]) -> None
             cls.invalidate()
 
 
+COLLECT_EVERY = 200   # runs: each run freezes what is live (lp.interp.actors), garbage cycles too
+_runs = itertools.count(1)
+
+
 def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None) -> Outcome:
     """Run `test` on interp (loaded with the test file; its runtime state is reset here)."""
     from lp.interp.actors import describe_reason, run_main_code
+    if next(_runs) % COLLECT_EVERY == 0:
+        gc.unfreeze()
+        gc.collect()
     buf = io.StringIO()
     interp.out = interp.err = buf
     interp.main_done = interp.out_closed = False
