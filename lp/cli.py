@@ -1,4 +1,4 @@
-"""The `lp` command: run, check, build, ir, fmt, lsp.
+"""The `lp` command: run, check, build, ir, fmt, test, lsp.
 
 Exit status: 0 success, 1 a diagnostic about the user's program or input,
 2 a usage error. User mistakes never show a Python traceback.
@@ -22,13 +22,14 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _whole(text: str, most: int) -> int:
+def _whole(text: str, most: int, least: int = 1) -> int:
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 1 <= n <= most:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {most:,}, not {text if len(text) < 30 else text[:27] + '...'}")
+    if not least <= n <= most:
+        raise argparse.ArgumentTypeError(f"must be from {least} to {most:,}, "
+                                         f"not {text if len(text) < 30 else text[:27] + '...'}")
     return n
 
 
@@ -44,6 +45,17 @@ def _stack_limit(text: str) -> int:
     return _whole(text, MAX_STACK_LIMIT)
 
 
+MAX_SEED = 2 ** 63 - 1
+
+
+def _seed(text: str) -> int:
+    return _whole(text, MAX_SEED, least=0)
+
+
+def _seed_count(text: str) -> int:
+    return _whole(text, 10 ** 9)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="lp", description="LP: a statically typed, Smalltalk-flavoured actor language.")
     p.add_argument("--version", action="version", version=f"lp {__version__}")
@@ -53,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("file", metavar="FILE")
     run.add_argument("--domains", type=_domains, default=None, metavar="N", help="scheduler domains (default: cores)")
     run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
+    run.add_argument("--seed", type=_seed, default=None, metavar="N",
+                     help="run in deterministic mode with this seed: one domain, virtual time (docs/testing.md)")
     run.add_argument("--no-check", action="store_true", help="skip the type check")
     run.add_argument("--stack-limit", type=_stack_limit, default=200_000, metavar="N",
                      help="nested calls allowed before a stack overflow error (default 200000)")
@@ -83,6 +97,24 @@ def _parser() -> argparse.ArgumentParser:
     mode = fmt.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="rewrite the files in place")
     mode.add_argument("--check", action="store_true", help="exit 1 if any file would change")
+
+    test = sub.add_parser("test", help="run the tests in *_test.lp files",
+                          description="Run the test methods of the TestCase subclasses in each *_test.lp file "
+                                      "(a folder is searched; default: tests/ or .), deterministically "
+                                      "(see docs/testing.md).")
+    test.add_argument("paths", metavar="PATH", nargs="*")
+    test.add_argument("--seed", type=_seed, default=None, metavar="N",
+                      help="the seed of the deterministic schedule (default 1)")
+    test.add_argument("--seeds", type=_seed_count, default=None, metavar="K",
+                      help="run each test under K seeds (from --seed on), stopping at its first failure")
+    test.add_argument("--faults", action="store_true",
+                      help="inject seeded faults: kill actors, delay deliveries, fire timers late")
+    test.add_argument("--max-faults", type=_seed_count, default=None, metavar="N",
+                      help="inject at most N faults (implies --faults; a shrunk failure prints it)")
+    test.add_argument("--real", action="store_true",
+                      help="run on the normal multi-domain scheduler and clock instead")
+    test.add_argument("--only", action="append", metavar="TEST",
+                      help="run only this test (Class>>test or test; may be repeated)")
 
     lsp = sub.add_parser("lsp", help="run the language server on standard input and output",
                          description="Run LP's Language Server Protocol server over stdio (see docs/editors.md).")
@@ -148,7 +180,7 @@ def cmd_run(args, sources: SourceMap) -> int:
         _type_check(main, imports, sources, quiet=args.quiet)
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     interp.load(imports + [main])
-    return interp.run_main(main, args.domains)
+    return interp.run_main(main, args.domains, seed=args.seed)
 
 
 def cmd_fmt(args, sources: SourceMap) -> int:
@@ -174,12 +206,18 @@ def cmd_fmt(args, sources: SourceMap) -> int:
     return status
 
 
+def cmd_test(args, sources: SourceMap) -> int:
+    from lp.testing.command import cmd_test as run
+    return run(args, sources)
+
+
 def cmd_lsp(args, sources: SourceMap) -> int:
     from lp.lsp.server import main as serve
     return serve()
 
 
-COMMANDS = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "ir": cmd_ir, "fmt": cmd_fmt, "lsp": cmd_lsp}
+COMMANDS = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "ir": cmd_ir, "fmt": cmd_fmt, "lsp": cmd_lsp,
+            "test": cmd_test}
 
 
 def main(argv: list[str] | None = None) -> int:

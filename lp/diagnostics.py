@@ -82,6 +82,11 @@ def _window(text: str, start: int, end: int) -> tuple[str, int, int]:
     return prefix + text[lo:hi] + suffix, start - shift, min(end, hi + 1) - shift
 
 
+def excerpt(sources: SourceMap, span: Span, label: str = "") -> list[str]:
+    """The source lines of span with carets under it (and label beside them)."""
+    return _excerpt(sources, span, label)
+
+
 def _excerpt(sources: SourceMap, span: Span, label: str) -> list[str]:
     if span.line <= 0:
         return []

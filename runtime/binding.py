@@ -437,7 +437,7 @@ class _State:
 class Runtime:
     """One runtime: create, spawn the main actor (and others), run once."""
 
-    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None):
+    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None, seed=None, faults=None):
         """on_deadlock(): called (on a domain thread, every actor blocked) when no actor can ever
         run again; run() then answers EDEADLOCK. Only for programs where nothing but the
         actors themselves sends messages or signals."""
@@ -448,7 +448,9 @@ class Runtime:
         self.step_errors = []     # exceptions that escaped step functions, in order
         self._main = None
         self._handle = ffi.new_handle(self)
-        cfg = ffi.new("lprt_config *", {"domains": domains or 0, "budget": budget, "fiber_stack": 0})
+        cfg = ffi.new("lprt_config *", {"domains": domains or 0, "budget": budget, "fiber_stack": 0,
+                                        "deterministic": seed is not None, "seed": seed or 0,
+                                        "faults": faults is not None, "max_faults": faults or 0})
         hooks = ffi.new("lprt_hooks *", {
             "retain": lib.lprt_py_retain, "release": lib.lprt_py_release,
             "on_exit": lib.lprt_py_on_exit, "unobserved": lib.lprt_py_unobserved,
@@ -512,6 +514,14 @@ class Runtime:
         self.step_errors.append(e)
         if isinstance(e, AssertionError) and self._main is not None:
             self._main.exit(KILLED)
+
+    @property
+    def deterministic(self):
+        return bool(lib.lprt_deterministic(self._rt))
+
+    def det_stats(self):
+        """Deterministic mode: (actor turns run, faults injected)."""
+        return int(lib.lprt_det_steps(self._rt)), int(lib.lprt_det_faults(self._rt))
 
     def snapshot(self):
         n = lib.lprt_snapshot(self._rt, ffi.NULL, 0)

@@ -112,6 +112,19 @@ typedef struct {
     int domains;        /* <= 0: number of online cores */
     int budget;         /* reductions per turn; <= 0: 2000 */
     size_t fiber_stack; /* default fiber stack bytes; 0: 64 KiB */
+    /* Deterministic simulation (runtime/DESIGN.md) when nonzero: one domain,
+       every scheduling choice (next actor, turn length, order of simultaneous
+       timers) drawn from a PRNG seeded with `seed`, and virtual time
+       (lprt_now on the domain reads the simulated clock, which jumps to the
+       next deadline when no actor can run). fd waits and name resolution are
+       not supported in this mode. `domains` is ignored. */
+    int deterministic;
+    uint64_t seed;
+    /* With deterministic: inject seeded faults (kill an actor that does not
+       trap exits, delay deliveries between different senders, fire timers
+       late), at most max_faults of them (0: no limit). */
+    int faults;
+    uint64_t max_faults;
 } lprt_config;
 
 /* ---- runtime ---- */
@@ -124,8 +137,15 @@ int lprt_run(lprt *rt, lprt_actor *main_actor);
 /* Drop the creator's reference; the runtime is freed when no actor handle remains. */
 void lprt_free(lprt *rt);
 int lprt_domain_count(lprt *rt);
-int64_t lprt_now(void);                 /* CLOCK_MONOTONIC, nanoseconds */
+/* CLOCK_MONOTONIC in nanoseconds; on the domain of a deterministic runtime, its virtual clock. */
+int64_t lprt_now(void);
 int64_t lprt_deadline_ms(int64_t ms);   /* now + ms, saturating at INT64_MAX; ms < 0 gives -1 (no deadline) */
+
+/* Deterministic mode (lprt_config.deterministic): 1 when on. */
+int lprt_deterministic(lprt *rt);
+/* Deterministic mode: actor turns run so far, and faults injected so far. */
+uint64_t lprt_det_steps(lprt *rt);
+uint64_t lprt_det_faults(lprt *rt);
 
 /* ---- actors ---- */
 /* create: not yet runnable, so links/monitors/trapping can be set up first. */

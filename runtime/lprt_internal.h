@@ -164,6 +164,7 @@ typedef struct lprt__timers {
 
 typedef struct lprt__io lprt__io;
 typedef struct lprt__resolver lprt__resolver;
+typedef struct lprt__det lprt__det;
 
 struct lprt {
     _Atomic uint64_t refs;
@@ -187,6 +188,7 @@ struct lprt {
     lprt__timers timers;
     lprt__io *io;
     lprt__resolver *resolver;
+    lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
     _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages;
 };
 
@@ -205,6 +207,17 @@ void lprt__schedule(lprt_actor *a);
    Returns true if this call made it runnable (or recorded a pending wake). */
 bool lprt__wake(lprt_actor *a, int reason, uint64_t seq);
 void lprt__finish(lprt_actor *a, lprt_reason r); /* on the actor's own domain */
+void lprt__run_actor(lprt__domain *d, lprt_actor *a);
+void lprt__domain_kick(lprt__domain *d);
+
+/* det.c: deterministic simulation */
+lprt__det *lprt__det_new(const lprt_config *cfg);
+void lprt__det_free(lprt *rt);
+void lprt__det_push(lprt *rt, lprt_actor *a);  /* a runnable actor */
+void lprt__det_loop(lprt__domain *d);          /* the domain's loop in this mode */
+int64_t lprt__det_now(lprt__det *s);
+int lprt__det_budget(lprt *rt);
+bool lprt__det_hold(lprt_actor *to, lprt_msg *m); /* faults: true when the delivery is delayed */
 
 /* deadlock.c */
 bool lprt__deadlocked(lprt *rt); /* call with every domain parked */
@@ -212,6 +225,7 @@ void lprt__report_deadlock(lprt *rt);
 
 /* mailbox.c */
 void lprt__mbox_push(lprt_actor *to, lprt_msg *m); /* wakes the owner */
+void lprt__mbox_deliver(lprt_actor *to, lprt_msg *m); /* the same, never delayed by faults */
 lprt_msg *lprt__msg_new(int kind);
 void lprt__mbox_drain(lprt_actor *self);
 bool lprt__mbox_has_after(lprt_actor *self, uint64_t seq);

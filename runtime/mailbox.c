@@ -28,6 +28,11 @@ void lprt_msg_free(lprt *rt, lprt_msg *m) {
 }
 
 void lprt__mbox_push(lprt_actor *to, lprt_msg *m) {
+    if (to->rt->det && lprt__det_hold(to, m)) return; /* a delayed delivery (faults) */
+    lprt__mbox_deliver(to, m);
+}
+
+void lprt__mbox_deliver(lprt_actor *to, lprt_msg *m) {
     atomic_fetch_add_explicit(&to->mlen, 1, memory_order_relaxed);
     lprt_msg *h = atomic_load_explicit(&to->inbound, memory_order_relaxed);
     do {

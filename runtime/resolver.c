@@ -50,6 +50,7 @@ void lprt__resolve_drop(lprt_actor *a) {
 int lprt_wait_resolve(lprt_actor *self, const char *host, const char *service, int family,
                       int socktype, int64_t deadline) {
     lprt__resolver *rs = self->rt->resolver;
+    if (!rs) return LPRT_EINVAL; /* deterministic mode: no resolver thread */
     lprt__resolve_drop(self);
     lprt__resolve *q = calloc(1, sizeof *q);
     if (!q) return LPRT_ENOMEM;

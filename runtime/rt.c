@@ -21,6 +21,10 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
     if (hooks) rt->hooks = *hooks;
     if (!rt->hooks.unobserved) rt->hooks.unobserved = default_unobserved;
     int n = cfg && cfg->domains > 0 ? cfg->domains : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (cfg && cfg->deterministic) {
+        rt->det = lprt__det_new(cfg);
+        n = 1;
+    }
     if (n < 1) n = 1;
     if (n > 256) n = 256;
     rt->ndomains = n;
@@ -50,6 +54,7 @@ static void rt_destroy(lprt *rt) {
         lprt__stack_cache_free(&rt->domains[i]);
     }
     free(rt->domains);
+    lprt__det_free(rt);
     lprt__timers_destroy(rt);
     for (int i = 0; i < REG_SHARDS; i++) pthread_mutex_destroy(&rt->reg[i].mu);
     pthread_mutex_destroy(&rt->done_mu);
@@ -67,7 +72,11 @@ void lprt_free(lprt *rt) {
 
 int lprt_domain_count(lprt *rt) { return rt->ndomains; }
 
+int lprt_deterministic(lprt *rt) { return rt->det != NULL; }
+
 int64_t lprt_now(void) {
+    lprt__domain *d = lprt__cur_domain;
+    if (d && d->rt->det) return lprt__det_now(d->rt->det);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;

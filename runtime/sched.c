@@ -29,13 +29,13 @@ void lprt__futex_wake(_Atomic uint32_t *addr, int n) {
     syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
-static void domain_kick(lprt__domain *d) {
+void lprt__domain_kick(lprt__domain *d) {
     atomic_fetch_add_explicit(&d->futex, 1, memory_order_seq_cst);
     lprt__futex_wake(&d->futex, 1);
 }
 
 static void domain_wake_if_parked(lprt__domain *d) {
-    if (atomic_load_explicit(&d->parked, memory_order_seq_cst)) domain_kick(d);
+    if (atomic_load_explicit(&d->parked, memory_order_seq_cst)) lprt__domain_kick(d);
 }
 
 static void wake_one_parked(lprt *rt, lprt__domain *me) {
@@ -43,7 +43,7 @@ static void wake_one_parked(lprt *rt, lprt__domain *me) {
     for (int i = 1; i < n; i++) {
         lprt__domain *d = &rt->domains[(me->index + i) % n];
         if (atomic_load_explicit(&d->parked, memory_order_seq_cst)) {
-            domain_kick(d);
+            lprt__domain_kick(d);
             return;
         }
     }
@@ -76,6 +76,10 @@ static void inbox_drain(lprt__domain *d) {
 
 void lprt__schedule(lprt_actor *a) {
     lprt *rt = a->rt;
+    if (rt->det) {
+        lprt__det_push(rt, a);
+        return;
+    }
     lprt__domain *me = lprt__cur_domain;
     lprt__domain *home = a->home;
     if (me && me->rt == rt) {
@@ -128,7 +132,8 @@ bool lprt__wake(lprt_actor *a, int reason, uint64_t seq) {
 
 static void requeue(lprt__domain *d, lprt_actor *a, int reason, uint64_t seq) {
     atomic_store_explicit(&a->st, W_MAKE(LPRT_ST_RUNNABLE, reason, seq + 1), memory_order_seq_cst);
-    lprt__dq_push(&d->dq, a);
+    if (d->rt->det) lprt__det_push(d->rt, a);
+    else lprt__dq_push(&d->dq, a);
 }
 
 static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
@@ -150,7 +155,13 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
     }
     if (dl >= 0) lprt__timer_arm(a, dl, seq);
     else lprt__timer_disarm(a);
-    if (wk == WAIT_FD) lprt__io_wait_fd(a, a->wait_fd, a->wait_events, seq);
+    if (wk == WAIT_FD) {
+        if (!d->rt->io) {
+            fprintf(stderr, "lprt: fd waits are not supported in deterministic mode\n");
+            abort();
+        }
+        lprt__io_wait_fd(a, a->wait_fd, a->wait_events, seq);
+    }
 
     uint64_t exp = W_MAKE(LPRT_ST_RUNNING, 0, seq);
     uint64_t nw = W_MAKE(LPRT_ST_WAITING, 0, seq) | (want_msg ? W_WANT_MSG : 0);
@@ -195,13 +206,13 @@ void lprt__finish(lprt_actor *a, lprt_reason r) {
     lprt_release(a); /* the registry's reference */
 }
 
-static void run(lprt__domain *d, lprt_actor *a) {
+void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     uint64_t w = atomic_load_explicit(&a->st, memory_order_acquire);
     uint64_t seq = W_SEQ(w);
     atomic_store_explicit(&a->st, W_MAKE(LPRT_ST_RUNNING, 0, seq), memory_order_seq_cst);
     a->home = d;
     a->wake_reason = W_REASON(w);
-    a->budget = d->rt->budget;
+    a->budget = d->rt->det ? lprt__det_budget(d->rt) : d->rt->budget;
     a->wait_kind = WAIT_NONE;
     if (atomic_load_explicit(&a->kill_pending, memory_order_acquire)) {
         lprt__finish(a, take_kill_reason(a));
@@ -274,9 +285,14 @@ static void *domain_main(void *arg) {
     extern void *__tsan_get_current_fiber(void);
     d->tsan_sched = __tsan_get_current_fiber();
 #endif
+    if (rt->det) {
+        lprt__det_loop(d);
+        lprt__cur_domain = NULL;
+        return NULL;
+    }
     while (!atomic_load_explicit(&rt->stopping, memory_order_acquire)) {
         lprt_actor *a = find_work(d);
-        if (a) run(d, a);
+        if (a) lprt__run_actor(d, a);
         else park(d);
     }
     lprt__cur_domain = NULL;
@@ -316,7 +332,7 @@ int lprt_run(lprt *rt, lprt_actor *main_actor) {
     if (!atomic_compare_exchange_strong(&rt->running, &expected, 1)) return LPRT_EINVAL;
     lprt_retain(main_actor);
     rt->main = main_actor;
-    if (lprt__io_start(rt) != 0 || lprt__resolver_start(rt) != 0) {
+    if (!rt->det && (lprt__io_start(rt) != 0 || lprt__resolver_start(rt) != 0)) {
         fprintf(stderr, "lprt: cannot start service threads\n");
         abort();
     }
@@ -329,7 +345,7 @@ int lprt_run(lprt *rt, lprt_actor *main_actor) {
     pthread_mutex_unlock(&rt->done_mu);
 
     atomic_store(&rt->stopping, 1);
-    for (int i = 0; i < rt->ndomains; i++) domain_kick(&rt->domains[i]);
+    for (int i = 0; i < rt->ndomains; i++) lprt__domain_kick(&rt->domains[i]);
     for (int i = 0; i < rt->ndomains; i++) pthread_join(rt->domains[i].thread, NULL);
     lprt__io_stop(rt);
     lprt__resolver_stop(rt);

@@ -555,28 +555,11 @@ def _future(p, pr):
 
 # ---- running a program
 
-def run_program(interp, main, domains=None) -> int:
-    """Run the main program's statements as the main actor; answers the process exit status."""
+def run_program(interp, main, domains=None, seed=None) -> int:
+    """Run the main program's statements as the main actor (in deterministic mode with a seed);
+    answers the process exit status."""
     code = interp.compiler.main(list(main.statements), main.span)
-    # Everything loaded so far lives for the whole run: keep the cycle collector off it, and
-    # collect young objects less often (actors allocate many small, acyclic objects).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    proc = Process(interp, Frame(code, code.template[:], None))
-    interp.main_process = proc
-    st = ActorState(interp, proc, is_main=True)
-    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved,
-                         on_deadlock=lambda: report_deadlock(interp, runtime))
-    interp.runtime = runtime
-    ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
-
-    def interrupted():
-        interp.main_done = True
-        ref.exit(rt.KILLED)
-
-    # The runtime runs on its own thread so this one stays free to take Ctrl-C.
-    status = run_interruptibly(lambda: runtime.run(ref), interrupted)
-    interp.out.flush()
+    status, proc, st = run_main_code(interp, code, domains, seed)
     if status == rt.EDEADLOCK:
         return 1
     if proc.error is not None:
@@ -590,6 +573,31 @@ def run_program(interp, main, domains=None) -> int:
                       always=True)
         return 1
     return 0
+
+
+def run_main_code(interp, code, domains=None, seed=None, faults=None):
+    """Run compiled main code as the main actor of a fresh runtime (deterministic when `seed` is
+    given: runtime/DESIGN.md); answers (runtime status, the main Process, its ActorState)."""
+    # Everything loaded so far lives for the whole run: keep the cycle collector off it, and
+    # collect young objects less often (actors allocate many small, acyclic objects).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+    proc = Process(interp, Frame(code, code.template[:], None))
+    interp.main_process = proc
+    st = ActorState(interp, proc, is_main=True)
+    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved,
+                         on_deadlock=lambda: report_deadlock(interp, runtime), seed=seed, faults=faults)
+    interp.runtime = runtime
+    ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
+
+    def interrupted():
+        interp.main_done = True
+        ref.exit(rt.KILLED)
+
+    # The runtime runs on its own thread so this one stays free to take Ctrl-C.
+    status = run_interruptibly(lambda: runtime.run(ref), interrupted)
+    interp.out.flush()
+    return status, proc, st
 
 
 def describe_reason(interp, kind, value) -> str:

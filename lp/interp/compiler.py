@@ -86,7 +86,9 @@ class Compiler:
         self.classes = classes
 
     # ---- entry points
-    def method(self, m: A.MethodDecl, cls) -> C.Code:
+    def method(self, m: A.MethodDecl, cls, keep_frame=False) -> C.Code:
+        """keep_frame: the body's last send is not a tail call, so the method stays on the call
+        stack (`lp test` compiles test methods so, for its failure reports)."""
         code = C.Code(f"{m.class_name}{' class' if m.class_side else ''} >> {m.selector}", m.span, False)
         code.owner = cls
         code.selector = m.selector
@@ -96,7 +98,10 @@ class Compiler:
         for p in m.params:
             scope.names[p.name] = ctx.new_reg()
         code.nparams = len(m.params)
-        self.expr(m.body, scope, tail=True)
+        if keep_frame:
+            ctx.emit(C.RET, self.expr(m.body, scope, tail=False), m.body)
+        else:
+            self.expr(m.body, scope, tail=True)
         self.end(ctx)
         return code
 

@@ -3,7 +3,9 @@
 Python runs signal handlers only in the main thread and only between bytecodes;
 with domain threads busy in callbacks a SIGINT could be missed. Instead SIGINT is
 blocked in every thread (threads started meanwhile inherit the mask) and the main
-thread takes it synchronously with sigtimedwait, so it can never be lost.
+thread takes it synchronously with sigtimedwait, so it can never be lost. The
+runtime thread ends the wait with SIGUSR2 (blocked the same way) when it finishes,
+so a short run is not kept waiting for the poll (`lp test` runs thousands).
 """
 from __future__ import annotations
 
@@ -22,28 +24,26 @@ def run_interruptibly(target, on_interrupt, grace: float = 5.0):
     still running then, end the process at once (a thread inside the runtime must not
     outlive the interpreter's shutdown)."""
     result = []
+    waiter = threading.get_ident()
+    sync = _SYNC and threading.current_thread() is threading.main_thread()
 
     def run():
         try:
             result.append((True, target()))
         except BaseException as e:   # raised again on the waiting thread
             result.append((False, e))
+        if sync:
+            signal.pthread_kill(waiter, signal.SIGUSR2)
 
     runner = threading.Thread(target=run, name="lp-runtime", daemon=True)
-    sync = _SYNC and threading.current_thread() is threading.main_thread()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if sync else None
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGUSR2}) if sync else None
     try:
         runner.start()
-        # sigtimedwait cannot also wait for the thread: look at it after 1 ms, then twice as long each
-        # time up to 0.2 s, so a short program ends within about its own time (was: a fixed 0.2 s)
-        wait = 0.001
-        while runner.is_alive():
+        while not result:
             if sync:
-                got = signal.sigtimedwait({signal.SIGINT}, wait)
-                # CPython answers an unfilled siginfo when a stop (SIGSTOP, SIGCONT) outlasts the wait
+                got = signal.sigtimedwait({signal.SIGINT, signal.SIGUSR2}, 0.2)
                 if got is not None and got.si_signo == signal.SIGINT:
                     raise KeyboardInterrupt
-                wait = min(wait * 2, 0.2)
             else:
                 runner.join(0.2)
     except KeyboardInterrupt:
@@ -57,6 +57,9 @@ def run_interruptibly(target, on_interrupt, grace: float = 5.0):
         raise
     finally:
         if old is not None:
+            runner.join()   # it has sent its SIGUSR2: take it before unblocking (its default kills)
+            while signal.sigtimedwait({signal.SIGUSR2}, 0) is not None:
+                pass
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
     ok, value = result[0]
     if not ok:

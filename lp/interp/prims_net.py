@@ -51,10 +51,19 @@ def _ms(p, ms, what):
     return deadline_after(p.interp, ms, what + " timeout")
 
 
+def no_waits_in_simulation(p, what):
+    """`lp test`'s deterministic mode owns time and the schedule, and the network owns neither:
+    the network library's waits are not supported there (docs/testing.md)."""
+    if p.interp.runtime is not None and p.interp.runtime.deterministic:
+        fail(p, "NetworkError", f"{what} would wait for the network, which deterministic mode "
+                                "(lp test --seed) does not support; run the test with --real")
+
+
 def wait_for(p, fd, code, deadline, state, what, ms):
     """`code` said "would block": raise Timeout if the deadline has passed, else register
     the fd wait and answer SUSPEND (the send runs again when the actor wakes)."""
     frame = p.stack[-1]
+    no_waits_in_simulation(p, what)
     if deadline != -1 and lib.lprt_now() >= deadline:
         fail(p, "Timeout", f"{what} timed out after {_fmt(ms)} ms")
     frame.wait = ("net", deadline, state)
@@ -131,6 +140,7 @@ def _connect(p, cls, host, port, ms):
             st = Connecting(host, port, [host])
         else:
             st = Connecting(host, port, None)
+            no_waits_in_simulation(p, f"connect to {host}:{port}")
             frame.wait = ("dns", deadline, st)
             lib.lprt_wait_resolve(ctx._ptr, host.encode(), ffi.NULL, pysocket.AF_UNSPEC, pysocket.SOCK_STREAM,
                                   deadline)
@@ -165,6 +175,7 @@ def _connect(p, cls, host, port, ms):
             if deadline != -1 and lib.lprt_now() >= deadline:
                 st.close()
                 fail(p, "Timeout", f"connect to {host}:{port} timed out after {_fmt(ms)} ms")
+            no_waits_in_simulation(p, f"connect to {host}:{port}")
             frame.wait = ("connect", deadline, st)
             ctx.wait_fd(st.fd, rt.WRITE, deadline=deadline)
             return SUSPEND

@@ -1,0 +1,1 @@
+"""`lp test`: LP's own test runner (docs/testing.md)."""

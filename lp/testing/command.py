@@ -1,0 +1,101 @@
+"""`lp test [PATH...]`: finds the tests, runs each (deterministically by default: one seed, or
+`--seeds K` of them), prints a dot per passing run and a report per failure, then the counts.
+Exit status 0 when every test passed, 1 otherwise (or when a file does not load)."""
+from __future__ import annotations
+
+import shlex
+import sys
+
+from lp.diagnostics import LPError, SourceMap, render_all
+from lp.testing.discover import test_files, test_methods
+from lp.testing.runner import keep_test_frames, run_test, shrink
+
+DEFAULT_SEED = 1
+
+
+def cmd_test(args, sources: SourceMap) -> int:
+    from lp.cli import _load_program, _type_check
+    from lp.interp.interp import Interpreter
+    files, missing = test_files(args.paths)
+    out = sys.stdout
+    for m in missing:
+        sys.stderr.write(f"lp test: {m}: no such file or folder\n")
+    if missing:
+        return 1
+    if not files:
+        sys.stderr.write("lp test: no *_test.lp files found\n")
+        return 1
+    seeds = _seeds(args)
+    passed, failed, broken = 0, [], 0
+    for path in files:
+        try:
+            main, imports = _load_program(path, sources)
+            _type_check(main, imports, sources, quiet=True)
+            tests = test_methods(main, imports)
+            interp = Interpreter(sources)
+            interp.load(imports + [main])
+            keep_test_frames(interp, main, tests)
+        except LPError as e:
+            out.flush()
+            sys.stderr.write(render_all(e.diagnostics, sources) + "\n")
+            broken += 1
+            continue
+        if args.only:
+            tests = [t for t in tests if t.name in args.only or t.selector in args.only]
+        out.write(path + " ")
+        for t in tests:
+            outcome = None
+            for seed in seeds:
+                outcome = run_test(interp, t, seed=seed, faults=_faults(args) if seed is not None else None)
+                if not outcome.passed:
+                    if outcome.faults == 0 and outcome.injected > 1:
+                        outcome = shrink(interp, outcome)
+                    break
+            out.write("." if outcome.passed else "F")
+            out.flush()
+            if outcome.passed:
+                passed += 1
+            else:
+                failed.append((path, outcome))
+        out.write("\n")
+    for path, o in failed:
+        out.write(_failure(path, o, args))
+    counts = [f"{passed} passed", f"{len(failed)} failed"]
+    if broken:
+        counts.append(f"{broken} file{'s' if broken > 1 else ''} did not load")
+    total = passed + len(failed)
+    out.write(f"{total} test{'' if total == 1 else 's'}: {', '.join(counts)}\n")
+    return 1 if failed or broken else 0
+
+
+def _faults(args):
+    """None: no faults; else the most to inject (0: no limit)."""
+    if args.max_faults is not None:
+        return args.max_faults
+    return 0 if args.faults else None
+
+
+def _seeds(args):
+    if args.real:
+        return [None]
+    if args.seeds:
+        first = args.seed if args.seed is not None else DEFAULT_SEED
+        return range(first, first + args.seeds)
+    return [args.seed if args.seed is not None else DEFAULT_SEED]
+
+
+def _failure(path, o, args) -> str:
+    lines = [f"\nFAIL {o.test.name}" + (f" (seed {o.seed})" if o.seed is not None else "")]
+    lines += ["  " + x for x in o.lines]
+    if o.output:
+        lines.append("  output:")
+        lines += ["    " + x for x in o.output.rstrip("\n").split("\n")]
+    if o.faults is not None:
+        lines.append(f"  faults injected: {o.injected}" +
+                     (f" (shrunk from {o.shrunk_from})" if o.shrunk_from else ""))
+    if o.seed is not None:
+        cmd = ["lp", "test", path, "--seed", str(o.seed), "--only", o.test.name]
+        if o.faults is not None:
+            cmd += ["--max-faults", str(o.faults)] if o.faults else ["--faults"]
+        lines.append("  reproduce: " + shlex.join(cmd))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,202 @@
+"""`lp test` (docs/testing.md): discovery, the TestCase assertions, failure reports and exit
+status, deterministic replay by seed, virtual time, faults and shrinking, the bank example."""
+from __future__ import annotations
+
+import shlex
+
+from tests.conftest import ROOT, run_lp
+
+SUM = """Import module: #Test.
+TestCase subclass: #SumTest.
+Object subclass: #Helper.
+
+SumTest >> testAdds = self assert: 1 + 2 equals: 3.
+SumTest >> testWrong = self assert: 1 + 2 equals: 4.
+SumTest >> helper = self fail: 'never run: not a test'.
+SumTest >> testPrints = (
+    'hello from the test' displayNl.
+    self assert: false description: 'it printed'
+).
+Helper >> testNotATest = 1 / 0.
+"""
+
+
+def lp_test(tmp_path, *args, files=None, timeout=120):
+    for name, text in (files or {}).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    r = run_lp("test", *args, cwd=tmp_path, timeout=timeout)
+    return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+
+def test_report_of_passing_and_failing_tests(tmp_path):
+    code, out, err = lp_test(tmp_path, "sum_test.lp", files={"sum_test.lp": SUM})
+    assert code == 1
+    assert out.startswith("sum_test.lp .FF\n")
+    assert "FAIL SumTest>>testWrong (seed 1)\n  sum_test.lp:6:24: TestFailure: expected 4 but got 3\n" in out
+    assert "  6 | SumTest >> testWrong = self assert: 1 + 2 equals: 4.\n" in out
+    assert "    |                        ^^^^" in out
+    assert "sum_test.lp:10:5: TestFailure: it printed" in out
+    assert "  output:\n    hello from the test\n" in out
+    assert "reproduce: lp test sum_test.lp --seed 1 --only 'SumTest>>testWrong'" in out
+    assert "never run" not in out and "testNotATest" not in out
+    assert out.endswith("3 tests: 1 passed, 2 failed\n")
+
+
+def test_all_passing_exits_0_and_only_selects(tmp_path):
+    code, out, _ = lp_test(tmp_path, "sum_test.lp", "--only", "SumTest>>testAdds", files={"sum_test.lp": SUM})
+    assert (code, out) == (0, "sum_test.lp .\n1 test: 1 passed, 0 failed\n")
+    code, out, _ = lp_test(tmp_path, "sum_test.lp", "--only", "testAdds", files={"sum_test.lp": SUM})
+    assert code == 0
+
+
+def test_discovery_searches_folders_and_defaults_to_tests(tmp_path):
+    passing = "Import module: #Test.\nTestCase subclass: #T.\nT >> testOk = self assert: true.\n"
+    files = {"tests/a_test.lp": passing, "tests/sub/b_test.lp": passing, "tests/helper.lp": "1 printNl.\n"}
+    code, out, _ = lp_test(tmp_path, files=files)
+    assert code == 0
+    assert out == "tests/a_test.lp .\ntests/sub/b_test.lp .\n2 tests: 2 passed, 0 failed\n"
+    code, out, _ = lp_test(tmp_path, "tests/sub")
+    assert out == "tests/sub/b_test.lp .\n1 test: 1 passed, 0 failed\n"
+
+
+def test_missing_paths_and_files_that_do_not_load(tmp_path):
+    code, _, err = lp_test(tmp_path, "nope_test.lp")
+    assert code == 1 and "lp test: nope_test.lp: no such file or folder" in err
+    code, out, err = lp_test(tmp_path, "bad_test.lp", files={"bad_test.lp": "Import module: #Test.\nx := 1 + 'a'.\n"})
+    assert code == 1 and "TYPE MISMATCH" in err and "bad_test.lp:2" in err
+    assert out.endswith("0 tests: 0 passed, 0 failed, 1 file did not load\n")
+
+
+def test_usage_errors(tmp_path):
+    assert lp_test(tmp_path, "--seed", "-1")[0] == 2
+    assert lp_test(tmp_path, "--seeds", "0")[0] == 2
+
+
+def test_assertions(tmp_path):
+    src = """Import module: #Test.
+TestCase subclass: #A.
+Object subclass: #Ping.
+A >> testRaises = self should: [1 / 0] raise: Error.
+A >> testRaisesNothing = self should: [1 + 1] raise: Error.
+A >> testRaisesOther = self should: [(TestFailure fields: { message: 'x' }) signal] raise: Timeout.
+A >> testDeny = self deny: 1 = 2.
+A >> testFail = self fail: 'on purpose'.
+A >> testAwait = (
+    p := Promise new.
+    Actor spawn: [:me | p resolve: 42].
+    self assert: (self await: p future within: 1000) equals: 42
+).
+A >> testAwaitTimesOut = self await: Promise new future within: 30000.
+A >> testDown = (
+    d := self downOf: (Actor spawn: [:me | Error raise: 'boom']) within: 1000.
+    self assert: (d reason printString includesSubstring: 'boom')
+).
+A >> testDownTimesOut = self downOf: (Actor spawn: [:me | me receive: { Ping -> [:p | nil] }]) within: 50.
+A >> testDeadlock = Actor self receive: { Ping -> [:p | nil] }.
+"""
+    code, out, _ = lp_test(tmp_path, "a_test.lp", files={"a_test.lp": src})
+    assert out.startswith("a_test.lp .FF.F.F.FF\n")
+    assert "TestFailure: expected Error to be raised, got nothing" in out
+    assert "TestFailure: expected Timeout to be raised, got TestFailure: x" in out
+    assert "TestFailure: on purpose" in out
+    assert "TestFailure: no answer within 30000 ms" in out
+    assert "TestFailure: the actor did not end within 50 ms" in out
+    assert "FAIL A>>testDeadlock (seed 1)\n  deadlock: every actor is blocked and nothing can wake one" in out
+    assert out.endswith("10 tests: 4 passed, 6 failed\n")
+
+
+ORDER = """Import module: #Test.
+TestCase subclass: #OrderTest.
+Object subclass: #Hit fields: (n).
+OrderTest >> testOrder = (
+    main := Actor self.
+    1 to: 4 do: [:i | Actor spawn: [:me | 1 to: 3 do: [:k | main ! (Hit fields: { n: i * 10 + k })]]].
+    1 to: 12 do: [:j | main receive: { Hit -> [:h | Transcript show: h n printString , ' '] }].
+    t := Actor millisecondClock.
+    Actor sleep: 600000.
+    (Actor millisecondClock - t) printNl.
+    self fail: 'show the output'
+).
+"""
+
+
+def test_same_seed_same_output_and_seeds_choose_schedules(tmp_path):
+    runs = {s: [lp_test(tmp_path, "order_test.lp", "--seed", s, files={"order_test.lp": ORDER})[1]
+                for _ in range(2)] for s in ("1", "2", "3")}
+    for s, (a, b) in runs.items():
+        assert a == b and f"(seed {s})" in a
+    orders = {next(line for line in a.split("\n") if line.startswith("    ") and "1 " in line)
+              for a, _ in runs.values()}
+    assert len(orders) == 3
+
+
+def test_virtual_time_skips_a_ten_minute_sleep(tmp_path):
+    _, out, _ = lp_test(tmp_path, "order_test.lp", files={"order_test.lp": ORDER}, timeout=60)
+    waited = int(out.split("output:\n")[1].split("\n")[0].split()[-1])
+    assert 600000 <= waited < 600100
+
+
+def test_lp_run_seed_replays_a_program_on_the_virtual_clock(tmp_path):
+    prog = tmp_path / "p.lp"
+    prog.write_text("Object subclass: #Hit fields: (n).\nmain := Actor self.\nActor millisecondClock printNl.\n"
+                    "1 to: 4 do: [:i | Actor spawn: [:me | main ! (Hit fields: { n: i })]].\n"
+                    "1 to: 4 do: [:j | main receive: { Hit -> [:h | h n printNl] }].\n"
+                    "Actor sleep: 600000.\n(Actor millisecondClock >= 600000) printNl.\n")
+    runs = {s: {run_lp("run", "--seed", s, str(prog), timeout=60).stdout for _ in range(2)} for s in ("1", "2", "5")}
+    assert all(len(outs) == 1 for outs in runs.values())
+    outs = [next(iter(o)).decode() for o in runs.values()]
+    assert all(o.startswith("0\n") and o.endswith("true\n") for o in outs)
+    assert len(set(outs)) > 1
+
+
+def test_real_mode_uses_the_normal_scheduler(tmp_path):
+    src = "Import module: #Test.\nTestCase subclass: #R.\nR >> testClock = (t := Actor millisecondClock. " \
+          "Actor sleep: 20. self assert: Actor millisecondClock - t >= 20)."
+    assert lp_test(tmp_path, "r_test.lp", "--real", files={"r_test.lp": src})[0] == 0
+
+
+def test_the_network_cannot_wait_in_deterministic_mode(tmp_path):
+    src = "Import module: #Test.\nTestCase subclass: #N.\nN >> testAccept = (TCP listen: 0) accept: 30000.\n"
+    _, out, _ = lp_test(tmp_path, "n_test.lp", files={"n_test.lp": src})
+    assert "NetworkError: accept: would wait for the network, which deterministic mode (lp test --seed) " \
+           "does not support; run the test with --real" in out
+
+
+# ---- the bank example (examples/testing)
+
+def bank(*args):
+    r = run_lp("test", *args, timeout=300)
+    return r.returncode, r.stdout.decode()
+
+
+def test_bank_race_is_found_by_seeds_and_replayed_byte_for_byte():
+    code, found = bank("examples/testing/bank_test.lp", "--seed", "2700", "--seeds", "60")
+    assert code == 1 and "FAIL BankTest>>testMoneyIsKept (seed 2752)" in found
+    assert "TestFailure: expected 250 but got 200" in found
+    doc = (ROOT / "docs" / "testing.md").read_text()
+    report = found[found.index("\nFAIL"):]
+    assert report in doc
+    replays = {bank("examples/testing/bank_test.lp", "--seed", "2752", "--only", "BankTest>>testMoneyIsKept")
+               for _ in range(3)}
+    assert replays == {(1, "examples/testing/bank_test.lp F\n" + report)}
+    assert bank("examples/testing/bank_test.lp")[0] == 0
+
+
+def test_fixed_bank_passes_many_seeds():
+    assert bank("examples/testing/fixed_bank_test.lp", "--seed", "2700", "--seeds", "100") == (
+        0, "examples/testing/fixed_bank_test.lp .\n1 test: 1 passed, 0 failed\n")
+
+
+def test_faults_fail_the_bank_and_the_failure_shrinks_and_replays():
+    code, out = bank("examples/testing/fixed_bank_test.lp", "--faults", "--seeds", "20")
+    assert code == 1
+    assert "faults injected: 4 (shrunk from 5)" in out
+    cmd = out.split("reproduce: ")[1].split("\n")[0]
+    assert cmd.endswith("--max-faults 4")
+    _, again = bank(*shlex.split(cmd)[2:])
+    assert out.split("FAIL")[1].split("faults injected")[0] == again.split("FAIL")[1].split("faults injected")[0]
+
+
+def test_supervision_tree_keeps_its_invariants_under_faults():
+    assert bank("examples/testing/supervisor_test.lp", "--faults", "--seeds", "15")[0] == 0
