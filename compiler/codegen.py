@@ -129,6 +129,8 @@ class FunctionGen:
             self.b.call(self.mod.c("lpn_stack_overflow"), [])
             self.drop_all()
             self.ret(self.make(UNWIND, 0, I.UNKNOWN))
+        from lp.compiler.actors import spend_reduction
+        spend_reduction(self)
 
     def leave(self) -> None:
         if self.counts_depth():
@@ -383,7 +385,8 @@ class FunctionGen:
         raise Unsupported("records outside `fields:` and `with:`", e.span)
 
     def x_Receive(self, e: I.Receive, tail):
-        raise Unsupported("`receive` (actors come with issue 12)", e.span)
+        from lp.compiler.actors import receive
+        return receive(self, e, tail)
 
     # ---- inlined control
     def branch_merge(self, arms, ty: I.Ty) -> V | None:
@@ -495,7 +498,9 @@ class FunctionGen:
         nxt = self.fn.append_basic_block("next")
         self.b.cbranch(last, done, nxt)
         self.b.position_at_end(nxt)
-        i.add_incoming(self.b.add(i, c64(1)), nxt)
+        from lp.compiler.actors import spend_reduction
+        spend_reduction(self)
+        i.add_incoming(self.b.add(i, c64(1)), self.b.block)
         self.b.branch(head)
         self.b.position_at_end(done)
         return self.push(start if e.kind == "to:do:" else stop)
