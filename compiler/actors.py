@@ -35,6 +35,7 @@ C_FUNCS = {
     "lpn_actor_is_alive": ("V", ["v"]),
     "lpn_clock": ("V", ["i64"]),
     "lpn_preempt": ("void", []),
+    "lpn_reason_op": ("V", ["v", "i64"]),
 }
 INT, BOOL, NIL = I.Ty("Integer"), I.Ty("Boolean"), I.Ty("UndefinedObject")
 ANY = "for any message"
@@ -84,6 +85,18 @@ prims.PRIMS[("Future", False, "isResolved")] = _call("lpn_future_is_resolved", 0
 prims.PRIMS[("Promise", True, "new")] = _call("lpn_promise_new", 0, None, False, lead_class=True)
 prims.PRIMS[("Promise", False, "future")] = _call("lpn_promise_future", 0, None, False)
 prims.PRIMS[("Promise", False, "resolve:")] = _call("lpn_promise_resolve", 1)
+
+
+_REASON = {"isNormal": "n", "isKilled": "k", "isError": "e", "error": "E"}
+
+
+@prim("Reason", *_REASON)
+@prim("Symbol", *_REASON)
+@prim("Error", *_REASON)
+def _reason(g, sel, n, site, tail, ty):
+    v = g.pop()
+    return g.call_c("lpn_reason_op", [v.cls, v.bits, c64(ord(_REASON[sel]))], BOOL if sel != "error" else
+                    (ty if ty.known else I.UNKNOWN), site, may_fail=False)
 
 
 @prim("Actor", "spawn:", "spawnLink:", side=True)

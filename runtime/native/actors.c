@@ -264,21 +264,23 @@ static int32_t site_of(void *reason) { return reason && TAG(reason) == T_BOX ? (
 
 /* ---- reasons --------------------------------------------------------------------------- */
 
+static lpn_value sym_normal, sym_killed;   /* interned at start */
+
 static lpn_value symbol(const char *name) {
     return (lpn_value){LPN_SYMBOL, (uint64_t)(uintptr_t)lpn_intern(name, strlen(name))};
 }
 
 static lpn_value reason_value(int kind, void *value) {
-    if (kind == LPRT_NORMAL) return symbol("normal");
-    if (kind == LPRT_KILLED) return symbol("killed");
+    if (kind == LPRT_NORMAL) return sym_normal;
+    if (kind == LPRT_KILLED) return sym_killed;
     return value ? value_of(value) : LPN_NIL_VALUE;
 }
 
 /* An LP reason as the runtime's (kind, value); consumes v. */
 static int reason_kind(lpn_value v, int32_t site, void **out) {
     *out = NULL;
-    if (v.cls == LPN_SYMBOL && v.bits == symbol("normal").bits) return LPRT_NORMAL;
-    if (v.cls == LPN_SYMBOL && v.bits == symbol("killed").bits) return LPRT_KILLED;
+    if (v.cls == LPN_SYMBOL && v.bits == sym_normal.bits) return LPRT_NORMAL;
+    if (v.cls == LPN_SYMBOL && v.bits == sym_killed.bits) return LPRT_KILLED;
     lpn_share(v);
     *out = box(v, site);
     return LPRT_ERROR;
@@ -435,6 +437,12 @@ static void report_unmatched(nactor *s) {
     }
 }
 
+/* Where an `Actor exit:` reason is reported: an instance is placed at the `exit:` send, as the
+   interpreter does for an Error that was never raised; other values nowhere. */
+static int32_t exit_site_of(lpn_value v, nactor *s) {
+    return v.cls >= LPN_FIRST_INST && !lpn_is_foreign(lpn_ptr(v)) ? s->exit_site : -1;
+}
+
 /* The actor's body answered r: set its exit reason from how it ended. */
 static void ended(nactor *s, lpn_value r) {
     int kind = LPRT_NORMAL;
@@ -450,7 +458,7 @@ static void ended(nactor *s, lpn_value r) {
         } else if (lpn_cx.kind == LPN_EXITING) {
             lpn_value v = lpn_cx.error;
             lpn_cx.kind = 0;
-            kind = reason_kind(v, s->exit_site, &value);
+            kind = reason_kind(v, exit_site_of(v, s), &value);
         } else {
             lpn_cx.kind = 0;   /* a `^` from a method that has returned */
             lpn_raise("`^` returns from a method that has already returned");
@@ -956,7 +964,7 @@ lpn_value lpn_actor_exit(lpn_value target, lpn_value reason, int64_t site) {
     }
     void *value;
     lpn_dup(reason);
-    int kind = reason_kind(reason, (int32_t)site, &value);
+    int kind = reason_kind(reason, -1, &value);
     if (t == s->a && (kind == LPRT_KILLED || !lprt_traps_exits(s->a))) {
         if (value) msg_release(value, NULL);
         lpn_drop(target);
@@ -1012,7 +1020,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
             void *value;
             lpn_value v = lpn_cx.error;
             lpn_dup(v);
-            int kind = reason_kind(v, s->exit_site, &value);
+            int kind = reason_kind(v, exit_site_of(v, s), &value);
             lprt_set_exit_reason(s->a, kind, value);
         }
     } else {
@@ -1024,6 +1032,8 @@ static void main_fiber(lprt_actor *self, void *ud) {
 }
 
 static void init_classes(void) {
+    sym_normal = symbol("normal");
+    sym_killed = symbol("killed");
     for (uint64_t i = 0; i < lpn_prog.nclasses; i++) {
         const char *n = lpn_prog.class_names[i];
         if (!n) continue;
@@ -1070,7 +1080,7 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
             char why[1600], where[300] = "", line[2000];
             describe_reason(why, sizeof why, kind, value);
             int32_t site = site_of(value);
-            if (main_cx.kind == LPN_EXITING && kind == LPRT_KILLED) site = s->exit_site;
+            if (main_cx.kind == LPN_EXITING) site = s->exit_site;   /* the `exit:` that ended it */
             if (site >= 0) snprintf(where, sizeof where, " at %s", lpn_prog.sites[site].where);
             snprintf(line, sizeof line, "the main actor ended abnormally (%s)%s", why, where);
             report(line);
@@ -1081,4 +1091,16 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     lprt_release(m);
     lprt_free(rt);
     return status;
+}
+
+/* An exit reason's `isNormal` ('n'), `isKilled` ('k'), `isError` ('e'), `error` ('E'):
+   reasons are #normal, #killed or the Error that ended the actor. */
+lpn_value lpn_reason_op(lpn_value v, int64_t op) {
+    int is_sym = v.cls == LPN_SYMBOL;
+    lpn_value r;
+    if (op == 'E') return is_sym ? lpn_maybe_new(0, LPN_NIL_VALUE) : lpn_maybe_new(1, v);
+    if (op == 'e') r = lpn_bool(!is_sym);
+    else r = lpn_bool(is_sym && v.bits == (op == 'n' ? sym_normal : sym_killed).bits);
+    lpn_drop(v);
+    return r;
 }

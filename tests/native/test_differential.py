@@ -14,22 +14,12 @@ import pytest
 
 from tests.docs.test_doc_programs import PROGRAMS as DOC_PROGRAMS
 from tests.native.harness import ROOT, build, interpret, native
+from tests.native.test_actors import ACTOR_PROGRAMS
 
 PROGRAMS = sorted((ROOT / "tests/native/programs").glob("*.lp"))
 EXAMPLES = sorted((ROOT / "examples").glob("*.lp"))
 
-UNSUPPORTED = {
-    "ask.lp": "actors (Actor spawn:, ask:, await) come with issue 12",
-    "counter.lp": "actors come with issue 12",
-    "fairness.lp": "actors come with issue 12",
-    "links.lp": "actors come with issue 12",
-    "monitors.lp": "actors come with issue 12",
-    "ping_pong.lp": "actors come with issue 12",
-    "selective_receive.lp": "actors come with issue 12",
-    "supervisor_tree.lp": "actors come with issue 12",
-    "timeouts.lp": "actors come with issue 12",
-    "trap_exits.lp": "actors come with issue 12",
-}
+UNSUPPORTED: dict[str, str] = {}
 UNSUPPORTED_DOCS = {
     "supervision.md:18": "actors (supervisors) come with issue 12",
     "supervision.md:221": "actors (supervisors) come with issue 12",
@@ -39,20 +29,14 @@ UNSUPPORTED_DOCS = {
 }
 # The checker's well-typed programs (tests/types/well_typed), which the type tests run through `lp run`.
 WELL_TYPED = sorted((ROOT / "tests/types/well_typed").glob("*.lp"))
-_ACTORS = "actors (spawn, receive, ask:, monitors) come with issue 12"
 UNSUPPORTED_WELL_TYPED = {
-    **{name: _ACTORS for name in (
-        "ask_and_futures.lp", "counter_actor.lp", "monitors_and_links.lp", "nested_receive.lp",
-        "spawn_body_bound_first.lp", "subclass_messages.lp", "supervisor_sketch.lp",
-        "symbols_and_plain_receive.lp", "timeouts.lp", "deferred_send_reaches_each_callers_actor.lp",
-        "generic_containers.lp", "generic_copies_and_replies.lp", "request_class_two_reply_types.lp",
-        "request_hierarchy_replies.lp", "plain_receive_of_down.lp")},
     "class_of_a_value.lp": "Class values (x class name, printing, =) are not compiled yet",
     "inherited_constructor.lp": "`self fields:` in a class-side method (the receiver is a class value) is not compiled yet",
 }
 # tests/seeds/snippets: every snippet spawns or receives (actors, issue 12), so none is compared yet.
-COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED]
-COMPARED += [p for p in WELL_TYPED if p.name not in UNSUPPORTED_WELL_TYPED]
+# Actor programs are compared on 1 and 2 domains by tests/native/test_actors.py.
+COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED and p not in ACTOR_PROGRAMS]
+COMPARED += [p for p in WELL_TYPED if p.name not in UNSUPPORTED_WELL_TYPED and p not in ACTOR_PROGRAMS]
 
 
 def _id(p: Path) -> str:

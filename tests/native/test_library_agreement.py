@@ -20,30 +20,8 @@ NOT_CLASSES = {"Reason", "Remote"}
 NOT_YET: dict[tuple[str, str], str] = {
     ('Object', 'respondsTo:'): 'needs per-class selector tables in the binary (lookup by name at run time); not emitted yet',
     ('Object class', 'fields:'): 'compiled when the argument is a record literal (the only form the checker types in practice); a record held in a variable is not',
-    ('Actor', '!'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'receive'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'receive:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'receive:after:do:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'ask:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'linkTo:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'unlinkFrom:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'monitor:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'demonitor:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'exit:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'isAlive'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'id'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Future', 'await'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Future', 'await:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Future', 'isResolved'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Promise', 'resolve:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Promise', 'future'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'self'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'spawn:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'spawnLink:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'trapExits:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'exit:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'sleep:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'millisecondClock'): 'actors, futures and promises come with issue 12 (native actors)',
+    ('Actor', 'receive:'): 'a receive table built at run time (not a literal `{ K -> [...] }`); literal tables are compiled (issue 12)',
+    ('Actor', 'receive:after:do:'): 'a receive table built at run time (not a literal `{ K -> [...] }`); literal tables are compiled (issue 12)',
 }
 
 
@@ -84,7 +62,6 @@ _NET = "the network library is not compiled yet (it needs native actors' fiber w
 NOT_YET.update({(c + side, s): _NET for c in NETWORK_CLASSES for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
 NOT_YET.update({("String", "asByteArray"): _NET, ("String class", "lf"): _NET, ("String class", "crlf"): _NET,
-                ("Actor class", "microsecondClock"): "the clock selectors of actors come with issue 12",
                 ("Class", "name"): "Class values (x class name, printing, =) are not compiled yet"})
 
 

@@ -1,0 +1,60 @@
+"""Actors in native binaries (issue 12): every actor program (the examples, the checker's actor
+programs, tests/native/actor_programs) built once and compared with `lp run` byte for byte
+(stdout, stderr, exit status) on `--domains 1` and `--domains 2`, and with `--quiet`."""
+from __future__ import annotations
+
+import pytest
+
+from tests.native.harness import LP, ROOT, build, run
+
+ACTOR_EXAMPLES = ["ask.lp", "counter.lp", "fairness.lp", "links.lp", "monitors.lp", "ping_pong.lp",
+                  "selective_receive.lp", "timeouts.lp", "trap_exits.lp"]
+ACTOR_WELL_TYPED = [
+    "ask_and_futures.lp", "counter_actor.lp", "monitors_and_links.lp", "nested_receive.lp",
+    "spawn_body_bound_first.lp", "subclass_messages.lp", "supervisor_sketch.lp",
+    "symbols_and_plain_receive.lp", "timeouts.lp", "deferred_send_reaches_each_callers_actor.lp",
+    "generic_containers.lp", "generic_copies_and_replies.lp", "request_class_two_reply_types.lp",
+    "request_hierarchy_replies.lp", "plain_receive_of_down.lp"]
+ACTOR_PROGRAMS = ([ROOT / "examples" / n for n in ACTOR_EXAMPLES]
+                  + [ROOT / "tests/types/well_typed" / n for n in ACTOR_WELL_TYPED]
+                  + sorted((ROOT / "tests/native/actor_programs").glob("*.lp")))
+# Compiled, but the run fails: stdlib/supervision.lp meets a use-after-free in issue 11's code
+# generator (a recursion through a Maybe's ifPresent:ifAbsent: blocks; tests/native/actor_programs/
+# README.md has the three-line reproduction, which fails without actors too).
+KNOWN_BROKEN = {"supervisor_tree.lp"}
+ACTOR_PROGRAMS.append(ROOT / "examples/supervisor_tree.lp")
+QUIET = {"reports.lp", "main_linked.lp", "deadlock.lp"}
+
+
+def _id(p) -> str:
+    return f"{p.parent.name}/{p.name}"
+
+
+@pytest.fixture(scope="module")
+def binaries(tmp_path_factory):
+    out = tmp_path_factory.mktemp("actors")
+    cache = {}
+
+    def get(program):
+        if program not in cache:
+            binary = out / f"{program.parent.name}_{program.stem}"
+            b = build(program, binary)
+            assert b.status == 0, b.stderr.decode()
+            cache[program] = binary
+        return cache[program]
+    return get
+
+
+@pytest.mark.parametrize("program", [
+    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="issue 11 use-after-free"))
+    if p.name in KNOWN_BROKEN else p for p in ACTOR_PROGRAMS], ids=_id)
+def test_actor_program_matches_interpreter_on_1_and_2_domains(program, binaries):
+    binary = binaries(program)
+    runs = [("--domains", "1"), ("--domains", "2")]
+    if program.name in QUIET:
+        runs.append(("--domains", "2", "--quiet"))
+    for flags in runs:
+        want = run([*LP, "run", *flags, program.name], cwd=program.parent)
+        got = run([str(binary), *flags], cwd=program.parent)
+        assert (got.status, got.stdout.decode(), got.stderr.decode()) == \
+            (want.status, want.stdout.decode(), want.stderr.decode()), flags
