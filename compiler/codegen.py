@@ -205,6 +205,16 @@ class FunctionGen:
         """recv and args are the top of the owned stack; they are consumed. Answers the pushed
         result, or None after a tail call."""
         operands = self.pair(recv) + [w for a in args for w in self.pair(a)]
+        # x86-64 passes six words in registers; a musttail call whose stack arguments differ in
+        # size from this function's own loses them in LLVM's back end (tests/native/programs/
+        # tail_stack_args.lp), so it becomes a plain call (loops written as self-recursion have
+        # equal prototypes and stay tail calls)
+        if tail and self.home is None and max(len(operands), len(self.fn.args)) > 6 \
+                and len(operands) != len(self.fn.args):
+            tail = False
+            r = self.call_lp(callee, ftype, recv, args, site, False, ty, checked=False)
+            self.ret_owned(r)
+            return None
         if tail and self.home is None:
             self.pop_n(len(args) + 1)
             self.drop_all()

@@ -18,12 +18,8 @@ ACTOR_WELL_TYPED = [
 ACTOR_PROGRAMS = ([ROOT / "examples" / n for n in ACTOR_EXAMPLES]
                   + [ROOT / "tests/types/well_typed" / n for n in ACTOR_WELL_TYPED]
                   + sorted((ROOT / "tests/native/actor_programs").glob("*.lp")))
-# Compiled, but the run fails: stdlib/supervision.lp meets a use-after-free in issue 11's code
-# generator (a recursion through a Maybe's ifPresent:ifAbsent: blocks; tests/native/actor_programs/
-# README.md has the three-line reproduction, which fails without actors too).
-KNOWN_BROKEN = {"supervisor_tree.lp"}
 ACTOR_PROGRAMS.append(ROOT / "examples/supervisor_tree.lp")
-QUIET = {"reports.lp", "main_linked.lp", "deadlock.lp"}
+QUIET = {"reports.lp", "main_linked.lp", "deadlock.lp", "supervisor_tree.lp"}
 
 
 def _id(p) -> str:
@@ -45,9 +41,7 @@ def binaries(tmp_path_factory):
     return get
 
 
-@pytest.mark.parametrize("program", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="issue 11 use-after-free"))
-    if p.name in KNOWN_BROKEN else p for p in ACTOR_PROGRAMS], ids=_id)
+@pytest.mark.parametrize("program", ACTOR_PROGRAMS, ids=_id)
 def test_actor_program_matches_interpreter_on_1_and_2_domains(program, binaries):
     binary = binaries(program)
     runs = [("--domains", "1"), ("--domains", "2")]

@@ -20,9 +20,6 @@ PROGRAMS = sorted((ROOT / "tests/native/programs").glob("*.lp"))
 EXAMPLES = sorted((ROOT / "examples").glob("*.lp"))
 
 UNSUPPORTED: dict[str, str] = {}
-# Compiled, but the run fails on the issue 11 use-after-free that tests/native/actor_programs/README.md
-# reproduces (stdlib/supervision.lp meets it).
-BROKEN_DOCS = {"supervision.md:18", "supervision.md:221"}
 UNSUPPORTED_DOCS = {
     **{f"network.md:{line}": "the network library is not compiled yet (it needs issue 12's fiber waits)"
        for line in (18, 59, 125, 161, 268, 313)},
@@ -65,9 +62,7 @@ def test_unsupported_programs_are_refused_with_a_diagnostic(program, tmp_path):
     assert not (tmp_path / program.stem).exists()
 
 
-@pytest.mark.parametrize("doc", [
-    pytest.param(d, marks=pytest.mark.xfail(strict=True, reason="issue 11 use-after-free"))
-    if d.id in BROKEN_DOCS else d for d in DOC_PROGRAMS], ids=lambda d: d.id)
+@pytest.mark.parametrize("doc", DOC_PROGRAMS, ids=lambda d: d.id)
 def test_doc_programs_match_or_are_listed(doc, tmp_path):
     src = tmp_path / "doc.lp"
     src.write_text(doc.source)
