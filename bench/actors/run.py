@@ -104,7 +104,7 @@ def main():
                               LP_LINE, 2, 4)
                 rows.append([b, str(d), fmt(lp), fmt(c), fmt(er), fmt(interp), ratio(lp, c), ratio(lp, er),
                              ratio(lp, interp)])
-                print(f"  ran {b} on {d} domain(s)", flush=True)
+                print("  " + " ".join(rows[-1]), flush=True)
         hdr = ["bench", "dom", "LP binary/s", "C/s", "Erlang/s", "lp run/s", "binary/C", "binary/Erlang",
                "binary/lp run"]
         table = [hdr] + rows
