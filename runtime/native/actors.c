@@ -866,10 +866,15 @@ lpn_value lpn_promise_resolve(lpn_value pv, lpn_value v) {
 
 /* ---- links, monitors, exits ------------------------------------------------------------ */
 
-static lpn_value not_self(lpn_value a, lpn_value b, const char *text) {
+/* The two actors of a link / monitor send are consumed; answers r. */
+static lpn_value consumed(lpn_value a, lpn_value b, lpn_value r) {
     lpn_drop(a);
     lpn_drop(b);
-    return lpn_raise("%s", text);
+    return r;
+}
+
+static lpn_value not_self(lpn_value a, lpn_value b, const char *text) {
+    return consumed(a, b, lpn_raise("%s", text));
 }
 
 lpn_value lpn_actor_link(lpn_value a, lpn_value b) {
@@ -890,18 +895,14 @@ lpn_value lpn_actor_link(lpn_value a, lpn_value b) {
         }
         r = lpn_raise("cannot link to Actor<%llu>: it has already ended (%s)", (unsigned long long)lprt_id(t), why);
     }
-    lpn_drop(a);
-    lpn_drop(b);
-    return r;
+    return consumed(a, b, r);
 }
 
 lpn_value lpn_actor_unlink(lpn_value a, lpn_value b) {
     nactor *s = self_state();
     lprt_actor *t = actor_of(b);
     if (t) lprt_unlink(s->a, t);
-    lpn_drop(a);
-    lpn_drop(b);
-    return LPN_NIL_VALUE;
+    return consumed(a, b, LPN_NIL_VALUE);
 }
 
 lpn_value lpn_actor_monitor(lpn_value a, lpn_value b) {
@@ -922,9 +923,7 @@ lpn_value lpn_actor_monitor(lpn_value a, lpn_value b) {
         }
         s->mons[i] = (monitor_entry){id, ref};
     }
-    lpn_drop(a);
-    lpn_drop(b);
-    return LPN_NIL_VALUE;
+    return consumed(a, b, LPN_NIL_VALUE);
 }
 
 lpn_value lpn_actor_demonitor(lpn_value a, lpn_value b) {
@@ -939,9 +938,7 @@ lpn_value lpn_actor_demonitor(lpn_value a, lpn_value b) {
                 break;
             }
     }
-    lpn_drop(a);
-    lpn_drop(b);
-    return LPN_NIL_VALUE;
+    return consumed(a, b, LPN_NIL_VALUE);
 }
 
 /* `Actor exit: reason`: unwinds (running ensure: blocks) and ends the actor with reason. */
