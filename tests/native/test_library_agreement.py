@@ -20,8 +20,8 @@ NOT_CLASSES = {"Reason", "Remote"}
 NOT_YET: dict[tuple[str, str], str] = {
     ('Object', 'respondsTo:'): 'needs per-class selector tables in the binary (lookup by name at run time); not emitted yet',
     ('Object class', 'fields:'): 'compiled when the argument is a record literal (the only form the checker types in practice); a record held in a variable is not',
-    ('Actor', 'receive:'): 'a receive table built at run time (not a literal `{ K -> [...] }`); literal tables are compiled (issue 12)',
-    ('Actor', 'receive:after:do:'): 'a receive table built at run time (not a literal `{ K -> [...] }`); literal tables are compiled (issue 12)',
+    ('Actor', 'receive:'): 'only as a send with a table value, which the checker never accepts (it requires a literal table, compiled inline: compiler/actors.py)',
+    ('Actor', 'receive:after:do:'): 'only as a send with a table value, which the checker never accepts (it requires a literal table, compiled inline: compiler/actors.py)',
 }
 
 
