@@ -399,7 +399,7 @@ static void deadlocked(lprt *rt, void *ud) {
         nactor *s = all[i];
         char what[520];
         if (s->wait_asked)
-            snprintf(what, sizeof what, "in %s for a reply from Actor<%llu>", s->wait_what ? s->wait_what : "await",
+            snprintf(what, sizeof what, "%s for a reply from Actor<%llu>", s->wait_what ? s->wait_what : "in await",
                      (unsigned long long)s->wait_asked);
         else snprintf(what, sizeof what, "%s", s->wait_what ? s->wait_what : "for a message");
         len += (size_t)snprintf(text + len, cap - len, "\n  actor %llu%s waits %s", (unsigned long long)s->id,

@@ -19,7 +19,7 @@ ACTOR_PROGRAMS = ([ROOT / "examples" / n for n in ACTOR_EXAMPLES]
                   + [ROOT / "tests/types/well_typed" / n for n in ACTOR_WELL_TYPED]
                   + sorted((ROOT / "tests/native/actor_programs").glob("*.lp")))
 ACTOR_PROGRAMS.append(ROOT / "examples/supervisor_tree.lp")
-QUIET = {"reports.lp", "main_linked.lp", "deadlock.lp", "supervisor_tree.lp"}
+QUIET = {"reports.lp", "main_linked.lp", "deadlock.lp", "deadlock_await.lp", "supervisor_tree.lp"}
 
 
 def _id(p) -> str:
