@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lp.compiler import prims
+from lp.compiler import actors, prims
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
@@ -71,6 +71,7 @@ C_FUNCS = {
     "lpn_dict_lookup": ("V", ["v", "v"]), "lpn_dict_includes_key": ("V", ["v", "v"]),
     "lpn_dict_remove": ("V", ["v", "v"]), "lpn_dict_size": ("V", ["v"]), "lpn_dict_list": ("V", ["i32", "v"]),
 }
+C_FUNCS.update(actors.C_FUNCS)
 _TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
 
 
@@ -104,6 +105,10 @@ class ModuleGen:
         self.depth.linkage = "external"
         self.depth_limit = ir.GlobalVariable(self.module, I64, name="lpn_depth_limit")
         self.depth_limit.linkage = "external"
+        actors.thread_local(self.depth)
+        self.reductions = ir.GlobalVariable(self.module, I64, name="lpn_reductions")
+        self.reductions.linkage = "external"
+        actors.thread_local(self.reductions)
         self._rt = {}
 
     # ---- declarations
@@ -259,6 +264,7 @@ class ModuleGen:
     # ---- emission
     def emit_all(self) -> None:
         self.emit_main()
+        actors.emit_call_block(self)
         hook = self.emit_print_hook()
         while self.todo:
             what, x, f = self.todo.pop()

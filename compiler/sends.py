@@ -19,6 +19,9 @@ class Sends:
         sel = e.selector
         if g.home is not None:
             tail = False
+        if sel == "fields:" and isinstance(e.args[0], I.MakeArray) and not e.args[0].items:
+            e = I.Send(e.receiver, sel, (I.MakeRecord((), (), e.args[0].type, e.args[0].span),), e.type, e.span,
+                       e.tail, e.super_from)   # `Get fields: {}`: the empty brace is the empty record
         if sel == "fields:" and isinstance(e.args[0], I.MakeRecord):
             return self.build_instance(g, e)
         if sel == "with:" and isinstance(e.args[0], I.MakeRecord):

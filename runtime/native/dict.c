@@ -60,6 +60,10 @@ uint64_t lpn_hash(lpn_value v) {
     }
     case LPN_ASSOC: return mix(lpn_hash(((lpn_assoc *)lpn_ptr(v))->key) * 31 + lpn_hash(((lpn_assoc *)lpn_ptr(v))->value));
     }
+    if (v.cls >= LPN_FIRST_INST && lpn_is_foreign(lpn_ptr(v))) {
+        lpn_foreign *f = (lpn_foreign *)lpn_ptr(v);
+        return mix(v.cls * 31 + f->ops->identity(f));
+    }
     if (v.cls >= LPN_FIRST_INST) {
         lpn_inst *o = (lpn_inst *)lpn_ptr(v);
         uint64_t h = mix(v.cls);

@@ -46,6 +46,9 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
     }
     case LPN_BLOCK: case LPN_HOME: return 0;
     default:
+        if (a.cls >= LPN_FIRST_INST && (lpn_is_foreign(x) || lpn_is_foreign(y)))
+            return lpn_is_foreign(x) && lpn_is_foreign(y) && ((lpn_foreign *)x)->ops == ((lpn_foreign *)y)->ops &&
+                   ((lpn_foreign *)x)->ops->identity((lpn_foreign *)x) == ((lpn_foreign *)y)->ops->identity((lpn_foreign *)y);
         if (a.cls >= LPN_FIRST_INST) {
             lpn_inst *s = (lpn_inst *)x, *t = (lpn_inst *)y;
             for (uint64_t i = 0; i < s->nfields; i++)

@@ -6,8 +6,9 @@
 
 #include "lpn.h"
 
-lpn_ctx lpn_cx;
-int64_t lpn_depth = 0, lpn_depth_limit = 200000;
+__thread lpn_ctx lpn_cx;
+__thread int64_t lpn_depth = 0;
+int64_t lpn_depth_limit = 200000;
 
 static lpn_value error_instance(uint64_t cls, lpn_value msg) {
     uint64_t n = lpn_prog.nfields[cls];
@@ -20,7 +21,7 @@ static lpn_value error_instance(uint64_t cls, lpn_value msg) {
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg) { return error_instance(cls, msg); }
 
 static void clear(void) {
-    if (lpn_cx.kind == LPN_RAISING) lpn_drop(lpn_cx.error);
+    if (lpn_cx.kind == LPN_RAISING || lpn_cx.kind == LPN_EXITING) lpn_drop(lpn_cx.error);
     if (lpn_cx.kind == LPN_RETURNING) {
         lpn_drop(lpn_cx.result);
         lpn_drop(lpn_ref(lpn_cx.target));
@@ -101,7 +102,7 @@ lpn_saved *lpn_unwind_save(void) {
 }
 
 void lpn_unwind_discard(lpn_saved *s) {
-    if (s->kind == LPN_RAISING) lpn_drop(s->error);
+    if (s->kind == LPN_RAISING || s->kind == LPN_EXITING) lpn_drop(s->error);
     if (s->kind == LPN_RETURNING) {
         lpn_drop(s->result);
         lpn_drop(lpn_ref(s->target));

@@ -39,6 +39,21 @@ typedef struct lpn_block {
 } lpn_block;
 typedef struct lpn_symbol { const char *name; uint64_t len; } lpn_symbol;
 
+/* A foreign instance (an Actor, a Future, a Promise, a reply address: actors.c) is an lpn_inst
+   whose nfields is LPN_FOREIGN: it has no LP fields, and its ops say how to free, print and
+   compare it. */
+#define LPN_FOREIGN UINT64_MAX
+typedef struct lpn_foreign lpn_foreign;
+typedef struct lpn_foreign_ops {
+    void (*fin)(lpn_foreign *f);                        /* release what it holds (not the cell) */
+    int (*print)(lpn_foreign *f, char *buf, size_t cap); /* its printString */
+    uint64_t (*identity)(lpn_foreign *f);               /* `=` and hashing compare this */
+} lpn_foreign_ops;
+struct lpn_foreign { lpn_obj h; uint64_t nfields; const lpn_foreign_ops *ops; };
+static inline int lpn_is_foreign(const lpn_obj *o) {
+    return o->cls >= LPN_FIRST_INST && ((const lpn_foreign *)o)->nfields == LPN_FOREIGN;
+}
+
 /* What the compiled program tells the C core about itself (emitted by lp.compiler). */
 typedef struct lpn_site { const char *where; const char *excerpt; } lpn_site;
 typedef struct lpn_program {
@@ -85,7 +100,7 @@ lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
 int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
 
 /* ---- error.c: raising, unwinding, the uncaught report ---- */
-enum { LPN_RAISING = 1, LPN_RETURNING = 2 };
+enum { LPN_RAISING = 1, LPN_RETURNING = 2, LPN_EXITING = 3 /* `Actor exit:`: error holds the reason */ };
 typedef struct lpn_ctx {
     int kind;
     lpn_value error;          /* RAISING */
@@ -94,9 +109,13 @@ typedef struct lpn_ctx {
     struct { const char *fn; uint32_t site; } *trace;
     uint32_t ntrace, captrace;
 } lpn_ctx;
-/* nested non-tail LP calls of the running actor, and --stack-limit (saved per actor in issue 12) */
-extern int64_t lpn_depth, lpn_depth_limit;
-extern lpn_ctx lpn_cx;        /* the running actor's context (one actor until issue 12) */
+/* nested non-tail LP calls of the running actor (per domain thread; actors.c saves and restores
+   it with lpn_cx around every switch), and --stack-limit */
+extern __thread int64_t lpn_depth;
+extern int64_t lpn_depth_limit;
+extern __thread lpn_ctx lpn_cx;   /* the running actor's unwinding context */
+extern __thread int64_t lpn_reductions;   /* left in this turn: method entries and loop back-edges spend them */
+int lpn_output_allowed(void);   /* actors.c: false for actors still running after the main actor ended */
 lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */
 lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
@@ -193,6 +212,10 @@ lpn_value lpn_json_decode(lpn_value s);             /* json.c: JSON decode: as l
 lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages) */
 lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
 void lpn_flush(void);
+
+/* ---- actors.c (the generated code calls the rest of it through lp.compiler.actors) ---- */
+int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack); /* the exit status */
+void lpn_preempt(void);                             /* the turn's reductions are spent: yield */
 
 /* ---- instances ---- */
 lpn_value lpn_field_missing(uint64_t cls, const char *name);

@@ -1,4 +1,4 @@
-/* main.c — a native LP program's entry: run-time flags, the runtime, the main actor on a fiber, exit status. */
+/* main.c — a native LP program's entry: run-time flags, then the program as the main actor (actors.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,6 @@
 
 lpn_value lp_program_main(void);   /* generated: the main module's statements */
 
-static int status;
 static size_t main_stack = (size_t)1 << 30;   /* reserved, committed as it is used */
 
 static void usage(const char *prog, const char *why) {
@@ -27,23 +26,11 @@ static long positive(const char *prog, const char *flag, const char *text) {
     return n;
 }
 
-static void main_fiber(lprt_actor *self, void *ud) {
-    (void)self; (void)ud;
-    lpn_value r = lp_program_main();
-    if (r.cls == LPN_UNWIND) {
-        lpn_report_uncaught();
-        status = 1;
-    } else {
-        lpn_drop(r);
-    }
-    lpn_flush();
-}
-
 int main(int argc, char **argv) {
-    int domains = 1;
+    int domains = 1, quiet = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--domains") == 0) domains = (int)positive(argv[0], "--domains", argv[++i]);
-        else if (strcmp(argv[i], "--quiet") == 0) ;
+        else if (strcmp(argv[i], "--quiet") == 0) quiet = 1;
         else if (strcmp(argv[i], "--stack-limit") == 0)
             lpn_depth_limit = positive(argv[0], "--stack-limit", argv[++i]);
         else {
@@ -53,15 +40,5 @@ int main(int argc, char **argv) {
         }
     }
     if ((size_t)lpn_depth_limit * 512 > main_stack) main_stack = (size_t)lpn_depth_limit * 512;
-    lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0};
-    lprt *rt = lprt_new(&cfg, NULL);
-    if (!rt) {
-        fputs("lp: cannot start the runtime\n", stderr);
-        return 2;
-    }
-    lprt_actor *m = lprt_create_fiber(rt, main_fiber, NULL, main_stack);
-    lprt_run(rt, m);
-    lprt_release(m);
-    lprt_free(rt);
-    return status;
+    return lpn_run_program(lp_program_main, domains, quiet, main_stack);
 }

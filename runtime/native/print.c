@@ -310,6 +310,12 @@ static int print_builtin(buf *b, lpn_value v) {
         return 0;
     }
     }
+    if (v.cls >= LPN_FIRST_INST && lpn_is_foreign(lpn_ptr(v))) {
+        lpn_foreign *f = (lpn_foreign *)lpn_ptr(v);
+        f->ops->print(f, tmp, sizeof tmp);
+        puts_(b, tmp);
+        return 0;
+    }
     if (v.cls >= LPN_FIRST_INST) {
         lpn_inst *in = (lpn_inst *)lpn_ptr(v);
         puts_(b, cname(v.cls));
@@ -396,11 +402,15 @@ lpn_value lpn_describe(lpn_value v) {
 }
 
 lpn_value lpn_transcript(lpn_value s, int newline) {
-    if (s.cls == LPN_STRING) {
-        lpn_str *t = (lpn_str *)lpn_ptr(s);
-        fwrite(t->data, 1, t->len, stdout);
+    flockfile(stdout);
+    if (lpn_output_allowed()) {
+        if (s.cls == LPN_STRING) {
+            lpn_str *t = (lpn_str *)lpn_ptr(s);
+            fwrite_unlocked(t->data, 1, t->len, stdout);
+        }
+        if (newline) fputc_unlocked('\n', stdout);
     }
-    if (newline) fputc('\n', stdout);
+    funlockfile(stdout);
     lpn_drop(s);
     return LPN_NIL_VALUE;
 }

@@ -1,6 +1,7 @@
 /* text.c — String, Symbol and Character primitives (indices are characters, from 1).
  * Case mapping and character classes are ASCII; other characters keep their case. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ static void grow(void) {
     free(old);
 }
 
-const lpn_symbol *lpn_intern(const char *name, uint64_t len) {
+static const lpn_symbol *intern(const char *name, uint64_t len) {
     if (!table) {
         grow();
         for (uint64_t i = 0; i < lpn_prog.nsymbols; i++) {
@@ -50,7 +51,7 @@ const lpn_symbol *lpn_intern(const char *name, uint64_t len) {
         if (table[i]->len == len && memcmp(table[i]->name, name, len) == 0) return table[i];
         i = (i + 1) & (tcap - 1);
     }
-    if ((tcount + 1) * 2 > tcap) { grow(); return lpn_intern(name, len); }
+    if ((tcount + 1) * 2 > tcap) { grow(); return intern(name, len); }
     lpn_symbol *s = malloc(sizeof *s);
     char *copy = malloc(len + 1);
     if (!s || !copy) abort();
@@ -59,6 +60,15 @@ const lpn_symbol *lpn_intern(const char *name, uint64_t len) {
     s->name = copy;
     s->len = len;
     put_symbol(s);
+    return s;
+}
+
+/* Actors on several domains intern at once (`asSymbol`, exit reasons). */
+const lpn_symbol *lpn_intern(const char *name, uint64_t len) {
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&mu);
+    const lpn_symbol *s = intern(name, len);
+    pthread_mutex_unlock(&mu);
     return s;
 }
 

@@ -63,7 +63,8 @@ static void free_one(worklist *w, lpn_obj *o) {
         break;
     }
     default:
-        if (o->cls >= LPN_FIRST_INST) {
+        if (lpn_is_foreign(o)) ((lpn_foreign *)o)->ops->fin((lpn_foreign *)o);
+        else if (o->cls >= LPN_FIRST_INST) {
             lpn_inst *in = (lpn_inst *)o;
             for (uint64_t i = 0; i < in->nfields; i++) push(w, in->field[i]);
         }
@@ -103,7 +104,7 @@ static void share_children(lpn_obj *o) {
         break;
     }
     default:
-        if (o->cls >= LPN_FIRST_INST) {
+        if (o->cls >= LPN_FIRST_INST && !lpn_is_foreign(o)) {
             lpn_inst *in = (lpn_inst *)o;
             for (uint64_t i = 0; i < in->nfields; i++) share(in->field[i]);
         }

@@ -18,9 +18,9 @@ class Outcome:
     stderr: bytes
 
 
-def run(cmd, cwd, timeout=120) -> Outcome:
+def run(cmd, cwd, timeout=120, env=None) -> Outcome:
     p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=timeout,
-                       env={**os.environ, "LP_DEBUG": ""})
+                       env={**os.environ, "LP_DEBUG": "", **(env or {})})
     return Outcome(p.returncode, p.stdout, p.stderr)
 
 

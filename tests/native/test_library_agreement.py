@@ -19,30 +19,8 @@ NOT_CLASSES = {"Reason", "Remote"}
 
 NOT_YET: dict[tuple[str, str], str] = {
     ('Object class', 'fields:'): 'compiled at the send (compiler/sends.py), as the checker accepts only a record literal as its argument: no record value exists at run time to dispatch on',
-    ('Actor', '!'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'receive'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'receive:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'receive:after:do:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'ask:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'linkTo:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'unlinkFrom:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'monitor:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'demonitor:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'exit:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'isAlive'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor', 'id'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Future', 'await'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Future', 'await:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Future', 'isResolved'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Promise', 'resolve:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Promise', 'future'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'self'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'spawn:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'spawnLink:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'trapExits:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'exit:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'sleep:'): 'actors, futures and promises come with issue 12 (native actors)',
-    ('Actor class', 'millisecondClock'): 'actors, futures and promises come with issue 12 (native actors)',
+    ('Actor', 'receive:'): 'only as a send with a table value, which the checker never accepts (it requires a literal table, compiled inline: compiler/actors.py)',
+    ('Actor', 'receive:after:do:'): 'only as a send with a table value, which the checker never accepts (it requires a literal table, compiled inline: compiler/actors.py)',
 }
 
 
@@ -82,11 +60,10 @@ NETWORK_CLASSES = ("ByteArray", "TCP", "TCPSocket", "TCPListener", "UDPSocket", 
 _NET = "the network library is not compiled yet (it needs native actors' fiber waits, issue 12)"
 NOT_YET.update({(c + side, s): _NET for c in NETWORK_CLASSES for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
-_GRAIN = "grains (stdlib/grain.lp) run on actors and the network library: compiled with them (issue 12)"
+_GRAIN = "grains (stdlib/grain.lp) run on the network library: compiled with it"
 NOT_YET.update({(c + side, s): _GRAIN for c in ("GrainRef",) for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
-NOT_YET.update({("String", "asByteArray"): _NET,
-                ("Actor class", "microsecondClock"): "the clock selectors of actors come with issue 12"})
+NOT_YET.update({("String", "asByteArray"): _NET})
 
 
 def test_every_typed_selector_is_compiled_or_listed():

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""run.py -- the actor benchmarks as LP binaries (`lp build`), against the same programs in
+hand-written C on the runtime (bench/runtime), Erlang/OTP (bench/runtime/erlang) and `lp run`.
+
+Prints one table of rates (median of --repeat runs) and ratios; a benchmark, not a test.
+`lp run` runs the same program with its size divided by --run-scale (it is ~100x slower).
+
+    python3 bench/actors/run.py [--repeat 3] [--domains 1,2] [--only pingpong,ring]
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+RUNTIME = os.path.join(REPO, "bench", "runtime")
+BENCHES = ["pingpong", "ring", "counting", "skynet", "spawn"]
+LP_LINE = re.compile(r"^(\w+) (\d+) (\w+) in ([0-9.e-]+) s", re.M)
+C_LINE = re.compile(r"^(\w+)\s+(?:domains|schedulers)=(\d+)\s+(\d+) (\w+) in ([0-9.]+) s", re.M)
+PY = sys.executable
+
+
+def rate(out, pattern, n_group, secs_group):
+    m = pattern.search(out or "")
+    if not m:
+        return None
+    secs = float(m.group(secs_group))
+    return int(m.group(n_group)) / secs if secs > 0 else None
+
+
+def run(argv, timeout, cwd=None):
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+        return p.stdout if p.returncode == 0 else None
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def median(xs):
+    xs = [x for x in xs if x]
+    return statistics.median(xs) if xs else None
+
+
+def fmt(r):
+    return "-" if r is None else (f"{r / 1e6:.2f}M" if r >= 1e6 else f"{r / 1e3:.1f}k")
+
+
+def ratio(a, b):
+    return "-" if not a or not b else f"{a / b:.2f}x"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--domains", default="1,2")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--run-scale", type=int, default=50, help="lp run: divide each size by this")
+    ap.add_argument("--timeout", type=float, default=300)
+    args = ap.parse_args()
+    only = [s for s in args.only.split(",") if s] or BENCHES
+    doms = [int(d) for d in args.domains.split(",")]
+    tmp = tempfile.mkdtemp(prefix="lpactors-")
+    try:
+        subprocess.run(["make", "-s", "-C", RUNTIME, "all", f"BIN={tmp}/c"], check=True, capture_output=True)
+        ebin = None
+        if shutil.which("erlc") and shutil.which("erl"):
+            ebin = os.path.join(tmp, "ebin")
+            os.makedirs(ebin)
+            srcs = [os.path.join(RUNTIME, "erlang", f"{b}.erl") for b in BENCHES]
+            if subprocess.run(["erlc", "-o", ebin, "-I", os.path.join(RUNTIME, "erlang")] + srcs,
+                              capture_output=True).returncode != 0:
+                ebin = None
+        rows = []
+        for b in only:
+            src = os.path.join(HERE, f"{b}.lp")
+            binary = os.path.join(tmp, b)
+            r = subprocess.run([PY, "-m", "lp", "build", src, "-o", binary], capture_output=True, text=True,
+                               cwd=REPO)
+            if r.returncode != 0:
+                print(f"{b}: lp build failed: {r.stderr.strip()}")
+                continue
+            text = open(src).read()
+            small = re.sub(r"^n := (\d+)\.", lambda m: f"n := {int(m.group(1)) // args.run_scale}.", text,
+                           flags=re.M)
+            small_src = os.path.join(tmp, f"{b}_small.lp")
+            open(small_src, "w").write(small)
+            for d in doms:
+                lp = median([rate(run([binary, "--domains", str(d)], args.timeout), LP_LINE, 2, 4)
+                             for _ in range(args.repeat)])
+                c = median([rate(run([os.path.join(tmp, "c", b), str(d)], args.timeout), C_LINE, 3, 5)
+                            for _ in range(args.repeat)])
+                er = None
+                if ebin:
+                    plimit = ["+P", "2000000"] if b == "skynet" else []
+                    er = median([rate(run(["erl", "-noshell", f"+S{d}:{d}"] + plimit + [
+                        "-pa", ebin, "-eval", f"{b}:main(), halt()."], args.timeout), C_LINE, 3, 5)
+                        for _ in range(args.repeat)])
+                interp = rate(run([PY, "-m", "lp", "run", "--domains", str(d), small_src], args.timeout, REPO),
+                              LP_LINE, 2, 4)
+                rows.append([b, str(d), fmt(lp), fmt(c), fmt(er), fmt(interp), ratio(lp, c), ratio(lp, er),
+                             ratio(lp, interp)])
+                print("  " + " ".join(rows[-1]), flush=True)
+        hdr = ["bench", "dom", "LP binary/s", "C/s", "Erlang/s", "lp run/s", "binary/C", "binary/Erlang",
+               "binary/lp run"]
+        table = [hdr] + rows
+        w = [max(len(r[i]) for r in table) for i in range(len(hdr))]
+        print()
+        for k, row in enumerate(table):
+            print("  ".join(c.rjust(w[i]) if i > 1 else c.ljust(w[i]) for i, c in enumerate(row)))
+            if k == 0:
+                print("  ".join("-" * x for x in w))
+        print("\n(ratios > 1: the LP binary is faster; lp run at sizes / %d)" % args.run_scale)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

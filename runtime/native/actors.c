@@ -1,0 +1,1103 @@
+/* actors.c — actors in native binaries: every LP actor (the main program included) is a fiber
+ * of the runtime (lprt_create_fiber). Messages, futures, selective receive, links, monitors,
+ * exit reasons and the reports `lp run` prints (docs/native.md "Actors").
+ *
+ * A fiber may resume on another domain thread, so the per-thread unwinding context (lpn_cx),
+ * frame depth and reduction budget are saved in the actor's state around every switch
+ * (park / lpn_preempt) and restored after it.                                            */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lprt.h"
+#include "lpn.h"
+
+enum { BUDGET = 2000, REASON_CUT = 300 };
+#define ACTOR_STACK ((size_t)256 * 1024)
+
+__thread int64_t lpn_reductions = BUDGET;
+
+static uint64_t cls_actor = UINT64_MAX, cls_future = UINT64_MAX, cls_promise = UINT64_MAX, cls_down = UINT64_MAX,
+                cls_exit = UINT64_MAX;
+static int quiet;
+static volatile int main_done;
+
+/* ---- actor state ---------------------------------------------------------------------- */
+
+typedef struct { uint64_t id, ref; } monitor_entry;
+
+typedef struct nactor {
+    lpn_ctx cx;                  /* saved while the fiber is switched out */
+    int64_t depth, reds;
+    lpn_value block;             /* the spawned block, until it runs */
+    lprt_actor *a;
+    uint64_t id;
+    int is_main;
+    int32_t exit_site;           /* the `exit:` send that ended it, or -1 */
+    const char *wait_what;       /* what it blocks in (the deadlock report) */
+    int32_t wait_site;
+    uint64_t wait_asked;         /* await: the actor asked (0: none) */
+    monitor_entry *mons;
+    size_t nmons, cmons;
+    uint64_t *stale;             /* refs of ask: monitors whose Down is to be dropped */
+    size_t nstale, cstale;
+    struct nactor *prev, *next;  /* the registry (deadlock report) */
+} nactor;
+
+static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
+static nactor *registry;
+static nactor main_state;
+static lpn_ctx main_cx;          /* the main actor's context when it ended (the uncaught report) */
+
+static void registry_add(nactor *s) {
+    pthread_mutex_lock(&registry_mu);
+    s->next = registry;
+    s->prev = NULL;
+    if (registry) registry->prev = s;
+    registry = s;
+    pthread_mutex_unlock(&registry_mu);
+}
+
+static void registry_remove(nactor *s) {
+    pthread_mutex_lock(&registry_mu);
+    if (s->prev) s->prev->next = s->next;
+    else if (registry == s) registry = s->next;
+    if (s->next) s->next->prev = s->prev;
+    s->prev = s->next = NULL;
+    pthread_mutex_unlock(&registry_mu);
+}
+
+static nactor *self_state(void) {
+    lprt_actor *a = lprt_self();
+    return a ? lprt_userdata(a) : NULL;
+}
+
+int lpn_output_allowed(void) {
+    if (!main_done) return 1;
+    nactor *s = self_state();
+    return !s || s->is_main;
+}
+
+/* Switch out until woken; answers the wake reason. */
+static int park(nactor *s) {
+    s->cx = lpn_cx;
+    s->depth = lpn_depth;
+    s->reds = lpn_reductions;
+    int r = lprt_suspend(s->a);
+    lpn_cx = s->cx;
+    lpn_depth = s->depth;
+    lpn_reductions = s->reds;
+    s->wait_what = NULL;
+    return r;
+}
+
+void lpn_preempt(void) {
+    lpn_reductions = BUDGET;
+    nactor *s = self_state();
+    if (!s) return;
+    s->cx = lpn_cx;
+    s->depth = lpn_depth;
+    lprt_yield(s->a);
+    lpn_cx = s->cx;
+    lpn_depth = s->depth;
+    lpn_reductions = BUDGET;
+}
+
+/* ---- foreign values: actors, futures, promises, reply addresses ----------------------- */
+
+typedef struct { lpn_foreign f; lprt_actor *a; uint64_t id; } actor_ref;
+
+typedef struct {
+    lpn_foreign f;
+    pthread_mutex_t mu;
+    int resolved;
+    lpn_value value;             /* shared once resolved */
+    lprt_actor *asked;           /* ask: the actor asked (retained), else NULL */
+    uint64_t asked_id;
+    lprt_actor **waiters;        /* retained */
+    size_t nw, cw;
+} future;
+
+typedef struct { lpn_foreign f; lpn_value fut; } fut_holder;   /* a Promise or a reply address */
+
+static void actor_fin(lpn_foreign *f) { lprt_release(((actor_ref *)f)->a); }
+static int actor_print(lpn_foreign *f, char *buf, size_t cap) {
+    return snprintf(buf, cap, "Actor<%llu>", (unsigned long long)((actor_ref *)f)->id);
+}
+static uint64_t actor_identity(lpn_foreign *f) { return ((actor_ref *)f)->id; }
+static const lpn_foreign_ops actor_ops = {actor_fin, actor_print, actor_identity};
+
+static void future_fin(lpn_foreign *f) {
+    future *u = (future *)f;
+    if (u->resolved) lpn_drop(u->value);
+    if (u->asked) lprt_release(u->asked);
+    for (size_t i = 0; i < u->nw; i++) lprt_release(u->waiters[i]);
+    free(u->waiters);
+    pthread_mutex_destroy(&u->mu);
+}
+static int future_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a Future"); }
+static uint64_t by_address(lpn_foreign *f) { return (uint64_t)(uintptr_t)f; }
+static const lpn_foreign_ops future_ops = {future_fin, future_print, by_address};
+
+static void holder_fin(lpn_foreign *f) { lpn_drop(((fut_holder *)f)->fut); }
+static int promise_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a Promise"); }
+static int reply_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a reply address"); }
+static const lpn_foreign_ops promise_ops = {holder_fin, promise_print, by_address};
+static const lpn_foreign_ops reply_ops = {holder_fin, reply_print, by_address};
+
+/* Foreign cells are shared from birth (atomic counts): they cross actors inside messages. */
+static void *foreign_new(uint64_t cls, size_t size, const lpn_foreign_ops *ops) {
+    lpn_foreign *f = lpn_alloc((uint32_t)cls, size);
+    f->h.rc = -1;
+    f->nfields = LPN_FOREIGN;
+    f->ops = ops;
+    return f;
+}
+
+static lpn_value actor_value(lprt_actor *a) {
+    actor_ref *r = foreign_new(cls_actor, sizeof *r, &actor_ops);
+    lprt_retain(a);
+    r->a = a;
+    r->id = lprt_id(a);
+    return lpn_ref(r);
+}
+
+static const lpn_foreign_ops *ops_of(lpn_value v) {
+    if (v.cls < LPN_FIRST_INST || !lpn_is_foreign(lpn_ptr(v))) return NULL;
+    return ((lpn_foreign *)lpn_ptr(v))->ops;
+}
+
+static lprt_actor *actor_of(lpn_value v) {
+    return ops_of(v) == &actor_ops ? ((actor_ref *)lpn_ptr(v))->a : NULL;
+}
+
+static future *future_new(lprt_actor *asked) {
+    future *u = foreign_new(cls_future, sizeof *u, &future_ops);
+    pthread_mutex_init(&u->mu, NULL);
+    u->resolved = 0;
+    u->value = LPN_NIL_VALUE;
+    u->asked = asked;
+    u->asked_id = asked ? lprt_id(asked) : 0;
+    if (asked) lprt_retain(asked);
+    u->waiters = NULL;
+    u->nw = u->cw = 0;
+    return u;
+}
+
+/* ---- messages as the runtime's void * -------------------------------------------------
+ * low 3 bits: 0 a heap object (shared), 1 a Symbol, 2 a small Integer, 3 another small
+ * immediate, 4 a counted box {value, site} (Floats, large Integers, error reasons),
+ * 5 a future's wake-up (the future, counted).                                            */
+typedef struct { int64_t rc; lpn_value v; int32_t site; } vbox;
+enum { T_HEAP = 0, T_SYM = 1, T_INT = 2, T_IMM = 3, T_BOX = 4, T_WAKE = 5 };
+#define TAG(p) ((uintptr_t)(p) & 7)
+#define UNTAG(p) ((void *)((uintptr_t)(p) & ~(uintptr_t)7))
+
+static void *box(lpn_value v, int32_t site) {
+    vbox *b = malloc(sizeof *b);
+    if (!b) abort();
+    b->rc = 1;
+    b->v = v;
+    b->site = site;
+    return (void *)((uintptr_t)b | T_BOX);
+}
+
+/* Consumes v, which must already be shared when it is on the heap. */
+static void *encode(lpn_value v) {
+    if (lpn_is_heap(v)) return lpn_ptr(v);
+    if (v.cls == LPN_SYMBOL) return (void *)(uintptr_t)(v.bits | T_SYM);
+    int64_t n = (int64_t)v.bits;
+    if (v.cls == LPN_INT && n >= -((int64_t)1 << 59) && n < ((int64_t)1 << 59))
+        return (void *)(uintptr_t)(((uint64_t)n << 3) | T_INT);
+    if (v.cls != LPN_INT && v.cls != LPN_FLOAT && v.bits < ((uint64_t)1 << 55) && v.cls < 32)
+        return (void *)(uintptr_t)((v.bits << 8) | (v.cls << 3) | T_IMM);
+    return box(v, -1);
+}
+
+/* The value in p, borrowed. */
+static lpn_value view(void *p) {
+    uintptr_t x = (uintptr_t)p;
+    switch (TAG(p)) {
+    case T_HEAP: return lpn_ref(p);
+    case T_SYM: return (lpn_value){LPN_SYMBOL, x & ~(uintptr_t)7};
+    case T_INT: return lpn_int((int64_t)x >> 3);
+    case T_IMM: return (lpn_value){(x >> 3) & 31, x >> 8};
+    case T_BOX: return ((vbox *)UNTAG(p))->v;
+    default: return LPN_NIL_VALUE;
+    }
+}
+
+static void msg_retain(void *p, void *ud) {
+    (void)ud;
+    switch (TAG(p)) {
+    case T_HEAP: lpn_dup_obj(p); break;
+    case T_BOX: __atomic_add_fetch(&((vbox *)UNTAG(p))->rc, 1, __ATOMIC_RELAXED); break;
+    case T_WAKE: lpn_dup_obj(UNTAG(p)); break;
+    }
+}
+
+static void msg_release(void *p, void *ud) {
+    (void)ud;
+    switch (TAG(p)) {
+    case T_HEAP: lpn_drop_obj(p); break;
+    case T_BOX: {
+        vbox *b = UNTAG(p);
+        if (__atomic_sub_fetch(&b->rc, 1, __ATOMIC_ACQ_REL) == 0) {
+            lpn_drop(b->v);
+            free(b);
+        }
+        break;
+    }
+    case T_WAKE: lpn_drop_obj(UNTAG(p)); break;
+    }
+}
+
+/* An owned copy of the value in p. */
+static lpn_value value_of(void *p) {
+    lpn_value v = view(p);
+    lpn_dup(v);
+    return v;
+}
+
+static int32_t site_of(void *reason) { return reason && TAG(reason) == T_BOX ? ((vbox *)UNTAG(reason))->site : -1; }
+
+/* ---- reasons --------------------------------------------------------------------------- */
+
+static lpn_value sym_normal, sym_killed;   /* interned at start */
+
+static lpn_value symbol(const char *name) {
+    return (lpn_value){LPN_SYMBOL, (uint64_t)(uintptr_t)lpn_intern(name, strlen(name))};
+}
+
+static lpn_value reason_value(int kind, void *value) {
+    if (kind == LPRT_NORMAL) return sym_normal;
+    if (kind == LPRT_KILLED) return sym_killed;
+    return value ? value_of(value) : LPN_NIL_VALUE;
+}
+
+/* An LP reason as the runtime's (kind, value); consumes v. */
+static int reason_kind(lpn_value v, int32_t site, void **out) {
+    *out = NULL;
+    if (v.cls == LPN_SYMBOL && v.bits == sym_normal.bits) return LPRT_NORMAL;
+    if (v.cls == LPN_SYMBOL && v.bits == sym_killed.bits) return LPRT_KILLED;
+    lpn_share(v);
+    *out = box(v, site);
+    return LPRT_ERROR;
+}
+
+static const char *cname(uint64_t cls) {
+    return cls < lpn_prog.nclasses && lpn_prog.class_names[cls] ? lpn_prog.class_names[cls] : "Object";
+}
+
+static int field_index(uint64_t cls, const char *name) {
+    if (cls >= lpn_prog.nclasses || cls < LPN_FIRST_INST) return -1;
+    for (uint64_t i = 0; i < lpn_prog.nfields[cls]; i++)
+        if (strcmp(lpn_prog.field_names[cls][i], name) == 0) return (int)i;
+    return -1;
+}
+
+/* printString of v (borrowed), cut after REASON_CUT characters with `...`. */
+static void put_cut(char *out, size_t cap, const char *text) {
+    size_t n = 0, chars = 0;
+    while (text[n] && chars < REASON_CUT) {
+        n++;
+        while ((text[n] & 0xC0) == 0x80) n++;
+        chars++;
+    }
+    snprintf(out, cap, "%.*s%s", (int)n, text, text[n] ? "..." : "");
+}
+
+static void bounded(char *out, size_t cap, lpn_value v) {
+    lpn_dup(v);
+    lpn_value s = lpn_print_string(v);
+    if (s.cls == LPN_STRING) put_cut(out, cap, ((lpn_str *)lpn_ptr(s))->data);
+    else snprintf(out, cap, "?");
+    if (s.cls != LPN_UNWIND) lpn_drop(s);
+}
+
+static void describe_reason(char *out, size_t cap, int kind, void *value) {
+    if (kind == LPRT_KILLED) { snprintf(out, cap, "killed"); return; }
+    if (kind == LPRT_NORMAL) { snprintf(out, cap, "normal"); return; }
+    lpn_value v = value ? view(value) : LPN_NIL_VALUE;
+    int mi = lpn_is_heap(v) && !lpn_is_foreign(lpn_ptr(v)) ? field_index(v.cls, "message") : -1;
+    if (mi >= 0) {
+        lpn_value msg = ((lpn_inst *)lpn_ptr(v))->field[mi];
+        char text[1400];
+        if (msg.cls == LPN_STRING) put_cut(text, sizeof text, ((lpn_str *)lpn_ptr(msg))->data);
+        else bounded(text, sizeof text, msg);
+        snprintf(out, cap, "%s: %s", cname(v.cls), text);
+        return;
+    }
+    bounded(out, cap, v);
+}
+
+static void report(const char *text) {
+    lpn_flush();
+    flockfile(stderr);
+    fprintf(stderr, "lp: %s\n", text);
+    funlockfile(stderr);
+}
+
+/* ---- the hooks -------------------------------------------------------------------------- */
+
+static void unobserved(lprt_actor *a, int kind, void *value, void *ud) {
+    (void)ud;
+    nactor *s = lprt_userdata(a);
+    if (quiet || main_done || (s && s->is_main)) return;
+    char why[1600], where[300] = "", line[2000];
+    describe_reason(why, sizeof why, kind, value);
+    int32_t site = site_of(value);
+    if (site >= 0) snprintf(where, sizeof where, " at %s", lpn_prog.sites[site].where);
+    snprintf(line, sizeof line, "actor %llu died (%s)%s, and no link or monitor observed it",
+             (unsigned long long)lprt_id(a), why, where);
+    report(line);
+}
+
+static void state_free(nactor *s) {
+    lpn_drop(s->block);
+    s->block = LPN_NIL_VALUE;
+    free(s->mons);
+    free(s->stale);
+    s->mons = NULL;
+    s->stale = NULL;
+    free(s->cx.trace);
+    s->cx.trace = NULL;
+}
+
+static void on_exit_hook(lprt_actor *a, int kind, void *value, void *ud_actor, void *ud) {
+    (void)a; (void)kind; (void)value; (void)ud;
+    nactor *s = ud_actor;
+    if (!s) return;
+    registry_remove(s);
+    if (s->is_main) {
+        main_done = 1;
+        return;
+    }
+    state_free(s);
+    free(s);
+}
+
+static void deadlocked(lprt *rt, void *ud) {
+    (void)rt; (void)ud;
+    pthread_mutex_lock(&registry_mu);
+    size_t n = 0;
+    for (nactor *s = registry; s; s = s->next) n++;
+    nactor **all = malloc((n ? n : 1) * sizeof *all);
+    n = 0;
+    for (nactor *s = registry; s; s = s->next) all[n++] = s;
+    for (size_t i = 1; i < n; i++)   /* by id */
+        for (size_t j = i; j > 0 && all[j - 1]->id > all[j]->id; j--) {
+            nactor *t = all[j];
+            all[j] = all[j - 1];
+            all[j - 1] = t;
+        }
+    size_t cap = 256 + n * 600, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text + len, cap - len, "deadlock: every actor is waiting and nothing can wake any of them");
+    for (size_t i = 0; i < n; i++) {
+        nactor *s = all[i];
+        char what[520];
+        if (s->wait_asked)
+            snprintf(what, sizeof what, "%s for a reply from Actor<%llu>", s->wait_what ? s->wait_what : "in await",
+                     (unsigned long long)s->wait_asked);
+        else snprintf(what, sizeof what, "%s", s->wait_what ? s->wait_what : "for a message");
+        len += (size_t)snprintf(text + len, cap - len, "\n  actor %llu%s waits %s", (unsigned long long)s->id,
+                                s->is_main ? " (main)" : "", what);
+        if (s->wait_site >= 0)
+            len += (size_t)snprintf(text + len, cap - len, " at %s", lpn_prog.sites[s->wait_site].where);
+    }
+    pthread_mutex_unlock(&registry_mu);
+    report(text);
+    free(text);
+    free(all);
+}
+
+/* ---- actors: running, spawning ------------------------------------------------------- */
+
+lpn_value lpn_call_block(lpn_value blk, lpn_value arg, int64_t nargs);   /* generated (compiler/actors.py) */
+
+static void report_unmatched(nactor *s) {
+    if (s->is_main || quiet || main_done) return;
+    size_t n = 0;
+    for (lprt_msg *m = lprt_mbox_first(s->a); m; m = lprt_mbox_next(s->a, m)) {
+        if (m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) continue;
+        if (m->kind == LPRT_MSG_DOWN) {
+            int stale = 0;
+            for (size_t i = 0; i < s->nstale; i++) stale |= s->stale[i] == m->ref;
+            if (stale) continue;
+        }
+        n++;
+    }
+    if (n) {
+        char line[160];
+        snprintf(line, sizeof line, "actor %llu ended with %zu unmatched message%s in its mailbox",
+                 (unsigned long long)s->id, n, n != 1 ? "s" : "");
+        report(line);
+    }
+}
+
+/* Where an `Actor exit:` reason is reported: an instance is placed at the `exit:` send, as the
+   interpreter does for an Error that was never raised; other values nowhere. */
+static int32_t exit_site_of(lpn_value v, nactor *s) {
+    return v.cls >= LPN_FIRST_INST && !lpn_is_foreign(lpn_ptr(v)) ? s->exit_site : -1;
+}
+
+/* The actor's body answered r: set its exit reason from how it ended. */
+static void ended(nactor *s, lpn_value r) {
+    int kind = LPRT_NORMAL;
+    void *value = NULL;
+    if (r.cls == LPN_UNWIND) {
+        if (lpn_cx.kind == LPN_RAISING) {
+            lpn_value e = lpn_cx.error;
+            int32_t site = lpn_cx.ntrace ? (int32_t)lpn_cx.trace[0].site : -1;
+            lpn_cx.kind = 0;
+            lpn_share(e);
+            kind = LPRT_ERROR;
+            value = box(e, site);
+        } else if (lpn_cx.kind == LPN_EXITING) {
+            lpn_value v = lpn_cx.error;
+            lpn_cx.kind = 0;
+            kind = reason_kind(v, exit_site_of(v, s), &value);
+        } else {
+            lpn_cx.kind = 0;   /* a `^` from a method that has returned */
+            lpn_raise("`^` returns from a method that has already returned");
+            lpn_value e = lpn_cx.error;
+            lpn_cx.kind = 0;
+            lpn_share(e);
+            kind = LPRT_ERROR;
+            value = box(e, -1);
+        }
+    } else {
+        lpn_drop(r);
+    }
+    report_unmatched(s);
+    lprt_set_exit_reason(s->a, kind, value);
+}
+
+static void actor_fiber(lprt_actor *self, void *ud) {
+    nactor *s = ud;
+    memset(&lpn_cx, 0, sizeof lpn_cx);
+    lpn_depth = 0;
+    lpn_reductions = BUDGET;
+    lpn_value blk = s->block;
+    s->block = LPN_NIL_VALUE;
+    int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
+    lpn_value r = lpn_call_block(blk, nargs ? actor_value(self) : LPN_NIL_VALUE, nargs);
+    ended(s, r);
+    free(lpn_cx.trace);
+    memset(&lpn_cx, 0, sizeof lpn_cx);
+}
+
+static nactor *state_new(void) {
+    nactor *s = calloc(1, sizeof *s);
+    if (!s) abort();
+    s->exit_site = -1;
+    s->wait_site = -1;
+    return s;
+}
+
+lpn_value lpn_actor_spawn(lpn_value blk, int64_t link) {
+    if (blk.cls != LPN_BLOCK) {
+        lpn_value d = lpn_describe(blk);
+        lpn_value e = lpn_raise("Actor spawn: needs a block, not %s", ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        return e;
+    }
+    uint32_t arity = ((lpn_block *)lpn_ptr(blk))->arity;
+    if (arity > 1) {
+        lpn_drop(blk);
+        return lpn_raise("Actor spawn: takes a block with one parameter (the actor itself), not %u", arity);
+    }
+    nactor *me = self_state();
+    lpn_share(blk);
+    nactor *s = state_new();
+    s->block = blk;
+    lprt_actor *a = lprt_create_fiber(lprt_runtime(me->a), actor_fiber, s, ACTOR_STACK);
+    s->a = a;
+    s->id = lprt_id(a);
+    if (link) lprt_link(me->a, a);
+    registry_add(s);
+    lprt_start(a);
+    lpn_value v = actor_value(a);
+    lprt_release(a);
+    return v;
+}
+
+lpn_value lpn_actor_self(void) { return actor_value(lprt_self()); }
+
+/* ---- sending, futures ------------------------------------------------------------------- */
+
+static int resolve(future *u, lpn_value v) {
+    pthread_mutex_lock(&u->mu);
+    if (u->resolved) {
+        pthread_mutex_unlock(&u->mu);
+        lpn_drop(v);
+        return 0;
+    }
+    lpn_share(v);
+    u->value = v;
+    u->resolved = 1;
+    lprt_actor **w = u->waiters;
+    size_t n = u->nw;
+    u->waiters = NULL;
+    u->nw = u->cw = 0;
+    pthread_mutex_unlock(&u->mu);
+    for (size_t i = 0; i < n; i++) {
+        lpn_dup_obj(&u->f.h);
+        lprt_send(w[i], (void *)((uintptr_t)u | T_WAKE));
+        lprt_release(w[i]);
+    }
+    free(w);
+    return 1;
+}
+
+/* `to ! msg`: answers msg. */
+lpn_value lpn_actor_send(lpn_value to, lpn_value msg) {
+    lpn_share(msg);
+    lpn_dup(msg);
+    if (ops_of(to) == &reply_ops) {
+        resolve((future *)lpn_ptr(((fut_holder *)lpn_ptr(to))->fut), msg);
+    } else {
+        lprt_actor *a = actor_of(to);
+        if (a) lprt_send(a, encode(msg));
+        else lpn_drop(msg);
+    }
+    lpn_drop(to);
+    return msg;
+}
+
+lpn_value lpn_actor_ask(lpn_value to, lpn_value msg) {
+    int ri = lpn_is_heap(msg) && !lpn_is_foreign(lpn_ptr(msg)) ? field_index(msg.cls, "reply") : -1;
+    if (ri < 0) {
+        lpn_drop(to);
+        lpn_value d = lpn_describe(msg);
+        lpn_value e = lpn_raise("ask: needs an instance of a class with a `reply` field, not %s",
+                                ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        return e;
+    }
+    future *u = future_new(actor_of(to));
+    fut_holder *r = foreign_new(cls_actor, sizeof *r, &reply_ops);
+    lpn_dup_obj(&u->f.h);
+    r->fut = lpn_ref(u);
+    lpn_inst *src = (lpn_inst *)lpn_ptr(msg);
+    lpn_inst *copy = lpn_inst_new(msg.cls, src->nfields);
+    for (uint64_t i = 0; i < src->nfields; i++) {
+        copy->field[i] = (int)i == ri ? lpn_ref(r) : src->field[i];
+        if ((int)i != ri) lpn_dup(copy->field[i]);
+    }
+    lpn_drop(msg);
+    lpn_drop(lpn_actor_send(to, lpn_ref(copy)));
+    return lpn_ref(u);
+}
+
+/* ---- waiting ------------------------------------------------------------------------- */
+
+static int64_t deadline_of(lpn_value ms, const char *what, int *bad) {
+    *bad = 0;
+    double x;
+    if (ms.cls == LPN_INT) x = (double)(int64_t)ms.bits;
+    else if (ms.cls == LPN_FLOAT) x = lpn_f(ms);
+    else {
+        lpn_value d = lpn_describe(ms);
+        lpn_raise("%s must be a number of milliseconds, not %s", what, ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        *bad = 1;
+        return -1;
+    }
+    if (!(x > 0)) return lprt_deadline_ms(0);
+    if (x > 4.6e18) return lprt_deadline_ms(INT64_MAX / 2);
+    return lprt_deadline_ms((int64_t)x);
+}
+
+static int is_stale_down(nactor *s, uint64_t ref, int forget) {
+    for (size_t i = 0; i < s->nstale; i++)
+        if (s->stale[i] == ref) {
+            if (forget) s->stale[i] = s->stale[--s->nstale];
+            return 1;
+        }
+    return 0;
+}
+
+static void take_free(nactor *s, lprt_msg *m) {
+    lprt_mbox_take(s->a, m);
+    lprt_msg_free(lprt_runtime(s->a), m);
+}
+
+/* A Down / Exit entry becomes an ordinary message holding the LP instance, once. */
+static void as_user(lprt_msg *m) {
+    if (m->kind == LPRT_MSG_USER) return;
+    uint64_t cls = m->kind == LPRT_MSG_DOWN ? cls_down : cls_exit;
+    lpn_inst *o = lpn_inst_new(cls, 2);
+    o->field[0] = m->actor ? actor_value(m->actor) : LPN_NIL_VALUE;
+    o->field[1] = reason_value(m->reason.kind, m->reason.value);
+    if (m->reason.kind == LPRT_ERROR && m->reason.value) msg_release(m->reason.value, NULL);
+    if (m->actor) lprt_release(m->actor);
+    m->actor = NULL;
+    m->reason = (lprt_reason){LPRT_NORMAL, NULL};
+    m->kind = LPRT_MSG_USER;
+    lpn_share(lpn_ref(o));
+    m->value = o;
+}
+
+static int key_matches(const lpn_value *k, lpn_value v) {
+    if (k->cls == LPN_CLASS) return lpn_is_kind_of(v.cls, k->bits);
+    return k->cls == v.cls && lpn_equal_b(*k, v);
+}
+
+static int check_receiver(lpn_value me, nactor *s) {
+    if (actor_of(me) == s->a) {
+        lpn_drop(me);
+        return 1;
+    }
+    lpn_value d = lpn_describe(me);
+    lpn_raise("only an actor can receive its own messages; this is %s, not the running actor",
+              ((lpn_str *)lpn_ptr(d))->data);
+    lpn_drop(d);
+    return 0;
+}
+
+/* Selective receive: the oldest message some key matches (keys borrowed; none: any message).
+   Answers the entry's index with the message in *out, -1 after the timeout, -2 when raising. */
+int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t nkeys, int64_t has_tmo,
+                    const char *what, int64_t site, lpn_value *out) {
+    nactor *s = self_state();
+    if (!check_receiver(me, s)) {
+        lpn_drop(tmo);
+        return -2;
+    }
+    int64_t deadline = -1;
+    if (has_tmo) {
+        int bad;
+        deadline = deadline_of(tmo, "a receive timeout", &bad);
+        lpn_drop(tmo);
+        if (bad) return -2;
+    }
+    uint64_t cursor = 0;
+    int timed_out = 0;
+    for (;;) {
+        lprt_msg *m = cursor ? lprt_mbox_after(s->a, cursor) : lprt_mbox_first(s->a);
+        while (m) {
+            lprt_msg *next = lprt_mbox_next(s->a, m);
+            cursor = m->seq;
+            if ((m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) ||
+                (m->kind == LPRT_MSG_DOWN && is_stale_down(s, m->ref, 1))) {
+                take_free(s, m);
+                m = next;
+                continue;
+            }
+            as_user(m);
+            lpn_value v = view(m->value);
+            for (int64_t i = 0; i < (nkeys ? nkeys : 1); i++) {
+                if (nkeys && !key_matches(&keys[i], v)) continue;
+                *out = value_of(m->value);
+                take_free(s, m);
+                return i;
+            }
+            m = next;
+        }
+        if (deadline >= 0 && (timed_out || lprt_now() >= deadline)) return -1;
+        s->wait_what = what;
+        s->wait_site = (int32_t)site;
+        s->wait_asked = 0;
+        lprt_wait_receive(s->a, cursor, deadline);
+        timed_out = park(s) == LPRT_WAKE_TIMEOUT;
+    }
+}
+
+lpn_value lpn_actor_sleep(lpn_value ms) {
+    int bad;
+    int64_t deadline = deadline_of(ms, "Actor sleep:", &bad);
+    lpn_drop(ms);
+    if (bad) return LPN_UNWIND_VALUE;
+    nactor *s = self_state();
+    lprt_wait_sleep(s->a, deadline);
+    s->wait_what = "in sleep:";
+    park(s);
+    return LPN_NIL_VALUE;
+}
+
+static void end_wait(nactor *s, future *u, uint64_t mref, int took_down) {
+    pthread_mutex_lock(&u->mu);
+    for (size_t i = 0; i < u->nw; i++)
+        if (u->waiters[i] == s->a) {
+            lprt_release(u->waiters[i]);
+            u->waiters[i] = u->waiters[--u->nw];
+            break;
+        }
+    pthread_mutex_unlock(&u->mu);
+    if (mref && !took_down && !lprt_demonitor(u->asked, mref)) {
+        if (s->nstale == s->cstale) {
+            s->cstale = s->cstale ? 2 * s->cstale : 8;
+            s->stale = realloc(s->stale, s->cstale * sizeof *s->stale);
+        }
+        s->stale[s->nstale++] = mref;
+    }
+}
+
+static lpn_value resolved_value(future *u) {
+    lpn_value v = u->value;
+    lpn_dup(v);
+    return v;
+}
+
+/* `fut await` (has_tmo 0) / `fut await: ms`; site: the send (deadlock report). */
+lpn_value lpn_future_await(lpn_value fv, lpn_value ms, int64_t has_tmo, int64_t site) {
+    future *u = (future *)lpn_ptr(fv);
+    nactor *s = self_state();
+    int64_t deadline = -1;
+    if (has_tmo) {
+        int bad;
+        deadline = deadline_of(ms, "an await: timeout", &bad);
+        if (bad) {
+            lpn_drop(ms);
+            lpn_drop(fv);
+            return LPN_UNWIND_VALUE;
+        }
+    }
+    uint64_t cursor = lprt_mbox_mark(s->a);
+    pthread_mutex_lock(&u->mu);
+    if (u->resolved) {
+        pthread_mutex_unlock(&u->mu);
+        lpn_value v = resolved_value(u);
+        lpn_drop(ms);
+        lpn_drop(fv);
+        return v;
+    }
+    if (u->nw == u->cw) {
+        u->cw = u->cw ? 2 * u->cw : 4;
+        u->waiters = realloc(u->waiters, u->cw * sizeof *u->waiters);
+    }
+    lprt_retain(s->a);
+    u->waiters[u->nw++] = s->a;
+    pthread_mutex_unlock(&u->mu);
+    uint64_t mref = u->asked ? lprt_monitor(s->a, u->asked) : 0;
+    int timed_out = 0;
+    lpn_value result = LPN_UNWIND_VALUE;
+    for (;;) {
+        lprt_msg *m = lprt_mbox_after(s->a, cursor);
+        int done = 0;
+        while (m) {
+            lprt_msg *next = lprt_mbox_next(s->a, m);
+            cursor = m->seq;
+            if (m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) {
+                int ours = UNTAG(m->value) == (void *)u;
+                take_free(s, m);
+                if (ours) {
+                    end_wait(s, u, mref, 0);
+                    result = resolved_value(u);
+                    done = 1;
+                    break;
+                }
+            } else if (m->kind == LPRT_MSG_DOWN && mref && m->ref == mref) {
+                int kind = m->reason.kind;
+                char why[1600];
+                describe_reason(why, sizeof why, kind, m->reason.value);
+                take_free(s, m);
+                end_wait(s, u, mref, 1);
+                if (u->resolved) result = resolved_value(u);
+                else
+                    lpn_raise("the actor asked (Actor<%llu>) died before replying: %s",
+                              (unsigned long long)u->asked_id, why);
+                done = 1;
+                break;
+            } else if (m->kind == LPRT_MSG_DOWN && is_stale_down(s, m->ref, 1)) {
+                take_free(s, m);
+            }
+            m = next;
+        }
+        if (done) break;
+        if (deadline >= 0 && (timed_out || lprt_now() >= deadline)) {
+            end_wait(s, u, mref, 0);
+            if (u->resolved) result = resolved_value(u);
+            else {
+                lpn_value p = lpn_print_string(ms);
+                ms = LPN_NIL_VALUE;
+                lpn_raise("await: timed out after %s ms", p.cls == LPN_STRING ? ((lpn_str *)lpn_ptr(p))->data : "?");
+                lpn_drop(p);
+            }
+            break;
+        }
+        s->wait_what = has_tmo ? "in await:" : (u->asked ? "in await" : "in await for a future no one has resolved");
+        s->wait_site = (int32_t)site;
+        s->wait_asked = u->asked_id;
+        lprt_wait_receive(s->a, cursor, deadline);
+        timed_out = park(s) == LPRT_WAKE_TIMEOUT;
+    }
+    lpn_drop(ms);
+    lpn_drop(fv);
+    return result;
+}
+
+lpn_value lpn_future_is_resolved(lpn_value fv) {
+    future *u = (future *)lpn_ptr(fv);
+    pthread_mutex_lock(&u->mu);
+    int r = u->resolved;
+    pthread_mutex_unlock(&u->mu);
+    lpn_drop(fv);
+    return lpn_bool(r);
+}
+
+lpn_value lpn_promise_new(void) {
+    fut_holder *p = foreign_new(cls_promise, sizeof *p, &promise_ops);
+    p->fut = lpn_ref(future_new(NULL));
+    return lpn_ref(p);
+}
+
+lpn_value lpn_promise_future(lpn_value pv) {
+    lpn_value f = ((fut_holder *)lpn_ptr(pv))->fut;
+    lpn_dup(f);
+    lpn_drop(pv);
+    return f;
+}
+
+lpn_value lpn_promise_resolve(lpn_value pv, lpn_value v) {
+    future *u = (future *)lpn_ptr(((fut_holder *)lpn_ptr(pv))->fut);
+    lpn_dup(v);
+    int ok = resolve(u, v);
+    lpn_drop(pv);
+    if (!ok) {
+        lpn_drop(v);
+        return lpn_raise("this promise is already resolved");
+    }
+    return v;
+}
+
+/* ---- links, monitors, exits ------------------------------------------------------------ */
+
+/* The two actors of a link / monitor send are consumed; answers r. */
+static lpn_value consumed(lpn_value a, lpn_value b, lpn_value r) {
+    lpn_drop(a);
+    lpn_drop(b);
+    return r;
+}
+
+static lpn_value not_self(lpn_value a, lpn_value b, const char *text) {
+    return consumed(a, b, lpn_raise("%s", text));
+}
+
+lpn_value lpn_actor_link(lpn_value a, lpn_value b) {
+    nactor *s = self_state();
+    if (actor_of(a) != s->a)
+        return not_self(a, b, "linkTo: is sent by an actor to link itself: `Actor self linkTo: other`");
+    lprt_actor *t = actor_of(b);
+    lpn_value r = LPN_NIL_VALUE;
+    if (t && lprt_link(s->a, t) == LPRT_EDEAD) {
+        void *value = NULL;
+        int kind = lprt_dead_reason(t, &value);
+        char why[1600];
+        if (kind < 0) snprintf(why, sizeof why, "dead");
+        else {
+            lpn_value rv = reason_value(kind, value);
+            bounded(why, sizeof why, rv);
+            lpn_drop(rv);
+        }
+        r = lpn_raise("cannot link to Actor<%llu>: it has already ended (%s)", (unsigned long long)lprt_id(t), why);
+    }
+    return consumed(a, b, r);
+}
+
+lpn_value lpn_actor_unlink(lpn_value a, lpn_value b) {
+    nactor *s = self_state();
+    lprt_actor *t = actor_of(b);
+    if (t) lprt_unlink(s->a, t);
+    return consumed(a, b, LPN_NIL_VALUE);
+}
+
+lpn_value lpn_actor_monitor(lpn_value a, lpn_value b) {
+    nactor *s = self_state();
+    if (actor_of(a) != s->a)
+        return not_self(a, b, "monitor: is sent by the watching actor: `Actor self monitor: other`");
+    lprt_actor *t = actor_of(b);
+    if (t) {
+        uint64_t ref = lprt_monitor(s->a, t), id = lprt_id(t);
+        size_t i = 0;
+        while (i < s->nmons && s->mons[i].id != id) i++;
+        if (i == s->nmons) {
+            if (s->nmons == s->cmons) {
+                s->cmons = s->cmons ? 2 * s->cmons : 4;
+                s->mons = realloc(s->mons, s->cmons * sizeof *s->mons);
+            }
+            s->nmons++;
+        }
+        s->mons[i] = (monitor_entry){id, ref};
+    }
+    return consumed(a, b, LPN_NIL_VALUE);
+}
+
+lpn_value lpn_actor_demonitor(lpn_value a, lpn_value b) {
+    nactor *s = self_state();
+    lprt_actor *t = actor_of(b);
+    if (t) {
+        uint64_t id = lprt_id(t);
+        for (size_t i = 0; i < s->nmons; i++)
+            if (s->mons[i].id == id) {
+                lprt_demonitor(t, s->mons[i].ref);
+                s->mons[i] = s->mons[--s->nmons];
+                break;
+            }
+    }
+    return consumed(a, b, LPN_NIL_VALUE);
+}
+
+/* `Actor exit: reason`: unwinds (running ensure: blocks) and ends the actor with reason. */
+lpn_value lpn_actor_exit_self(lpn_value reason, int64_t site) {
+    nactor *s = self_state();
+    s->exit_site = (int32_t)site;
+    lpn_raise_value(LPN_NIL_VALUE);   /* clears what was unwinding */
+    lpn_cx.kind = LPN_EXITING;
+    lpn_cx.error = reason;
+    return LPN_UNWIND_VALUE;
+}
+
+/* `target exit: reason`: an exit signal; to oneself it takes effect at once. Answers target. */
+lpn_value lpn_actor_exit(lpn_value target, lpn_value reason, int64_t site) {
+    nactor *s = self_state();
+    lprt_actor *t = actor_of(target);
+    if (!t) {
+        lpn_drop(reason);
+        return target;
+    }
+    void *value;
+    lpn_dup(reason);
+    int kind = reason_kind(reason, -1, &value);
+    if (t == s->a && (kind == LPRT_KILLED || !lprt_traps_exits(s->a))) {
+        if (value) msg_release(value, NULL);
+        lpn_drop(target);
+        return lpn_actor_exit_self(reason, site);
+    }
+    lpn_drop(reason);
+    lprt_exit(s->a, t, kind, value);
+    return target;
+}
+
+lpn_value lpn_actor_trap_exits(lpn_value on) {
+    lprt_trap_exits(self_state()->a, on.cls == LPN_BOOL && on.bits);
+    return LPN_NIL_VALUE;
+}
+
+lpn_value lpn_actor_id(lpn_value a) {
+    actor_ref *r = (actor_ref *)lpn_ptr(a);
+    int64_t id = ops_of(a) == &actor_ops ? (int64_t)r->id : 0;
+    lpn_drop(a);
+    return lpn_int(id);
+}
+
+lpn_value lpn_actor_is_alive(lpn_value a) {
+    lprt_actor *t = actor_of(a);
+    void *v;
+    int alive = t && lprt_dead_reason(t, &v) < 0;
+    lpn_drop(a);
+    return lpn_bool(alive);
+}
+
+lpn_value lpn_clock(int64_t micro) { return lpn_int(lprt_now() / (micro ? 1000 : 1000000)); }
+
+/* ---- the program ---------------------------------------------------------------------- */
+
+static lpn_value (*program_main)(void);
+static lpn_value main_result;
+
+static void main_fiber(lprt_actor *self, void *ud) {
+    nactor *s = ud;
+    (void)self;
+    memset(&lpn_cx, 0, sizeof lpn_cx);
+    lpn_depth = 0;
+    lpn_reductions = BUDGET;
+    main_result = program_main();
+    main_cx = lpn_cx;   /* reported after the run, on the thread that started it */
+    if (main_result.cls == LPN_UNWIND) {
+        if (lpn_cx.kind == LPN_RAISING) {
+            lpn_value e = lpn_cx.error;
+            lpn_dup(e);
+            lpn_share(e);
+            lprt_set_exit_reason(s->a, LPRT_ERROR, box(e, lpn_cx.ntrace ? (int32_t)lpn_cx.trace[0].site : -1));
+        } else if (lpn_cx.kind == LPN_EXITING) {
+            void *value;
+            lpn_value v = lpn_cx.error;
+            lpn_dup(v);
+            int kind = reason_kind(v, exit_site_of(v, s), &value);
+            lprt_set_exit_reason(s->a, kind, value);
+        }
+    } else {
+        lpn_drop(main_result);
+    }
+    lpn_flush();
+    main_done = 1;
+    memset(&lpn_cx, 0, sizeof lpn_cx);
+}
+
+static void init_classes(void) {
+    sym_normal = symbol("normal");
+    sym_killed = symbol("killed");
+    for (uint64_t i = 0; i < lpn_prog.nclasses; i++) {
+        const char *n = lpn_prog.class_names[i];
+        if (!n) continue;
+        if (!strcmp(n, "Actor")) cls_actor = i;
+        else if (!strcmp(n, "Future")) cls_future = i;
+        else if (!strcmp(n, "Promise")) cls_promise = i;
+        else if (!strcmp(n, "Down")) cls_down = i;
+        else if (!strcmp(n, "Exit")) cls_exit = i;
+    }
+}
+
+int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t main_stack) {
+    init_classes();
+    quiet = quiet_flag;
+    program_main = fn;
+    lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0};
+    lprt_hooks hooks = {.retain = msg_retain, .release = msg_release, .on_exit = on_exit_hook,
+                        .unobserved = unobserved, .deadlock = deadlocked};
+    lprt *rt = lprt_new(&cfg, &hooks);
+    if (!rt) {
+        fputs("lp: cannot start the runtime\n", stderr);
+        return 2;
+    }
+    nactor *s = &main_state;
+    s->exit_site = s->wait_site = -1;
+    s->is_main = 1;
+    lprt_actor *m = lprt_create_fiber(rt, main_fiber, s, main_stack);
+    s->a = m;
+    s->id = lprt_id(m);
+    registry_add(s);
+    int r = lprt_run(rt, m);
+    lpn_flush();
+    int status = 0;
+    if (r == LPRT_EDEADLOCK) {
+        status = 1;
+    } else if (main_result.cls == LPN_UNWIND && main_cx.kind != LPN_EXITING) {
+        lpn_cx = main_cx;
+        lpn_report_uncaught();
+        status = 1;
+    } else {
+        void *value = NULL;
+        int kind = lprt_dead_reason(m, &value);
+        if (kind > LPRT_NORMAL) {
+            char why[1600], where[300] = "", line[2000];
+            describe_reason(why, sizeof why, kind, value);
+            int32_t site = site_of(value);
+            if (main_cx.kind == LPN_EXITING) site = s->exit_site;   /* the `exit:` that ended it */
+            if (site >= 0) snprintf(where, sizeof where, " at %s", lpn_prog.sites[site].where);
+            snprintf(line, sizeof line, "the main actor ended abnormally (%s)%s", why, where);
+            report(line);
+            status = 1;
+        }
+    }
+    fflush(stderr);
+    lprt_release(m);
+    lprt_free(rt);
+    return status;
+}
+
+/* An exit reason's `isNormal` ('n'), `isKilled` ('k'), `isError` ('e'), `error` ('E'):
+   reasons are #normal, #killed or the Error that ended the actor. */
+lpn_value lpn_reason_op(lpn_value v, int64_t op) {
+    int is_sym = v.cls == LPN_SYMBOL;
+    lpn_value r;
+    if (op == 'E') return is_sym ? lpn_maybe_new(0, LPN_NIL_VALUE) : lpn_maybe_new(1, v);
+    if (op == 'e') r = lpn_bool(!is_sym);
+    else r = lpn_bool(is_sym && v.bits == (op == 'n' ? sym_normal : sym_killed).bits);
+    lpn_drop(v);
+    return r;
+}
