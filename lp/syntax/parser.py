@@ -272,39 +272,54 @@ class _ToAst(Transformer):
         return A.Record(tuple(c[1]), self.between(c[0], c[-1]))
 
 
+def _shown(text: str) -> str:
+    """A literal as a message quotes it: a long one is cut in the middle."""
+    return text if len(text) <= 40 else f"{text[:20]}…{text[-10:]}"
+
+
+def _too_long(digits: str) -> bool:
+    """More than 64 significant digits in any radix: out of 64-bit range, and not worth converting."""
+    return len(digits.lstrip("0")) > 64
+
+
 def parse_number(text: str, span: A.Span):
     neg = text.startswith("-")
     body = text[1:] if neg else text
+    too_big = _SyntaxProblem(f"the integer literal `{_shown(text)}` does not fit in 64 bits",
+                             span, hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
     if "r" in body:
         radix_s, digits = body.split("r", 1)
-        radix = int(radix_s)
+        radix = int(radix_s) if len(radix_s.lstrip("0")) < 4 else 0
         if not 2 <= radix <= 36:
-            raise _SyntaxProblem(f"radix {radix} is out of range: radixes go from 2 to 36", span)
+            raise _SyntaxProblem(f"radix {_shown(radix_s)} is out of range: radixes go from 2 to 36", span)
+        if _too_long(digits):
+            raise too_big
         try:
             value = int(digits, radix)
         except ValueError:
-            raise _SyntaxProblem(f"`{digits}` is not a number in base {radix}", span)
+            raise _SyntaxProblem(f"`{_shown(digits)}` is not a number in base {radix}", span)
         if any(ch.islower() for ch in digits):
-            raise _SyntaxProblem(f"digits above 9 are written in capitals: {radix}r{digits.upper()}", span)
+            raise _SyntaxProblem(f"digits above 9 are written in capitals: {radix}r{_shown(digits.upper())}", span)
     elif "." in body or "e-" in body:
         try:
             value = float(body)
         except ValueError:
-            raise _SyntaxProblem(f"`{text}` is not a valid number", span)
+            raise _SyntaxProblem(f"`{_shown(text)}` is not a valid number", span)
         if value == float("inf"):
-            raise _SyntaxProblem(f"the float literal `{text}` is too large", span)
+            raise _SyntaxProblem(f"the float literal `{_shown(text)}` is too large", span)
         return A.FloatLit(-value if neg else value, span, str(text))
     elif "e" in body:
         mant, exp = body.split("e")
-        if int(exp) > 30:
-            raise _SyntaxProblem(f"the integer literal `{text}` does not fit in 64 bits", span)
+        if _too_long(mant) or len(exp.lstrip("0")) > 2 or int(exp) > 30:
+            raise too_big
         value = int(mant) * 10 ** int(exp)
     else:
+        if _too_long(body):
+            raise too_big
         value = int(body)
     value = -value if neg else value
     if not INT_MIN <= value <= INT_MAX:
-        raise _SyntaxProblem(f"the integer literal `{text}` does not fit in 64 bits",
-                             span, hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
+        raise too_big
     return A.IntLit(value, span, str(text))
 
 

@@ -97,6 +97,17 @@ def test_very_long_operator_chain(tmp_path, lp):
     assert_diagnosed(lp("check", str(f)), "nested more than")
 
 
+@pytest.mark.parametrize("literal", ["1" + "0" * 4400, "1e" + "9" * 4301, "1.5e" + "9" * 5000,
+                                     "2r" + "1" * 100_000, "10r" + "7" * 5000])
+def test_a_literal_of_thousands_of_digits_is_a_short_syntax_error(tmp_path, lp, literal):
+    f = tmp_path / "big.lp"
+    f.write_text(literal + " printNl.\n")
+    for command in ("check", "run", "fmt"):
+        r = lp(command, str(f))
+        assert_diagnosed(r, "SYNTAX ERROR", "`" + literal[:20] + "…")
+        assert max(len(line) for line in r.stderr.splitlines()) < 120
+
+
 def _example_texts():
     return [(p.name, p.read_text()) for p in sorted(EXAMPLES.glob("*.lp"))]
 
