@@ -505,7 +505,7 @@ def _await(p, fut, ms):
         _end_wait(p, fut, asked, mref, None)
         if fut.resolved:
             return fut.value
-        raise LPRaise(make_error(p.interp, f"await: timed out after {p.interp.print_string(ms)} ms"))
+        raise LPRaise(make_error(p.interp, f"await: timed out after {p.interp.print_string(ms if ms > 0 else 0)} ms"))
     frame.wait = (deadline, cursor, asked, mref)
     ctx.wait_receive(cursor, deadline=deadline)
     return SUSPEND

@@ -446,7 +446,8 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
             gc.enable()
     comments = tuple(A.Comment(str(t)[1:-1], _tok_span(file, t)) for t in lexer.comments)
     if not items:
-        raise LPError(Diagnostic("empty file", "This file has only comments in it, and no code.",
+        what = "only comments" if comments else "only empty statements"
+        raise LPError(Diagnostic("empty file", f"This file has {what} in it, and no code.",
                                  A.Span(file, 0, 0, 0, 0)))
     program = A.Program(tuple(items), file, comments, A.Span(file, 1, 1, items[-1].span.end_line,
                                                             items[-1].span.end_col))

@@ -364,7 +364,7 @@ def test_negative_timeouts_count_as_zero(tmp_path):
     Actor sleep: -10.
     (Error try: [Promise new future await: -1] onError: [:e | e message]) displayNl.
     """
-    assert run_ok(src, tmp_path) == "timed out\ngot a\nawait: timed out after -1 ms\n"
+    assert run_ok(src, tmp_path) == "timed out\ngot a\nawait: timed out after 0 ms\n"
 
 
 # ---- exit reasons in reports: bounded, located

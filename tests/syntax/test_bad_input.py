@@ -27,6 +27,12 @@ def test_empty_file(tmp_path, lp):
     assert_diagnosed(lp("check", str(f)), "EMPTY FILE", "This file has no code in it.")
 
 
+def test_a_file_of_empty_statements_is_not_called_comments(tmp_path, lp):
+    f = tmp_path / "dots.lp"
+    f.write_text("...\n")
+    assert_diagnosed(lp("check", str(f)), "EMPTY FILE", "This file has only empty statements in it, and no code.")
+
+
 def test_not_utf8(tmp_path, lp):
     f = tmp_path / "latin1.lp"
     f.write_bytes(b"x := 'caf\xe9'.\n")
