@@ -292,6 +292,9 @@ def parse_number(text: str, span: A.Span):
         radix = int(radix_s) if len(radix_s.lstrip("0")) < 4 else 0
         if not 2 <= radix <= 36:
             raise _SyntaxProblem(f"radix {_shown(radix_s)} is out of range: radixes go from 2 to 36", span)
+        if not digits:
+            raise _SyntaxProblem(f"`{_shown(text)}` has no digits after the `r`", span,
+                                 hint=f"write the digits right after it, as in {radix}r10")
         if _too_long(digits):
             raise too_big
         try:
