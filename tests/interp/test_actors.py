@@ -435,6 +435,12 @@ def test_every_actor_waiting_for_good_is_a_deadlock(tmp_path, domains, rep):
                    f"  actor 2 waits in receive: for Ping or #go at {f}:4:44\n")
 
 
+def test_a_deadlock_report_names_a_plain_receive_as_written(tmp_path):
+    status, out, err = run_source("x := Actor self receive.\n", tmp_path)
+    assert status == 1
+    assert "actor 1 (main) waits in receive for any message at " in err, err
+
+
 @pytest.mark.parametrize("domains,rep", DOMAINS_X_REPEAT)
 def test_awaiting_an_actor_that_waits_for_the_asker_is_a_deadlock(tmp_path, domains, rep):
     src = asked("""
