@@ -435,6 +435,13 @@ def test_every_actor_waiting_for_good_is_a_deadlock(tmp_path, domains, rep):
                    f"  actor 2 waits in receive: for Ping or #go at {f}:4:44\n")
 
 
+@pytest.mark.parametrize("sel", ["linkTo:", "unlinkFrom:", "monitor:", "demonitor:"])
+def test_an_unchecked_failure_selector_given_a_non_actor_is_an_lp_error(tmp_path, sel):
+    status, out, err = run_source(f"Actor self {sel} 3.\n", tmp_path, check=False)
+    assert status == 1
+    assert f"Error: #{sel} expects an actor, not the Integer 3" in err and "AttributeError" not in err, err
+
+
 def test_a_deadlock_report_names_a_plain_receive_as_written(tmp_path):
     status, out, err = run_source("x := Actor self receive.\n", tmp_path)
     assert status == 1
