@@ -405,7 +405,7 @@ def _link(p, a, b):
     r = p.ctx.link(b.ref)
     if r == -1:
         dead = b.ref.dead_reason()
-        why = bounded_print(p.interp, reason_value(*dead)) if dead else "dead"
+        why = describe_reason(p.interp, *dead) if dead else "dead"
         raise LPRaise(make_error(p.interp, f"cannot link to Actor<{b.id}>: it has already ended ({why})"))
     return None
 

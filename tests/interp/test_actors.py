@@ -140,7 +140,7 @@ def test_link_cascade_unlink_and_late_link(tmp_path, rep):
     """
     out = run_ok(src, tmp_path)
     assert out.splitlines()[:2] == ["Error(message: 'leaf failed')"] * 2
-    assert out.splitlines()[2:] == ["other survived", "cannot link to Actor<7>: it has already ended (#normal)",
+    assert out.splitlines()[2:] == ["other survived", "cannot link to Actor<7>: it has already ended (normal)",
                                     "trapped late link: #normal"]
 
 
