@@ -482,7 +482,7 @@ def tokens(text: str, file: str = "<input>") -> list[Tok]:
 
 def _too_deep(program: A.Program):
     """The first node nested more than MAX_NESTING levels down, found without recursion."""
-    stack = [(program, 0)]
+    stack = [(program, -2)]   # the program and its statement are not levels of an expression
     while stack:
         node, depth = stack.pop()
         if depth > MAX_NESTING:

@@ -97,6 +97,17 @@ def test_ten_thousand_nested_brackets(tmp_path, lp, opener, closer):
     assert max(len(line) for line in r.stderr.splitlines()) < 120
 
 
+@pytest.mark.parametrize("nest", [lambda n: "{" * n + "1" + "}" * n, lambda n: "[" * n + "1" + "]" * n,
+                                  lambda n: "(" * n + "1" + ")" * n, lambda n: " + ".join(["1"] * (n + 1)),
+                                  lambda n: "1" + " abs" * n])
+def test_the_nesting_limit_is_256_levels_exactly(nest):
+    # docs/language.md: brackets nest at most 256 deep, an expression at most 256 levels
+    parse_text(f"y := {nest(256)}.\n", "ok.lp")
+    with pytest.raises(LPError) as info:
+        parse_text(f"y := {nest(257)}.\n", "deep.lp")
+    assert "more than 256 levels" in info.value.diagnostics[0].message
+
+
 def test_very_long_operator_chain(tmp_path, lp):
     f = tmp_path / "chain.lp"
     f.write_text("x := " + " + ".join(["1"] * 100_000) + ".")
