@@ -34,7 +34,8 @@ CORE = "core"
 
 
 def module_file_name(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower() + ".lp"
+    """CamelCase to snake_case; an acronym is one word: #AMod is a_mod.lp, #HTTPServer http_server.lp."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower() + ".lp"
 
 
 class Loader:

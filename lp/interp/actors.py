@@ -390,26 +390,36 @@ def _receive_table(p, me, table, ms, on_timeout):
 
 # ---- failure
 
+def _other_actor(p, sel: str, b):
+    """b, the actor a failure selector names (unchecked programs can pass anything)."""
+    if type(b) not in (ActorValue, ReplyAddress):
+        raise LPRaise(make_error(p.interp, f"#{sel} expects an actor, not {p.interp.describe(b)}"))
+    return b
+
+
 @prim("Actor", "linkTo:")
 def _link(p, a, b):
+    b = _other_actor(p, "linkTo:", b)
     if a.id != p.ctx.id:
         raise LPRaise(make_error(p.interp, "linkTo: is sent by an actor to link itself: `Actor self linkTo: other`"))
     r = p.ctx.link(b.ref)
     if r == -1:
         dead = b.ref.dead_reason()
-        why = bounded_print(p.interp, reason_value(*dead)) if dead else "dead"
+        why = describe_reason(p.interp, *dead) if dead else "dead"
         raise LPRaise(make_error(p.interp, f"cannot link to Actor<{b.id}>: it has already ended ({why})"))
     return None
 
 
 @prim("Actor", "unlinkFrom:")
 def _unlink(p, a, b):
+    b = _other_actor(p, "unlinkFrom:", b)
     p.ctx.unlink(b.ref)
     return None
 
 
 @prim("Actor", "monitor:")
 def _monitor(p, a, b):
+    b = _other_actor(p, "monitor:", b)
     if a.id != p.ctx.id:
         raise LPRaise(make_error(p.interp, "monitor: is sent by the watching actor: `Actor self monitor: other`"))
     p.monitors[b.id] = p.ctx.monitor(b.ref)
@@ -418,6 +428,7 @@ def _monitor(p, a, b):
 
 @prim("Actor", "demonitor:")
 def _demonitor(p, a, b):
+    b = _other_actor(p, "demonitor:", b)
     ref = p.monitors.pop(b.id, None)
     if ref is not None:
         p.ctx.demonitor(b.ref, ref)
@@ -505,7 +516,7 @@ def _await(p, fut, ms):
         _end_wait(p, fut, asked, mref, None)
         if fut.resolved:
             return fut.value
-        raise LPRaise(make_error(p.interp, f"await: timed out after {p.interp.print_string(ms)} ms"))
+        raise LPRaise(make_error(p.interp, f"await: timed out after {p.interp.print_string(ms if ms > 0 else 0)} ms"))
     frame.wait = (deadline, cursor, asked, mref)
     ctx.wait_receive(cursor, deadline=deadline)
     return SUSPEND

@@ -29,7 +29,7 @@ def describe_wait(interp, proc) -> str:
     ins = instrs[frame.pc] if 0 <= frame.pc < len(instrs) else None
     what = "for a message"
     if ins is not None and ins[0] == C.RECV:
-        what = "in receive: for " + _keys(interp, [(k, frame.regs[r] if k != C.MATCH_ANY else None)
+        what = f"in {getattr(ins[6], 'selector', 'receive:')} for " + _keys(interp, [(k, frame.regs[r] if k != C.MATCH_ANY else None)
                                                    for k, r, _, _ in ins[3]])
     elif ins is not None and ins[0] in (0, 1):
         sel = ins[3] if ins[0] == 0 else ins[2]

@@ -72,6 +72,7 @@ def wait_for(p, fd, code, deadline, state, what, ms):
 
 
 def _fmt(ms):
+    ms = ms if ms > 0 else 0   # a negative timeout counts as 0
     return str(int(ms)) if type(ms) is float and ms == int(ms) else str(ms)
 
 

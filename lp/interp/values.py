@@ -320,7 +320,7 @@ class Interval:
         return isinstance(other, Interval) and tuple(self) == tuple(other)
 
     def __hash__(self):
-        return hash(("interval", self.size, self.start, self.step if self.size > 1 else 0))
+        return hash(("interval", self.size, self.start if self.size else 0, self.step if self.size > 1 else 0))
 
 
 class Future:

@@ -73,6 +73,12 @@ def _end(f: Frame) -> None:
         h.alive = False
 
 
+def _exiting(f: Frame) -> bool:
+    """Is f a cleanup block run by `Actor exit:`? A `^` or an error leaving it goes on with the exit."""
+    a = f.after
+    return a is not None and a[0] == "exit"
+
+
 def _replaceable(f: Frame) -> bool:
     """Can a tail call drop f? Not while it guards, nor while a block may still `^` from it."""
     if f.guard is not None:
@@ -535,17 +541,22 @@ class Process:
         while stack:
             f = stack[-1]
             g = f.guard
-            _end(f)
-            stack.pop()
-            if g is None:
-                continue
-            if g[0] == "try" and (g[2] is None or (isinstance(err, Instance) and err.cls.inherits(g[2]))):
+            if g is not None and g[0] == "try" and (g[2] is None or (isinstance(err, Instance)
+                                                                   and err.cls.inherits(g[2]))):
+                _end(f)
+                stack.pop()
                 handler = g[1]
                 args = (err,) if handler.code.nparams == 1 else ()
                 new = self.closure_frame(handler, args, f.dst)
                 new.after = f.after
                 self.push(new)
                 return False
+            if _exiting(f):
+                return self._exit(f.after[1])
+            _end(f)
+            stack.pop()
+            if g is None:
+                continue
             if g[0] == "ensure" or g[0] == "curtailed":
                 new = self.closure_frame(g[1], (), f.dst)
                 new.after = ("raise", err)
@@ -571,6 +582,8 @@ class Process:
             f = stack[-1]
             if f.home is home and not f.code.is_block:
                 return self._return(v)
+            if _exiting(f):
+                return self._exit(f.after[1])
             stack.pop()
             _end(f)
             g = f.guard

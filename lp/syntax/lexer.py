@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 IDENT_RE = r"[A-Za-z_][A-Za-z0-9_]*"
-_NUMBER_BODY = r"[0-9]+(?:r[0-9A-Za-z]+|(?:\.[0-9]+)?(?:e-?[0-9]+)?)"
+_NUMBER_BODY = r"[0-9]+(?:r[0-9A-Za-z]*|(?:\.[0-9]+)?(?:e-?[0-9]+)?)"
 _MASTER = re.compile(r"[ \t\f\r\n]*(?:" + "|".join([
     r'(?P<COMMENT>"[^"]*")',
     r"(?P<STRING>'[^']*+(?:''[^']*+)*+')",   # possessive: no backtracking state per character

@@ -272,46 +272,49 @@ class _ToAst(Transformer):
         return A.Record(tuple(c[1]), self.between(c[0], c[-1]))
 
 
-def _cut(text: str) -> str:
-    """A literal as quoted in a message: a very long one is cut in the middle."""
-    return text if len(text) <= 40 else f"{text[:24]}...{text[-8:]}"
+def _shown(text: str) -> str:
+    """A literal as a message quotes it: a long one is cut in the middle."""
+    return text if len(text) <= 40 else f"{text[:20]}…{text[-10:]}"
 
 
 def _too_long(digits: str) -> bool:
-    """More significant digits than any 64-bit integer has in any base (and than Python converts)."""
+    """More than 64 significant digits in any radix: out of 64-bit range, and not worth converting."""
     return len(digits.lstrip("0")) > 64
 
 
 def parse_number(text: str, span: A.Span):
     neg = text.startswith("-")
     body = text[1:] if neg else text
-    too_big = _SyntaxProblem(f"the integer literal `{_cut(text)}` does not fit in 64 bits", span,
-                             hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
+    too_big = _SyntaxProblem(f"the integer literal `{_shown(text)}` does not fit in 64 bits",
+                             span, hint="LP integers are signed 64-bit; use a Float for larger magnitudes")
     if "r" in body:
         radix_s, digits = body.split("r", 1)
-        radix = int(radix_s) if not _too_long(radix_s) else 0
+        radix = int(radix_s) if len(radix_s.lstrip("0")) < 4 else 0
         if not 2 <= radix <= 36:
-            raise _SyntaxProblem(f"radix {_cut(radix_s)} is out of range: radixes go from 2 to 36", span)
-        if not digits or any(int(ch, 36) >= radix for ch in digits):
-            raise _SyntaxProblem(f"`{_cut(digits)}` is not a number in base {radix}", span)
-        if any(ch.islower() for ch in digits):
-            raise _SyntaxProblem(f"digits above 9 are written in capitals: {_cut(f'{radix}r{digits.upper()}')}",
-                                 span)
+            raise _SyntaxProblem(f"radix {_shown(radix_s)} is out of range: radixes go from 2 to 36", span)
+        if not digits:
+            raise _SyntaxProblem(f"`{_shown(text)}` has no digits after the `r`", span,
+                                 hint=f"write the digits right after it, as in {radix}r10")
         if _too_long(digits):
             raise too_big
-        value = int(digits, radix)
+        try:
+            value = int(digits, radix)
+        except ValueError:
+            raise _SyntaxProblem(f"`{_shown(digits)}` is not a number in base {radix}", span)
+        if any(ch.islower() for ch in digits):
+            raise _SyntaxProblem(f"digits above 9 are written in capitals: {radix}r{_shown(digits.upper())}", span)
     elif "." in body or "e-" in body:
         try:
             value = float(body)
         except ValueError:
-            raise _SyntaxProblem(f"`{_cut(text)}` is not a valid number", span)
+            raise _SyntaxProblem(f"`{_shown(text)}` is not a valid number", span)
         if value == float("inf"):
-            raise _SyntaxProblem(f"the float literal `{_cut(text)}` is too large", span)
+            raise _SyntaxProblem(f"the float literal `{_shown(text)}` is too large", span)
         return A.FloatLit(-value if neg else value, span, str(text))
     elif "e" in body:
         mant, exp = body.split("e")
         if _too_long(mant) or len(exp.lstrip("0")) > 2 or int(exp) > 30:
-            raise _SyntaxProblem(f"the integer literal `{_cut(text)}` does not fit in 64 bits", span)
+            raise too_big
         value = int(mant) * 10 ** int(exp)
     else:
         if _too_long(body):
@@ -446,7 +449,8 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
             gc.enable()
     comments = tuple(A.Comment(str(t)[1:-1], _tok_span(file, t)) for t in lexer.comments)
     if not items:
-        raise LPError(Diagnostic("empty file", "This file has only comments in it, and no code.",
+        what = "only comments" if comments else "only empty statements"
+        raise LPError(Diagnostic("empty file", f"This file has {what} in it, and no code.",
                                  A.Span(file, 0, 0, 0, 0)))
     program = A.Program(tuple(items), file, comments, A.Span(file, 1, 1, items[-1].span.end_line,
                                                             items[-1].span.end_col))
@@ -478,7 +482,7 @@ def tokens(text: str, file: str = "<input>") -> list[Tok]:
 
 def _too_deep(program: A.Program):
     """The first node nested more than MAX_NESTING levels down, found without recursion."""
-    stack = [(program, 0)]
+    stack = [(program, -2)]   # the program and its statement are not levels of an expression
     while stack:
         node, depth = stack.pop()
         if depth > MAX_NESTING:

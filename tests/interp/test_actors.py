@@ -140,7 +140,7 @@ def test_link_cascade_unlink_and_late_link(tmp_path, rep):
     """
     out = run_ok(src, tmp_path)
     assert out.splitlines()[:2] == ["Error(message: 'leaf failed')"] * 2
-    assert out.splitlines()[2:] == ["other survived", "cannot link to Actor<7>: it has already ended (#normal)",
+    assert out.splitlines()[2:] == ["other survived", "cannot link to Actor<7>: it has already ended (normal)",
                                     "trapped late link: #normal"]
 
 
@@ -364,7 +364,7 @@ def test_negative_timeouts_count_as_zero(tmp_path):
     Actor sleep: -10.
     (Error try: [Promise new future await: -1] onError: [:e | e message]) displayNl.
     """
-    assert run_ok(src, tmp_path) == "timed out\ngot a\nawait: timed out after -1 ms\n"
+    assert run_ok(src, tmp_path) == "timed out\ngot a\nawait: timed out after 0 ms\n"
 
 
 # ---- exit reasons in reports: bounded, located
@@ -433,6 +433,19 @@ def test_every_actor_waiting_for_good_is_a_deadlock(tmp_path, domains, rep):
     assert err == ("lp: deadlock: every actor is waiting and nothing can wake any of them\n"
                    f"  actor 1 (main) waits in receive: for #done at {f}:6:5\n"
                    f"  actor 2 waits in receive: for Ping or #go at {f}:4:44\n")
+
+
+@pytest.mark.parametrize("sel", ["linkTo:", "unlinkFrom:", "monitor:", "demonitor:"])
+def test_an_unchecked_failure_selector_given_a_non_actor_is_an_lp_error(tmp_path, sel):
+    status, out, err = run_source(f"Actor self {sel} 3.\n", tmp_path, check=False)
+    assert status == 1
+    assert f"Error: #{sel} expects an actor, not the Integer 3" in err and "AttributeError" not in err, err
+
+
+def test_a_deadlock_report_names_a_plain_receive_as_written(tmp_path):
+    status, out, err = run_source("x := Actor self receive.\n", tmp_path)
+    assert status == 1
+    assert "actor 1 (main) waits in receive for any message at " in err, err
 
 
 @pytest.mark.parametrize("domains,rep", DOMAINS_X_REPEAT)

@@ -107,6 +107,25 @@ def test_actor_exit_is_not_caught_by_try_on_error(tmp_path):
     assert out_of(src, tmp_path) == ""
 
 
+def test_a_return_or_an_error_in_a_cleanup_does_not_cancel_actor_exit(tmp_path):
+    # docs/interpreter.md: Actor exit: runs the cleanups, then ends the actor with the reason
+    src = """
+    Object subclass: #A.
+    A >> m = ([Actor exit: #normal] ensure: [^ 5]).
+    A >> n = ([Actor exit: (Error new: 'fatal')] ifCurtailed: ['cleaned' displayNl. ^ 6]).
+    me := Actor self.
+    ws := { Actor spawn: [:x | me ! (Error try: [[Actor exit: #killed] ensure: [Error raise: 'in cleanup']] onError: [:e | 7])].
+      Actor spawn: [:x | me ! A new m].
+      Actor spawn: [:x | me ! A new n] }.
+    ws do: [:w | me monitor: w].
+    3 timesRepeat: [me receive: { Integer -> [:i | i printNl]. Down -> [:d | d reason isNormal printNl] }].
+    A new m printNl.
+    'after exit' displayNl.
+    """
+    status, out, err = run_source(src, tmp_path)   # stderr may note a worker died before its monitor
+    assert (status, sorted(out.splitlines())) == (0, ["cleaned", "false", "false", "true"]), err
+
+
 def test_return_from_a_block_run_by_another_actor_is_an_error_there(tmp_path):
     src = """
     Object subclass: #F.

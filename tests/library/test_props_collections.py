@@ -110,6 +110,8 @@ def interval_cases(a, b, step, x):
         (f"{I} first", p(r[0]) if r else err("#first of an empty Interval")),
         (f"{I} last", p(r[-1]) if r else err("#last of an empty Interval")),
         (f"{I} isEmpty", p(not r)), (f"{a} to: {b} collect: [:i | i]", p(list(range(a, b + 1)))),
+        (f"(Dictionary new at: (0 to: -1) put: 1) includesKey: {I}", p(not r)),
+        (f"{I} hash = (0 to: -1) hash", p(True)) if not r else (f"{I} = (0 to: -1)", p(False)),
     ]
 
 

@@ -27,6 +27,12 @@ def test_empty_file(tmp_path, lp):
     assert_diagnosed(lp("check", str(f)), "EMPTY FILE", "This file has no code in it.")
 
 
+def test_a_file_of_empty_statements_is_not_called_comments(tmp_path, lp):
+    f = tmp_path / "dots.lp"
+    f.write_text("...\n")
+    assert_diagnosed(lp("check", str(f)), "EMPTY FILE", "This file has only empty statements in it, and no code.")
+
+
 def test_not_utf8(tmp_path, lp):
     f = tmp_path / "latin1.lp"
     f.write_bytes(b"x := 'caf\xe9'.\n")
@@ -91,10 +97,32 @@ def test_ten_thousand_nested_brackets(tmp_path, lp, opener, closer):
     assert max(len(line) for line in r.stderr.splitlines()) < 120
 
 
+@pytest.mark.parametrize("nest", [lambda n: "{" * n + "1" + "}" * n, lambda n: "[" * n + "1" + "]" * n,
+                                  lambda n: "(" * n + "1" + ")" * n, lambda n: " + ".join(["1"] * (n + 1)),
+                                  lambda n: "1" + " abs" * n])
+def test_the_nesting_limit_is_256_levels_exactly(nest):
+    # docs/language.md: brackets nest at most 256 deep, an expression at most 256 levels
+    parse_text(f"y := {nest(256)}.\n", "ok.lp")
+    with pytest.raises(LPError) as info:
+        parse_text(f"y := {nest(257)}.\n", "deep.lp")
+    assert "more than 256 levels" in info.value.diagnostics[0].message
+
+
 def test_very_long_operator_chain(tmp_path, lp):
     f = tmp_path / "chain.lp"
     f.write_text("x := " + " + ".join(["1"] * 100_000) + ".")
     assert_diagnosed(lp("check", str(f)), "nested more than")
+
+
+@pytest.mark.parametrize("literal", ["1" + "0" * 4400, "1e" + "9" * 4301, "1.5e" + "9" * 5000,
+                                     "2r" + "1" * 100_000, "10r" + "7" * 5000])
+def test_a_literal_of_thousands_of_digits_is_a_short_syntax_error(tmp_path, lp, literal):
+    f = tmp_path / "big.lp"
+    f.write_text(literal + " printNl.\n")
+    for command in ("check", "run", "fmt"):
+        r = lp(command, str(f))
+        assert_diagnosed(r, "SYNTAX ERROR", "`" + literal[:20] + "…")
+        assert max(len(line) for line in r.stderr.splitlines()) < 120
 
 
 def _example_texts():

@@ -15,6 +15,14 @@ def test_a_module_beside_the_file_joins_the_program(tmp_path, lp):
     assert (r.returncode, r.stdout, r.stderr) == (0, b"hi\n", b"")
 
 
+def test_a_one_letter_word_or_an_acronym_is_a_word_of_the_file_name(tmp_path, lp):
+    # docs/language.md: CamelCase becomes snake_case
+    write(tmp_path, a_mod="Object subclass: #AM.\n", tcp_server="Object subclass: #TS.\n",
+          main="Import module: #AMod.\nImport module: #TCPServer.\nAM new printNl.\nTS new printNl.\n")
+    r = lp("run", str(tmp_path / "main.lp"))
+    assert (r.returncode, r.stdout) == (0, b"AM()\nTS()\n"), r.stderr
+
+
 def test_an_import_cycle_is_named(tmp_path, lp):
     write(tmp_path, a="Import module: #B.\nObject subclass: #A.\n", b="Import module: #A.\nObject subclass: #B.\n",
           main="Import module: #A.\n1 printNl.\n")
