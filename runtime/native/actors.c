@@ -888,11 +888,7 @@ lpn_value lpn_actor_link(lpn_value a, lpn_value b) {
         int kind = lprt_dead_reason(t, &value);
         char why[1600];
         if (kind < 0) snprintf(why, sizeof why, "dead");
-        else {
-            lpn_value rv = reason_value(kind, value);
-            bounded(why, sizeof why, rv);
-            lpn_drop(rv);
-        }
+        else describe_reason(why, sizeof why, kind, value);
         r = lpn_raise("cannot link to Actor<%llu>: it has already ended (%s)", (unsigned long long)lprt_id(t), why);
     }
     return consumed(a, b, r);
