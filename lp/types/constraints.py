@@ -157,3 +157,30 @@ class Element:
 
     def fire(self, ck):
         ck.parts.check_element(ck, prune(self.elem), self.selector, self.node)
+
+
+class Lazy:
+    """A generic variable's constraint as an instantiation copied it, the copy not made yet.
+
+    Along a chain of methods each calling the next with a deferred send (`m0: x = U m1: x + 1.`)
+    every scheme carries the sends of the whole rest of the chain; copying them at each call site
+    made checking quadratic (hostile report 2, finding 37). A `Lazy` stands for `base` copied
+    through `chain` (unify.Cell: the instantiations it went through, innermost first) and makes
+    the copy when something needs it (it fires, a walk looks inside it). Until then `level` is the
+    level its fresh variables get: `adjust` lowers it, `generalize` makes it generic."""
+    __slots__ = ("base", "chain", "level", "done")
+
+    def __init__(self, base, chain, level):
+        self.base, self.chain, self.level, self.done = base, chain, level, None
+
+    def force(self):
+        if self.done is None:
+            level, chain = self.level, self.chain
+            self.done = self.base.copy(lambda t: chain.apply(t, level))
+        return self.done
+
+    def types(self):
+        return self.force().types()
+
+    def fire(self, ck):
+        self.force().fire(ck)

@@ -81,8 +81,8 @@ def _demands(t):
     t = prune(t)
     if type(t) is not TVar:
         return None
-    return frozenset((type(c).__name__, getattr(c, "selector", None) or getattr(c, "op", None))
-                     for c in (t.pending or ()))
+    cs = [c.force() if type(c) is C.Lazy else c for c in (t.pending or ())]
+    return frozenset((type(c).__name__, getattr(c, "selector", None) or getattr(c, "op", None)) for c in cs)
 
 
 RECEIVES = ("receive", "receive:", "receive:after:do:")

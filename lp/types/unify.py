@@ -7,6 +7,7 @@ anything; a variable unified with them is bound to them.
 """
 from __future__ import annotations
 
+from lp.types.constraints import Lazy
 from lp.types.terms import DYN, ERR, GENERIC, TCon, TProto, TSpecial, TVar, prune
 
 
@@ -37,7 +38,10 @@ class Unifier:
                     t.level = level
                     if t.pending:
                         for c in t.pending:
-                            stack.extend(c.types())
+                            if type(c) is Lazy and c.done is None:
+                                c.level = min(c.level, level)
+                            else:
+                                stack.extend(c.types())
             elif tt is TCon:
                 if t.args and id(t) not in seen:
                     seen.add(id(t))
@@ -142,7 +146,10 @@ class Unifier:
         v.ref = w
         if v.pending:
             for c in v.pending:
-                self.adjust_many(c.types(), w.level)
+                if type(c) is Lazy and c.done is None:
+                    c.level = min(c.level, w.level)
+                else:
+                    self.adjust_many(c.types(), w.level)
             if w.pending is None:
                 w.pending = []
             w.pending.extend(v.pending)
@@ -242,7 +249,11 @@ def generalize(t, level):
                 t.level = GENERIC
                 if t.pending:
                     for c in t.pending:
-                        stack.extend(c.types())
+                        if type(c) is Lazy and c.done is None:
+                            if c.level > level:
+                                c.level = GENERIC
+                        else:
+                            stack.extend(c.types())
         elif tt is TCon:
             if t.args and id(t) not in seen:
                 seen.add(id(t))
@@ -290,6 +301,17 @@ class Instantiator:
         self.level = level
         self.map = {}
         self.cons = {}      # id of a constructor -> its copy (the original is kept alive in the value)
+        self.top = Cell(self, None)
+        self.composed = {}  # id of a variable -> [(Cell, image)]: images made through this one by a Cell
+
+    def at(self, level):
+        """This instantiation, its fresh variables made at `level` (a `Lazy` copied late)."""
+        if level == self.level:
+            return self
+        view = Instantiator.__new__(Instantiator)
+        view.__dict__.update(self.__dict__)
+        view.level = level
+        return view
 
     def __call__(self, t):
         t = prune(t)
@@ -301,7 +323,9 @@ class Instantiator:
             if n is None:
                 n = self.map[t.id] = TVar(self.level)
                 if t.pending:
-                    n.pending = [c.copy(self) for c in t.pending]
+                    n.pending = [wrap(c, self.top, self.level) for c in t.pending]
+                for rest, r in self.composed.pop(t.id, ()):
+                    rest.memo[n.id] = r
             return n
         if tt is TCon:
             if not t.args:
@@ -336,5 +360,81 @@ class Instantiator:
                 t.copies.append(n)
                 for late in t.late:   # a deferred send of the method that fired after it was generalised
                     self.checker.queue.append(late.run_in(n))
+            return n
+        return t
+
+
+def wrap(c, cell, level):
+    """Constraint c of a generic variable, copied through `cell` and what follows it (a `Lazy`)."""
+    if type(c) is Lazy:
+        if c.done is None and c.level == GENERIC:
+            return Lazy(c.base, c.chain.onto(cell), level)
+        c = c.force()
+    return Lazy(c, cell, level)
+
+
+class Cell:
+    """One instantiation a `Lazy` goes through (`inst`), then the ones in `rest` (None: none).
+
+    Cells are shared (`onto` answers the same cell for the same path), so the image of a variable
+    through a path is made once (`memo`) and a chain of lazy constraints copied through the same
+    instantiations costs one step per link, not one per link and instantiation."""
+    __slots__ = ("inst", "rest", "memo", "cons", "kids")
+
+    def __init__(self, inst, rest):
+        self.inst, self.rest = inst, rest
+        self.memo, self.cons, self.kids = {}, {}, {}
+
+    def child(self, inst):
+        c = self.kids.get(id(inst))
+        if c is None or c.inst is not inst:
+            c = self.kids[id(inst)] = Cell(inst, self)
+        return c
+
+    def onto(self, cell):
+        """This path followed by `cell`'s."""
+        insts = []
+        c = self
+        while c is not None:
+            insts.append(c.inst)
+            c = c.rest
+        out = cell
+        for inst in reversed(insts):
+            out = out.child(inst)
+        return out
+
+    def apply(self, t, level):
+        t = prune(t)
+        tt = type(t)
+        if self.rest is None:
+            return self.inst.at(level)(t)
+        if tt is TVar or tt is TProto:
+            if t.level != GENERIC:
+                return t
+            r = self.memo.get(t.id)
+            if r is not None:
+                return r
+            w = self.inst.map.get(t.id)
+            if w is None and tt is TVar:
+                r = TVar(level)
+                if t.pending:
+                    r.pending = [wrap(c, self, level) for c in t.pending]
+                self.inst.composed.setdefault(t.id, []).append((self.rest, r))
+            else:
+                if w is None:
+                    w = self.inst.at(GENERIC)(t)
+                r = self.rest.apply(w, level)
+            self.memo[t.id] = r
+            return r
+        if tt is TCon:
+            if not t.args:
+                return t
+            done = self.cons.get(id(t))
+            if done is not None and done[0] is t:
+                return done[1]
+            n = TCon(t.name, tuple(self.apply(a, level) for a in t.args), t.why)
+            if t.ctx is not None:
+                n.ctx = self.apply(t.ctx, level)
+            self.cons[id(t)] = (t, n)
             return n
         return t

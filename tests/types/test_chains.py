@@ -1,0 +1,58 @@
+"""A chain of dependent definitions checks in about linear work (hostile report 2, finding 37).
+
+`U class >> m0: x = U m1: x + 1.` ... : each method's scheme carries the deferred sends of the
+rest of the chain; copied at every call site they made checking quadratic (1,000 methods: 53 s).
+Instantiation copies them lazily (constraints.Lazy). The assertion compares CPU time of this
+process (time.process_time, so the load of the machine does not count) for N and 10 N: linear
+work gives about 10, quadratic 100; the bound is 30.
+"""
+from __future__ import annotations
+
+import time
+
+from lp.syntax.parser import parse_text
+from lp.types import check_program
+
+
+def _methods(n: int) -> str:
+    lines = ["Object subclass: #U."]
+    lines += [f"U class >> m{i}: x = U m{i + 1}: x + 1." for i in range(n)]
+    lines += [f"U class >> m{n}: x = x.", "(U m0: 0) printNl."]
+    return "\n".join(lines) + "\n"
+
+
+def _blocks(n: int) -> str:
+    lines = ["b0 := [:x | x]."]
+    lines += [f"b{i} := [:x | b{i - 1} value: x + 1]." for i in range(1, n)]
+    lines.append(f"(b{n - 1} value: 0) printNl.")
+    return "\n".join(lines) + "\n"
+
+
+def _cpu(src: str) -> float:
+    prog = parse_text(src, "chain.lp")
+    t0 = time.process_time()
+    result = check_program(prog)
+    took = time.process_time() - t0
+    assert not result.diagnostics, result.diagnostics[0].message
+    return took
+
+
+def _ratio(make) -> tuple[float, float]:
+    small = min(_cpu(make(200)) for _ in range(3))
+    return small, _cpu(make(2000))
+
+
+def test_a_chain_of_methods_checks_in_about_linear_time():
+    small, big = _ratio(_methods)
+    assert big < 30 * small, (small, big)
+
+
+def test_a_chain_of_blocks_checks_in_about_linear_time():
+    small, big = _ratio(_blocks)
+    assert big < 30 * small, (small, big)
+
+
+def test_a_type_error_at_the_end_of_a_chain_is_reported_where_it_was_before():
+    src = _methods(300).replace("(U m0: 0) printNl.", "(U m0: 'a') printNl.")
+    result = check_program(parse_text(src, "chain.lp"))
+    assert [d.span.line for d in result.diagnostics] == [2], [d.message for d in result.diagnostics]
