@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="the executable to write (default: FILE without .lp)")
     for level in range(4):
         build.add_argument(f"-O{level}", dest="opt", action="store_const", const=level,
-                           help="optimisation level (default -O2)" if level == 2 else argparse.SUPPRESS)
+                           help="optimisation level: -O0, -O1, -O2 (the default) or -O3" if level == 2 else argparse.SUPPRESS)
     build.add_argument("--emit-llvm", action="store_true", help="also write the LLVM IR beside OUT (OUT.ll)")
     build.add_argument("--keep-temps", action="store_true", help="keep the object file and build directory")
 

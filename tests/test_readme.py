@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
 import tomllib
 
 from tests.conftest import ROOT, run_lp
@@ -66,3 +67,35 @@ def test_readme_does_not_claim_what_does_not_exist():
     assert "tree-walking" not in intro   # docs/interpreter.md: bodies are compiled to register code
     assert "`lp build`" in intro and "does not exist yet" not in intro
     assert run_lp("build", "--help").returncode == 0     # the native compiler the intro describes exists
+
+
+def _command_rows() -> list[tuple[str, list[str]]]:
+    """(`lp` subcommand, the options the README's Commands table lists for it)."""
+    section = README.read_text().split("## Commands\n", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for usage in re.findall(r"^\| `lp (\w+)([^`]*)`", section, re.M):
+        rows.append((usage[0], re.findall(r"(--?[\w-]+)", usage[1].replace("\\|", " "))))
+    return rows
+
+
+def test_every_command_in_the_table_exists_with_its_options():
+    rows = _command_rows()
+    assert {"run", "build", "test", "check", "fmt", "lsp"} <= {cmd for cmd, _ in rows}
+    for cmd, options in rows:
+        r = run_lp(cmd, "--help")
+        assert r.returncode == 0, cmd
+        for option in options:
+            assert option.encode() in r.stdout, (cmd, option)
+
+
+def test_built_binaries_take_the_run_flags_the_table_names(tmp_path):
+    section = README.read_text().split("## Commands\n", 1)[1].split("\n## ", 1)[0]
+    row = next(line for line in section.splitlines() if line.startswith("| `lp build"))
+    flags = re.findall(r"`(--[\w-]+)", row.split(" | ")[1])
+    assert flags == ["--domains", "--quiet", "--stack-limit"]
+    src = tmp_path / "hi.lp"
+    src.write_text("'hi' displayNl.\n")
+    assert run_lp("build", str(src), "-o", str(tmp_path / "hi")).returncode == 0
+    r = subprocess.run([str(tmp_path / "hi"), "--domains", "2", "--quiet", "--stack-limit", "100"],
+                       capture_output=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"hi\n", b"")
