@@ -278,3 +278,38 @@ counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
         # A's last acknowledged increment is kept; at most one more of A's (written, not yet printed)
         assert acked[gid] + 1 <= got[gid] <= acked[gid] + 2, (gid, acked, got)
     assert took < 30
+
+
+def test_the_stored_form_is_remotes_json_exact(redis, tmp_path):  # noqa: F811
+    """docs/grains.md, "The stored form": every tag as stored in Redis, read back as the same value
+    by another process; a stored instance with other fields is #badState."""
+    prog = f"""
+Import module: #Grain.
+Object subclass: #Point fields: (x y).
+Object subclass: #Box fields: (sym ch some none bytes pair byInt byName p).
+Box >> get = self.
+Box >> touch = self with: {{ p: Point fields: {{ x: 3. y: 4 }} }}.
+boxes := Grain for: Box initial: (Box fields: {{
+    sym: #ok. ch: $c. some: (Maybe some: 1). none: Maybe none. bytes: (ByteArray withAll: #(1 2 255)).
+    pair: 'k' -> 2. byInt: (Dictionary new at: 1 put: 'one'). byName: (Dictionary new at: 'a' put: nil).
+    p: Point fields: {{ x: 1. y: 2 }} }}) redis: '{redis.url}'.
+"""
+    rc, out, err = run(prog + """
+(boxes id: 'b') touch.
+""", tmp_path)
+    assert (rc, out, err) == (0, "", "")
+    assert stored(redis, "Box/b") == {
+        "$class": "Box", "sym": {"$symbol": "ok"}, "ch": {"$char": "c"}, "some": {"$maybe": [1]},
+        "none": {"$maybe": []}, "bytes": {"$bytes": "AQL/"}, "pair": {"$assoc": ["k", 2]},
+        "byInt": {"$dict": [[1, "one"]]}, "byName": {"a": None}, "p": {"$class": "Point", "x": 3, "y": 4}}
+    rc, out, err = run(prog + "(boxes id: 'b') get printNl.\n", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == ("Box(sym: #ok, ch: $c, some: Maybe some: 1, none: Maybe none, bytes: #[1 2 255], "
+                   "pair: 'k' -> 2, byInt: Dictionary(1 -> 'one'), byName: Dictionary('a' -> nil), "
+                   "p: Point(x: 3, y: 4))\n")
+    redis.command("SET", "grain:{Box/c}:state", '{"$class":"Point","x":1}')
+    rc, out, err = run(prog + """
+(GrainError try: [(boxes id: 'c') get printString] onError: [:e | e kind printString , ' ' , e message]) displayNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "#badState grain Box/c: a stored Point does not have the fields of Point (the field y differs)\n"
