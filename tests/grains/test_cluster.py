@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import zlib
 from collections import defaultdict
 
 from tests.grains.helpers import workdir
@@ -37,7 +38,7 @@ entry := '{entry}'.
 main := Actor self.
 1 to: {callers} do: [:i | Actor spawn: [:me |
     id := 'g' , (i \\\\ {ids}) printString.
-    c := Remote at: entry for: #Counter id: id timeout: 30000.
+    c := Remote at: entry for: #Counter id: id timeout: 120000.
     1 to: {calls} do: [:k |
         Transcript showLine: (Error
             try: ['ack ' , id , ' ' , c increment n printString]
@@ -116,7 +117,7 @@ def client_acks(out: str):
 
 
 def test_three_nodes_1000_callers_200_ids_through_one_entry(redis, tmp_path):  # noqa: F811
-    port, nodes = start_nodes(redis, tmp_path, ttl=5000, idle=60000)
+    port, nodes = start_nodes(redis, tmp_path, ttl=30000, idle=60000)
     try:
         client = LPProcess(GRAIN + CLIENT.format(entry=url(HOSTS[0], port), callers=1000, ids=200, calls=1),
                            workdir(tmp_path / "client"))
@@ -135,6 +136,10 @@ def test_three_nodes_1000_callers_200_ids_through_one_entry(redis, tmp_path):  #
             n.proc.wait()
     acquired = check_one_activation_at_a_time(nodes)
     assert len(acquired) == 200 and all(len(t) == 1 for t in acquired.values())   # no id moved
+    for i, n in enumerate(nodes):       # each on its preferred node: CRC-32 of the id modulo 3
+        for w in node_lines(n):
+            if w[0] == "acquired":
+                assert zlib.crc32(w[1].split("/")[1].encode()) % 3 == i, w
     per_node = [sum(w[0] == "acquired" for w in node_lines(n)) for n in nodes]
     assert sum(per_node) == 200 and min(per_node) >= 30, per_node   # spread over the three nodes
 
@@ -158,7 +163,7 @@ until := Actor millisecondClock + ({seconds} * 1000).
 
 
 def test_kill_9_of_a_node_under_load_its_ids_come_back_on_the_entry_node(redis, tmp_path):  # noqa: F811
-    port, nodes = start_nodes(redis, tmp_path, ttl=1000, idle=60000)
+    port, nodes = start_nodes(redis, tmp_path, ttl=2000, idle=60000)
     try:
         client = LPProcess(GRAIN + KILL_CLIENT.format(entry=url(HOSTS[0], port), callers=60, ids=30, seconds=9),
                            workdir(tmp_path / "client"))
@@ -184,9 +189,7 @@ def test_kill_9_of_a_node_under_load_its_ids_come_back_on_the_entry_node(redis, 
         n = stored(redis, f"Counter/{gid}")["n"]
         assert len(set(got)) == len(got), gid            # no answer given twice
         assert max(got) <= n, gid                        # nothing acknowledged lost
-        # a call in flight when the node died may have been applied without an answer (and, as the
-        # Http client retries a dropped reused connection once, applied again at the entry node):
-        # at most one per caller of the id (2 callers per id)
-        assert n <= len(got) + fails[gid] + 2, gid
+        # every answered call applied once; a failed one (in flight when the node died) at most once
+        assert n <= len(got) + fails[gid], gid
     taken = {w[1].split("/")[1] for w in node_lines(nodes[0]) if w[0] == "acquired"}
     assert on_killed <= taken | {w[1].split("/")[1] for w in node_lines(nodes[1]) if w[0] == "acquired"}
