@@ -26,7 +26,7 @@ Counter >> increment = self with: { n: self n + 1 }.
 
 NODE = """
 server := RemoteServer startHost: '{host}' port: {port}.
-store := Tracing fields: {{ inner: (RedisGrainStore url: '{redis}' node: '{url}') ttl: {ttl} }}.
+store := Tracing fields: {{ inner: ((RedisGrainStore url: '{redis}' node: '{url}') ttl: {ttl}) timeout: 60000 }}.
 counters := (Grain for: Counter initial: (Counter fields: {{ n: 0 }}) store: store url: '{url}'
     members: #({members}) options: (GrainOptions default with: {{ idle: {idle} }})) serveOn: server.
 'ready' displayNl.
