@@ -117,7 +117,7 @@ def client_acks(out: str):
 
 
 def test_three_nodes_1000_callers_200_ids_through_one_entry(redis, tmp_path):  # noqa: F811
-    port, nodes = start_nodes(redis, tmp_path, ttl=30000, idle=60000)
+    port, nodes = start_nodes(redis, tmp_path, ttl=600000, idle=600000)
     try:
         client = LPProcess(GRAIN + CLIENT.format(entry=url(HOSTS[0], port), callers=1000, ids=200, calls=1),
                            workdir(tmp_path / "client"))
