@@ -88,3 +88,18 @@ Actor sleep: 60000.
         req = urllib.request.Request(url, data=json.dumps(took).encode(), headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=10) as r:
             assert json.loads(r.read())["result"] == "entry (takeover: x), Ada"
+
+
+def test_at_most_100000_owners_are_remembered_the_oldest_dropped_first(tmp_path):
+    p = LPProcess("""
+1 to: 100001 do: [:i | Remote remember: 'http://b/rpc' for: 'http://a/rpc' class: 'C' id: i].
+(Remote ownerFor: 'http://a/rpc' class: 'C' id: 1) printNl.
+(Remote ownerFor: 'http://a/rpc' class: 'C' id: 2) printNl.
+(Remote ownerFor: 'http://a/rpc' class: 'C' id: 100001) printNl.
+Remote remember: 'http://a/rpc' for: 'http://a/rpc' class: 'C' id: 2.
+(Remote ownerFor: 'http://a/rpc' class: 'C' id: 2) printNl.
+""", tmp_path)
+    rc, out, err = p.finish()
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == ["Maybe none", "Maybe some: 'http://b/rpc'", "Maybe some: 'http://b/rpc'",
+                                "Maybe none"]
