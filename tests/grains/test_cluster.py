@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import time
 import zlib
 from collections import defaultdict
 
@@ -144,14 +145,15 @@ def test_three_nodes_1000_callers_200_ids_through_one_entry(redis, tmp_path):  #
     assert sum(per_node) == 200 and min(per_node) >= 30, per_node   # spread over the three nodes
 
 
+# the callers loop until the test sets the Redis key stop
 KILL_CLIENT = """
 entry := '{entry}'.
+redis := Redis url: '{redis}'.
 main := Actor self.
-until := Actor millisecondClock + ({seconds} * 1000).
 1 to: {callers} do: [:i | Actor spawn: [:me |
     id := 'k' , (i \\\\ {ids}) printString.
     c := Remote at: entry for: #Counter id: id timeout: 20000.
-    [Actor millisecondClock < until] whileTrue: [
+    [(redis command: #('GET' 'stop')) isAbsent] whileTrue: [
         Transcript showLine: (Error
             try: ['ack ' , id , ' ' , c increment n printString]
             onError: [:e | 'fail ' , id , ' ' , e message]).
@@ -165,14 +167,23 @@ until := Actor millisecondClock + ({seconds} * 1000).
 def test_kill_9_of_a_node_under_load_its_ids_come_back_on_the_entry_node(redis, tmp_path):  # noqa: F811
     port, nodes = start_nodes(redis, tmp_path, ttl=2000, idle=60000)
     try:
-        client = LPProcess(GRAIN + KILL_CLIENT.format(entry=url(HOSTS[0], port), callers=60, ids=30, seconds=9),
-                           workdir(tmp_path / "client"))
+        client = LPProcess(GRAIN + KILL_CLIENT.format(entry=url(HOSTS[0], port), redis=redis.url, callers=60,
+                                                      ids=30), workdir(tmp_path / "client"))
         acked_before = 0
         while acked_before < 150:
             if client.readline().startswith("ack"):
                 acked_before += 1
         os.kill(nodes[2].proc.pid, signal.SIGKILL)
         killed_at = len(client.out)
+        nodes[2].proc.wait()
+        while nodes[2].lines.get(timeout=10) is not None:   # all it printed before it died
+            pass
+        on_killed = {w[1].split("/")[1] for w in node_lines(nodes[2]) if w[0] == "acquired"}
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and \
+                not on_killed <= set(client_acks("".join(client.out[killed_at:]))[0]):
+            time.sleep(0.2)    # until every id of the killed node was answered again, or 2 minutes
+        redis.command("SET", "stop", "1")
         rc, out, err = client.finish(timeout=120)
         assert (rc, err) == (0, ""), err
     finally:
@@ -180,7 +191,6 @@ def test_kill_9_of_a_node_under_load_its_ids_come_back_on_the_entry_node(redis, 
             n.proc.kill()
             n.proc.wait()
     acks, fails = client_acks(out)
-    on_killed = {w[1].split("/")[1] for w in node_lines(nodes[2]) if w[0] == "acquired"}
     assert on_killed, "the killed node served no id"
     after = client_acks("".join(client.out[killed_at:]))[0]
     for gid in on_killed:
