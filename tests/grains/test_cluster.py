@@ -78,7 +78,7 @@ def start_nodes(redis, tmp_path, ttl: int, idle: int):  # noqa: F811
                           idle=idle)
         nodes.append(LPProcess(src, workdir(tmp_path / f"node{i}"), domains=1))
     for n in nodes:
-        assert n.readline() == "ready"
+        assert n.readline(timeout=180) == "ready"   # a loaded machine checks and starts slowly
     return port, nodes
 
 
@@ -171,7 +171,7 @@ def test_kill_9_of_a_node_under_load_its_ids_come_back_on_the_entry_node(redis, 
                                                       ids=30), workdir(tmp_path / "client"))
         acked_before = 0
         while acked_before < 150:
-            if client.readline().startswith("ack"):
+            if client.readline(timeout=180).startswith("ack"):
                 acked_before += 1
         os.kill(nodes[2].proc.pid, signal.SIGKILL)
         killed_at = len(client.out)
