@@ -233,7 +233,7 @@ Wait idle: counters.
     rss = {}
     with p:
         for mark in ("baseline", "active true", "idle", "reloaded true", "idle again"):
-            assert p.readline(timeout=60) == mark
+            assert p.readline(timeout=180) == mark
             rss[mark] = rss_kb(p.proc.pid)
         rc, _, err = p.finish()
     assert (rc, err) == (0, "")

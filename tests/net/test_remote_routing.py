@@ -65,8 +65,8 @@ Actor sleep: 60000.
 """)
     with LPProcess(src.replace("Object subclass: #Router.", "Object subclass: #Router.\nGreeter subclass: #Looping."),
                    tmp_path) as p:  # noqa: E501
-        url = p.readline()
-        assert p.readline() == f"307 Remote: {url} redirected the call too many times"
+        url = p.readline(timeout=180)
+        assert p.readline(timeout=180) == f"307 Remote: {url} redirected the call too many times"
         body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "greet:",
                            "params": {"class": "Greeter", "id": "a", "args": ["Ada"]}}).encode()
 
