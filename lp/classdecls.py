@@ -32,7 +32,7 @@ HIERARCHY = [
     ("HttpStatusHead", "Object", ("version", "status", "reason", "headers")),
     ("TLS", "Object", ()), ("TLSError", "NetworkError", ()),
     ("WebSocket", "Object", ()), ("WebSocketMessage", "Object", ("data", "isText")),
-    ("Remote", "Object", ()), ("RemoteRequest", "Object", ("callId", "selector", "className", "id", "arguments")),
+    ("Remote", "Object", ()), ("RemoteRequest", "Object", ("callId", "selector", "className", "id", "arguments", "takeover")),
     # grains (docs/grains.md): a reference to one grain, whose sends go to its class's methods
     ("GrainRef", "Object", ()),
 ]

@@ -5,7 +5,8 @@ activations/s (ids touched once each), with the default in-memory store and with
 
 Each figure is timed inside the LP program (Actor millisecondClock) after a warm-up, so start-up
 is not counted. The Redis rows need redis-server (apt install redis-server); they are skipped
-without it. Remote calls/s (one connection) and compiled mode come with Remote and issue 12.
+without it. The last row calls a node in another process through Remote (the sequential figure is
+one caller on one pooled connection); compiled mode comes with issue 12.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ Import module: #Grain.
 Object subclass: #Counter fields: (n).
 Counter >> increment = self with: {{ n: self n + 1 }}.
 Object subclass: #Bench.
+{extra}
 Bench class >> ms: aBlock = (t := Actor millisecondClock. aBlock value. Actor millisecondClock - t max: 1).
 counters := {server}.
 main := Actor self.
@@ -45,10 +47,36 @@ t := Bench ms: [1 to: {ids} do: [:i | (counters id: 'a' , i printString) n]].
 """
 
 
-def run(server: str, calls: int, ids: int, domains: int) -> dict[str, int]:
+NODE = """
+Import module: #Grain.
+Object subclass: #Counter fields: (n).
+Counter >> increment = self with: {{ n: self n + 1 }}.
+server := RemoteServer startHost: '127.0.0.1' port: 0.
+url := 'http://127.0.0.1:' , server port printString , '/rpc'.
+(Grain for: Counter initial: (Counter fields: {{ n: 0 }}) redis: '{redis}' url: url members: {{ url }}) serveOn: server.
+url displayNl.
+Actor sleep: 3600000.
+"""
+
+# the client's `counters id: x` is a Remote proxy through the node's URL
+VIA = """Object subclass: #Via fields: (url).
+Via >> id: x = Remote at: self url for: #Counter id: x timeout: 60000."""
+
+
+def start_node(redis_url: str, domains: int):
+    d = tempfile.mkdtemp()
+    f = Path(d) / "node.lp"
+    f.write_text(NODE.format(redis=redis_url))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "lp", "run", "--domains", str(domains), str(f)],
+                         stdout=subprocess.PIPE, text=True, env=env)
+    return p, p.stdout.readline().strip()
+
+
+def run(server: str, calls: int, ids: int, domains: int, extra: str = "") -> dict[str, int]:
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "bench.lp"
-        f.write_text(PROGRAM.format(server=server, calls=calls, ids=ids))
+        f.write_text(PROGRAM.format(server=server, calls=calls, ids=ids, extra=extra))
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         out = subprocess.run([sys.executable, "-m", "lp", "run", "--domains", str(domains), str(f)],
                              capture_output=True, text=True, env=env, check=True).stdout
@@ -73,11 +101,19 @@ def main():
         print(f"(no Redis rows: {e})")
     print(f"| store | sequential calls/s | 50 callers, calls/s | activations/s |  (--domains {a.domains})")
     print("|---|---|---|---|")
+    node = None
     try:
         for name, server in rows:
             r = run(server, a.calls, a.ids, a.domains)
             print(f"| {name} | {r['sequential']:,} | {r['concurrent']:,} | {r['activations']:,} |", flush=True)
+        if redis is not None:
+            node, url = start_node(redis.url, a.domains)
+            r = run(f"Via fields: {{ url: '{url}' }}", a.calls // 3, a.ids // 3, a.domains, VIA)
+            print(f"| Remote to a node (redis, leases) | {r['sequential']:,} | {r['concurrent']:,} | "
+                  f"{r['activations']:,} |", flush=True)
     finally:
+        if node is not None:
+            node.kill()
         if redis is not None:
             redis.stop()
 

@@ -2,10 +2,13 @@
 the LP process's RSS before, with every id active, after they have all deactivated, and after
 reading every state back (each must be 1).
 
-    python bench/grains/idle_rss.py [--ids 20000] [--domains 2]
+    python bench/grains/idle_rss.py [--ids 20000] [--domains 2] [--redis]
 
-The default in-memory store keeps every state (a small JSON text per id), so the floor after
-deactivation is the baseline plus the store's map; the owners' actors and states are what goes.
+It waits until the server reports no active id (GrainServer active), then reads every state back
+and waits for those activations to end too. The default in-memory store keeps every state (a small
+JSON text per id) in the process, so its floor after deactivation is the baseline plus the store's
+map; with --redis (a redis-server started here) the states live in Redis and the process keeps
+nothing per id once idle.
 """
 from __future__ import annotations
 
@@ -17,29 +20,40 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.grains.redis_server import RedisServer  # noqa: E402
 
 PROGRAM = """
 Import module: #Grain.
 Object subclass: #Counter fields: (n).
 Counter >> increment = self with: {{ n: self n + 1 }}.
-counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
-    options: (GrainOptions default with: {{ idle: 1000 }}).
+Object subclass: #Wait.
+Wait class >> idle: counters since: t = counters active = 0
+    ifTrue: [Actor millisecondClock - t]
+    ifFalse: [Actor sleep: 250. Wait idle: counters since: t].
+counters := {server}.
 main := Actor self.
 'baseline' displayNl.
 Actor sleep: 500.
+t := Actor millisecondClock.
 1 to: 10 do: [:w | Actor spawn: [:me |
     w to: {ids} by: 10 do: [:i | (counters id: i printString) increment].
     main ! #done]].
 10 timesRepeat: [main receive: {{ #done -> [:m | nil] }}].
-'active' displayNl.
-Actor sleep: 4000.
-'idle' displayNl.
-Actor sleep: 500.
+('active ' , counters active printString , ' in ' , (Actor millisecondClock - t) printString , ' ms') displayNl.
+t := Actor millisecondClock.
+w := Wait idle: counters since: t.
+('idle after ' , w printString , ' ms') displayNl.
+Actor sleep: 1000.
+'idle, 1 s later' displayNl.
+t := Actor millisecondClock.
 bad := (1 to: {ids}) inject: 0 into: [:acc :i | (counters id: i printString) n = 1 ifTrue: [acc] ifFalse: [acc + 1]].
-('reloaded ' , bad printString , ' wrong') displayNl.
+('reloaded, ' , bad printString , ' wrong, in ' , (Actor millisecondClock - t) printString , ' ms') displayNl.
+Wait idle: counters since: Actor millisecondClock.
+'idle again' displayNl.
 Actor sleep: 500.
 """
-
 
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -52,16 +66,26 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ids", type=int, default=20000)
     ap.add_argument("--domains", type=int, default=2)
+    ap.add_argument("--redis", action="store_true", help="keep the states in a redis-server started here")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
+        options = "(GrainOptions default with: { idle: 1000 })"
+        server = f"Grain for: Counter initial: (Counter fields: {{ n: 0 }}) options: {options}"
+        redis = None
+        if a.redis:
+            redis = RedisServer(Path(d))
+            server = (f"Grain for: Counter initial: (Counter fields: {{ n: 0 }}) store: "
+                      f"(RedisGrainStore url: '{redis.url}') options: {options}")
         f = Path(d) / "idle.lp"
-        f.write_text(PROGRAM.format(ids=a.ids))
+        f.write_text(PROGRAM.format(ids=a.ids, server=server))
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
         p = subprocess.Popen([sys.executable, "-m", "lp", "run", "--domains", str(a.domains), str(f)],
                              stdout=subprocess.PIPE, text=True, env=env)
         for line in p.stdout:
-            print(f"{line.strip():<22} RSS {rss_mb(p.pid):7.1f} MB", flush=True)
+            print(f"{line.strip():<40} RSS {rss_mb(p.pid):7.1f} MB", flush=True)
         p.wait()
+        if redis is not None:
+            redis.stop()
 
 
 if __name__ == "__main__":

@@ -12,16 +12,14 @@ classes define, never the ones every object has).
 """
 from __future__ import annotations
 
-import base64
-import json
-
 from lp.interp.code import Code, FieldGetter, Method, Primitive
 from lp.interp import code as C
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.net_values import RemoteProxy
-from lp.interp.prims_objects import _json_constant, _json_float, _json_int, _scalar_text, to_json
+from lp.interp import value_json
 from lp.interp.registry import prim
-from lp.interp.values import Association, Char, Instance, LPClass, LPDict, Maybe, NONE, Symbol, Closure
+from lp.interp.value_json import untagged
+from lp.interp.values import NONE, Instance, LPClass, Maybe, Symbol, Closure
 from lp.interp.vm import Call
 
 DEFAULT_TIMEOUT = 5000
@@ -95,66 +93,10 @@ def _at_timeout(p, cls, url, class_name, id_, ms):
     return RemoteProxy(url, class_name, id_, ms)
 
 
-# ---- the JSON of LP values
-
-def tagged(p, v):
-    """v as JSON data, LP values that JSON lacks tagged with a one-key object `{"$...": ...}`."""
-    t = type(v)
-    if t is Instance:
-        out = {"$class": v.cls.name}
-        out.update((n, tagged(p, x)) for n, x in zip(v.cls.fields, v.values))
-        return out
-    if t is Symbol:
-        return {"$symbol": v.name}
-    if t is Char:
-        return {"$char": v.ch}
-    if t is Maybe:
-        return {"$maybe": [tagged(p, v.value)] if v.present else []}
-    if t is bytes:
-        return {"$bytes": base64.b64encode(v).decode("ascii")}
-    if t is Association:
-        return {"$assoc": [tagged(p, v.key), tagged(p, v.value)]}
-    if t is tuple:
-        return [tagged(p, x) for x in v]
-    if t is LPDict:
-        pairs = list(v.entries())
-        if all(type(k) is str and not k.startswith("$") for k, _ in pairs):
-            return {k: tagged(p, x) for k, x in pairs}
-        return {"$dict": [[tagged(p, k), tagged(p, x)] for k, x in pairs]}
-    return to_json(p, v)
-
-
-def untagged(interp, v):
-    if isinstance(v, str):
-        return _scalar_text(v)
-    if isinstance(v, list):
-        return tuple(untagged(interp, x) for x in v)
-    if isinstance(v, dict):
-        if len(v) == 1:
-            (k, x), = v.items()
-            if k == "$symbol" and isinstance(x, str):
-                return Symbol(x)
-            if k == "$char" and isinstance(x, str) and len(x) == 1:
-                return Char(x)
-            if k == "$maybe" and isinstance(x, list) and len(x) <= 1:
-                return Maybe(True, untagged(interp, x[0])) if x else NONE
-            if k == "$bytes" and isinstance(x, str):
-                return base64.b64decode(x)
-            if k == "$assoc" and isinstance(x, list) and len(x) == 2:
-                return Association(untagged(interp, x[0]), untagged(interp, x[1]))
-            if k == "$dict" and isinstance(x, list) and all(isinstance(e, list) and len(e) == 2 for e in x):
-                return LPDict.of((untagged(interp, a), untagged(interp, b)) for a, b in x)
-        name = v.get("$class")
-        if isinstance(name, str):
-            cls = interp.classes.get(name)
-            if cls is not None and not cls.builtin and set(cls.fields) == set(v) - {"$class"}:
-                return Instance(cls, tuple(untagged(interp, v[f]) for f in cls.fields))
-        return LPDict.of((_scalar_text(k), untagged(interp, x)) for k, x in v.items())
-    return v
-
+# ---- the JSON of LP values (lp/interp/value_json.py)
 
 def encode(p, v) -> str:
-    return json.dumps(tagged(p, v), separators=(",", ":"), ensure_ascii=False)
+    return value_json.encode(p, v)
 
 
 @prim("Remote", "encode:", class_side=True)
@@ -167,7 +109,7 @@ def _decode(p, cls, s):
     if type(s) is not str:
         raise LPRaise(make_error(p.interp, f"Remote decode: expects a String, not {p.interp.describe(s)}"))
     try:
-        data = json.loads(s, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+        data = value_json.loads(s)
     except (ValueError, RecursionError) as e:
         raise LPRaise(make_error(p.interp, f"Remote decode: invalid JSON: {e}")) from None
     return untagged(p.interp, data)
@@ -221,7 +163,7 @@ def _loads(p, text, what):
     if type(text) is not str:
         raise LPRaise(make_error(p.interp, f"{what} expects a String, not {p.interp.describe(text)}"))
     try:
-        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+        return value_json.loads(text)
     except (ValueError, RecursionError) as e:
         _remote_error(p, f"{what}: invalid JSON: {e}", PARSE_ERROR)
 
@@ -229,15 +171,19 @@ def _loads(p, text, what):
 @prim("Remote", "request:", class_side=True)
 def _request(p, cls, text):
     """A call as the server reads it: {"jsonrpc": "2.0", "id": ..., "method": selector,
-    "params": {"class": name, "id": id, "args": [...]}}, else RemoteError -32700 / -32600."""
+    "params": {"class": name, "id": id, "args": [...]}} (and "takeover": the URL of a node the
+    client could not reach, when it retries at its entry URL), else RemoteError -32700 / -32600."""
     data = _loads(p, text, "Remote request:")
     params = data.get("params") if type(data) is dict else None
     if type(params) is not dict or type(data.get("method")) is not str or not data["method"] \
             or type(params.get("class")) is not str or "id" not in params or type(params.get("args")) is not list:
         _remote_error(p, "invalid request: a call needs method and params with class, id and args",
                       INVALID_REQUEST)
+    takeover = params.get("takeover", "")
+    if type(takeover) is not str:
+        _remote_error(p, "invalid request: takeover is the URL of a node that did not answer", INVALID_REQUEST)
     values = (untagged(p.interp, data.get("id")), Symbol(data["method"]), params["class"],
-              untagged(p.interp, params["id"]), untagged(p.interp, params["args"]))
+              untagged(p.interp, params["id"]), untagged(p.interp, params["args"]), takeover)
     return Instance(p.interp.classes["RemoteRequest"], values)
 
 
@@ -254,3 +200,40 @@ def _result(p, cls, text):
         _remote_error(p, msg if type(msg) is str else "a remote error",
                       code if type(code) is int else SERVER_ERROR)
     _remote_error(p, "Remote: the answer is no JSON-RPC response", INVALID_REQUEST)
+
+
+# ---- where each id lives: the client's cache of redirects (docs/network.md, "Routing")
+
+OWNERS_KEPT = 100_000   # the oldest entry goes first beyond this
+
+
+def _owner_key(p, entry, class_name, id_):
+    return (entry, class_name if type(class_name) is str else str(class_name), encode(p, id_))
+
+
+def _owners(interp) -> dict:
+    """The cache belongs to the running program (as the connection pool does), shared by its actors."""
+    owners = getattr(interp, "remote_owners", None)
+    if owners is None:
+        owners = interp.remote_owners = {}
+    return owners
+
+
+@prim("Remote", "ownerFor:class:id:", class_side=True)
+def _owner_for(p, cls, entry, class_name, id_):
+    """The URL a redirect named for (class, id) reached through entry, if one is remembered."""
+    url = _owners(p.interp).get(_owner_key(p, entry, class_name, id_))
+    return NONE if url is None else Maybe(True, url)
+
+
+@prim("Remote", "remember:for:class:id:", class_side=True)
+def _remember(p, cls, url, entry, class_name, id_):
+    """Remember url as where (class, id) lives; the entry URL itself is forgotten, not stored."""
+    owners = _owners(p.interp)
+    key = _owner_key(p, entry, class_name, id_)
+    owners.pop(key, None)
+    if url != entry:
+        owners[key] = url
+        if len(owners) > OWNERS_KEPT:
+            del owners[next(iter(owners))]
+    return None

@@ -35,7 +35,7 @@ BUILTIN_FIELDS = {
                        "headers": "Dictionary[String,String]"},
     "WebSocketMessage": {"data": "ByteArray", "isText": "Boolean"},
     "RemoteRequest": {"callId": "Dynamic", "selector": "Symbol", "className": "String", "id": "Dynamic",
-                      "arguments": "Dynamic"},
+                      "arguments": "Dynamic", "takeover": "String"},
 }
 
 NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
@@ -554,11 +554,13 @@ decode: String -> Dynamic
 request: String -> RemoteRequest
 result: String -> Dynamic
 perform: Symbol on: a withArguments: Array[b] -> Dynamic
+ownerFor: String class: String id: a -> Maybe[String]
+remember: String for: String class: String id: a -> UndefinedObject
 """,
     "GrainRef": """
 label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
-perform: Symbol on: a withArguments: Array[Dynamic] -> Dynamic
 nodeId -> String
+hashOf: String -> Integer
 encodeState: a -> String
 decodeState: String like: a -> a
 isState: a like: b -> Boolean

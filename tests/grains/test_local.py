@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from tests.grains.helpers import COUNTER, check, run
+from tests.grains.helpers import COUNTER, check, run, workdir
+from tests.net.helpers import LPProcess
 
 
 def test_calls_answer_and_change_state(tmp_path):
@@ -204,3 +205,45 @@ Actor sleep: 500.
 """, tmp_path)
     assert (rc, err) == (0, "")
     assert out == "await: timed out after 100 ms\n1\n"   # the call ran all the same
+
+
+def test_many_ids_deactivate_reload_and_the_memory_is_reused(tmp_path):
+    """1,000 ids touched once with a 1 s idle timeout: every owner deactivates (the server reports no
+    active id), every state reloads correctly, and activating them all again takes much less new
+    memory than the first time (the owners' memory was freed and is reused). The 100,000-id run is
+    bench/grains/idle_rss.py."""
+    p = LPProcess(COUNTER + """
+Object subclass: #Wait.
+Wait class >> idle: counters = counters active = 0 ifFalse: [Actor sleep: 100. Wait idle: counters].
+counters := Grain for: Counter initial: (Counter fields: { n: 0 })
+    options: (GrainOptions default with: { idle: 1000 }).
+main := Actor self.
+touch := [:k | 1 to: 10 do: [:w | Actor spawn: [:me |
+        ok := (w to: 1000 by: 10) inject: true into: [:acc :i | (k value: (counters id: i printString)) and: [acc]].
+        main ! ok]].
+    (1 to: 10) inject: true into: [:acc :w | main receive: { Boolean -> [:b | b and: [acc]] }]].
+'baseline' displayNl. Actor sleep: 300.
+('active ' , (touch value: [:g | g increment n = 1]) printString) displayNl. Actor sleep: 300.
+Wait idle: counters.
+'idle' displayNl. Actor sleep: 300.
+('reloaded ' , (touch value: [:g | g n = 1]) printString) displayNl. Actor sleep: 300.
+Wait idle: counters.
+'idle again' displayNl.
+""", workdir(tmp_path))
+    rss = {}
+    with p:
+        for mark in ("baseline", "active true", "idle", "reloaded true", "idle again"):
+            assert p.readline(timeout=180) == mark
+            rss[mark] = rss_kb(p.proc.pid)
+        rc, _, err = p.finish()
+    assert (rc, err) == (0, "")
+    first = rss["active true"] - rss["baseline"]
+    again = rss["reloaded true"] - rss["idle"]
+    assert again < first / 2, rss
+
+
+def rss_kb(pid: int) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0

@@ -46,7 +46,7 @@ counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }}) redis: '{re
 ((counters id: 'b') add: 5) n printNl.
 """
     assert run(prog, tmp_path) == (0, "1\n5\n", "")
-    assert stored(redis, "Counter/a") == {"$i": "Counter", "f": {"n": 1}}
+    assert stored(redis, "Counter/a") == {"$class": "Counter", "n": 1}
     assert run(prog, tmp_path) == (0, "2\n10\n", "")
     assert redis.command("GET", "grain:{Counter/a}:fence") == "2"
     assert redis.command("EXISTS", "grain:{Counter/a}:lease") == 0   # single node: no leases
@@ -105,7 +105,7 @@ def test_two_processes_share_ids_one_activation_at_a_time(redis, tmp_path):  # n
     assert not [w for w in lines if w[0] == "fail"]
     for key, gid in (("Counter/a", "a"), ("Counter/b", "b"), ("Counter/c", "c")):
         acks = sorted(int(w[2]) for w in lines if w[0] == "ack" and w[1] == gid)
-        n = stored(redis, key)["f"]["n"]
+        n = stored(redis, key)["n"]
         assert acks == list(range(1, n + 1)), key      # every acknowledged increment once, none lost
         acquired = {int(w[2]): int(w[3]) for w in lines if w[0] == "acquired" and w[1] == key}
         released = {int(w[2]): int(w[3]) for w in lines if w[0] == "released" and w[1] == key}
@@ -150,7 +150,7 @@ counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
     rc, out, err = a.finish(timeout=60)
     assert (rc, err) == (0, "")
     assert out.splitlines() == ["calling", "failed fenced", "final 3"]
-    assert stored(redis, "Counter/x")["f"]["n"] == 3
+    assert stored(redis, "Counter/x")["n"] == 3
 
 
 def test_redis_restarted_mid_run_fails_calls_clearly_then_recovers(durable_redis, tmp_path):  # noqa: F811
@@ -216,7 +216,7 @@ counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
 
 
 def test_a_stored_state_that_does_not_decode_fails_with_bad_state(redis, tmp_path):  # noqa: F811
-    redis.command("SET", "grain:{Counter/q}:state", '{"$i":"Nope","f":{}}')
+    redis.command("SET", "grain:{Counter/q}:state", '{"$class":"Nope","n":1}')
     rc, out, err = run(COUNTER + f"""
 counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }}) redis: '{redis.url}'.
 (GrainError try: [(counters id: 'q') n printString] onError: [:e | e kind printString , ' ' , e message]) displayNl.
@@ -278,3 +278,38 @@ counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
         # A's last acknowledged increment is kept; at most one more of A's (written, not yet printed)
         assert acked[gid] + 1 <= got[gid] <= acked[gid] + 2, (gid, acked, got)
     assert took < 30
+
+
+def test_the_stored_form_is_remotes_json_exact(redis, tmp_path):  # noqa: F811
+    """docs/grains.md, "The stored form": every tag as stored in Redis, read back as the same value
+    by another process; a stored instance with other fields is #badState."""
+    prog = f"""
+Import module: #Grain.
+Object subclass: #Point fields: (x y).
+Object subclass: #Box fields: (sym ch some none bytes pair byInt byName p).
+Box >> get = self.
+Box >> touch = self with: {{ p: Point fields: {{ x: 3. y: 4 }} }}.
+boxes := Grain for: Box initial: (Box fields: {{
+    sym: #ok. ch: $c. some: (Maybe some: 1). none: Maybe none. bytes: (ByteArray withAll: #(1 2 255)).
+    pair: 'k' -> 2. byInt: (Dictionary new at: 1 put: 'one'). byName: (Dictionary new at: 'a' put: nil).
+    p: Point fields: {{ x: 1. y: 2 }} }}) redis: '{redis.url}'.
+"""
+    rc, out, err = run(prog + """
+(boxes id: 'b') touch.
+""", tmp_path)
+    assert (rc, out, err) == (0, "", "")
+    assert stored(redis, "Box/b") == {
+        "$class": "Box", "sym": {"$symbol": "ok"}, "ch": {"$char": "c"}, "some": {"$maybe": [1]},
+        "none": {"$maybe": []}, "bytes": {"$bytes": "AQL/"}, "pair": {"$assoc": ["k", 2]},
+        "byInt": {"$dict": [[1, "one"]]}, "byName": {"a": None}, "p": {"$class": "Point", "x": 3, "y": 4}}
+    rc, out, err = run(prog + "(boxes id: 'b') get printNl.\n", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == ("Box(sym: #ok, ch: $c, some: Maybe some: 1, none: Maybe none, bytes: #[1 2 255], "
+                   "pair: 'k' -> 2, byInt: Dictionary(1 -> 'one'), byName: Dictionary('a' -> nil), "
+                   "p: Point(x: 3, y: 4))\n")
+    redis.command("SET", "grain:{Box/c}:state", '{"$class":"Point","x":1}')
+    rc, out, err = run(prog + """
+(GrainError try: [(boxes id: 'c') get printString] onError: [:e | e kind printString , ' ' , e message]) displayNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "#badState grain Box/c: a stored Point does not have the fields of Point (the field y differs)\n"
