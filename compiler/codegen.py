@@ -131,7 +131,11 @@ class FunctionGen:
             self.drop_all()
             self.ret(self.make(UNWIND, 0, I.UNKNOWN))
         from lp.compiler.actors import spend_reduction
-        spend_reduction(self)
+
+        def killed():
+            self.drop_all()
+            self.ret(self.make(UNWIND, 0, I.UNKNOWN))
+        spend_reduction(self, killed)
 
     def leave(self) -> None:
         if self.counts_depth():
@@ -510,7 +514,12 @@ class FunctionGen:
         self.b.cbranch(last, done, nxt)
         self.b.position_at_end(nxt)
         from lp.compiler.actors import spend_reduction
-        spend_reduction(self)
+
+        def killed():
+            saved = list(self.owned)
+            self.unwind_here(None)
+            self.owned = saved
+        spend_reduction(self, killed)
         i.add_incoming(self.b.add(i, c64(1)), self.b.block)
         self.b.branch(head)
         self.b.position_at_end(done)

@@ -4,8 +4,9 @@
  * lprt__ctx_switch and the fiber switches back (to whichever domain resumed
  * it — fibers migrate when stolen) when it blocks, yields or returns. Stacks
  * are PROT_NONE-guarded at the low end and recycled through a small
- * per-domain cache. A fiber killed while suspended is simply never resumed:
- * its stack is released without unwinding (engines free resources in on_exit).
+ * per-domain cache. A fiber killed while suspended is either resumed once to
+ * unwind its frames (lprt_config.unwind_killed_fibers: lprt__fiber_unwind) or
+ * never resumed, its stack released as it is (engines free resources in on_exit).
  * Fiber code must not keep the address of a thread-local (errno included)
  * across a blocking call, since it may resume on another thread.           */
 #include "lprt_internal.h"
@@ -176,11 +177,32 @@ int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
 }
 
 int lprt_suspend(lprt_actor *self) {
+    if (self->unwinding) return LPRT_WAKE_KILLED;
     switch_out(self, LPRT_BLOCK, 0);
     return self->wake_reason;
 }
 
-void lprt_yield(lprt_actor *self) { switch_out(self, LPRT_YIELD, 0); }
+void lprt_yield(lprt_actor *self) {
+    if (!self->unwinding) switch_out(self, LPRT_YIELD, 0);
+}
+
+/* A killed fiber that has run is resumed once to unwind (lprt_config.unwind_killed_fibers):
+   its pending switch answers LPRT_WAKE_KILLED and it runs until its entry returns. */
+void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a) {
+    if (!a->rt->unwind_killed_fibers || !a->stack_base || a->unwinding) return;
+    a->unwinding = true;
+    a->wake_reason = LPRT_WAKE_KILLED;
+    lprt_actor *was = lprt__cur_actor;
+    lprt__cur_actor = a;
+    int r = lprt__fiber_resume(d, a);
+    lprt__cur_actor = was;
+    if (r != LPRT_DONE) {
+        fprintf(stderr, "lprt: actor %llu switched out while unwinding after a kill\n", (unsigned long long)a->id);
+        abort();
+    }
+    lprt__reason_release(a->rt, a->own_reason);
+    a->own_reason = (lprt_reason){LPRT_NORMAL, NULL};
+}
 
 lprt_msg *lprt_receive(lprt_actor *self, int64_t deadline) {
     for (;;) {

@@ -103,6 +103,7 @@ struct lprt_actor {
     void *stack_base;
     size_t stack_size;
     int fiber_code;
+    bool unwinding; /* resumed after a kill to unwind (lprt_config.unwind_killed_fibers) */
 #ifdef LPRT_TSAN
     void *tsan_fiber;
 #endif
@@ -172,6 +173,7 @@ struct lprt {
     int ndomains;
     int budget;
     size_t fiber_stack;
+    int unwind_killed_fibers;
     lprt__domain *domains;
     _Atomic uint64_t next_id;
     _Atomic uint64_t next_ref;
@@ -257,6 +259,7 @@ void lprt__deliver_exit(lprt_actor *from, lprt_actor *target, lprt_reason r, boo
 int lprt__fiber_init(lprt_actor *a, size_t stack_size);
 int lprt__fiber_resume(lprt__domain *d, lprt_actor *a); /* returns LPRT_YIELD/BLOCK/DONE */
 void lprt__fiber_free(lprt__domain *d, lprt_actor *a);
+void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a); /* a killed fiber unwinds (unwind_killed_fibers) */
 void lprt__stack_cache_free(lprt__domain *d);
 
 /* futex helpers (sched.c) */

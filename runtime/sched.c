@@ -215,6 +215,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     a->budget = d->rt->det ? lprt__det_budget(d->rt) : d->rt->budget;
     a->wait_kind = WAIT_NONE;
     if (atomic_load_explicit(&a->kill_pending, memory_order_acquire)) {
+        if (a->kind == LPRT_FIBER) lprt__fiber_unwind(d, a);
         lprt__finish(a, take_kill_reason(a));
         return;
     }
@@ -226,6 +227,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
         a->own_reason = (lprt_reason){LPRT_NORMAL, NULL};
         lprt__finish(a, own);
     } else if (atomic_load_explicit(&a->kill_pending, memory_order_acquire)) {
+        if (a->kind == LPRT_FIBER) lprt__fiber_unwind(d, a);
         lprt__finish(a, take_kill_reason(a));
     } else if (r == LPRT_BLOCK) {
         block(d, a, seq);
