@@ -125,7 +125,9 @@ class FunctionGen:
         error to the caller, which records the frame of the send that overflowed."""
         d = self.b.add(self.b.load(self.mod.depth), c64(1))
         self.b.store(d, self.mod.depth)
-        over = self.b.icmp_signed(">", d, self.b.load(self.mod.depth_limit))
+        sp = self.b.ptrtoint(self.b.call(self.mod.stacksave(), []), I64)
+        over = self.b.or_(self.b.icmp_signed(">", d, self.b.load(self.mod.depth_limit)),
+                          self.b.icmp_unsigned("<", sp, self.b.load(self.mod.stack_floor)))
         with self.b.if_then(over, likely=False):
             self.b.call(self.mod.c("lpn_stack_overflow"), [])
             self.drop_all()

@@ -14,7 +14,7 @@
 #include "lpn.h"
 
 enum { BUDGET = 2000, REASON_CUT = 300 };
-#define ACTOR_STACK ((size_t)256 * 1024)
+#define ACTOR_STACK ((size_t)LPN_ACTOR_STACK_KIB * 1024)
 
 __thread int64_t lpn_reductions = BUDGET;
 
@@ -28,6 +28,7 @@ static volatile int main_done;
 typedef struct nactor {
     lpn_ctx cx;                  /* saved while the fiber is switched out */
     int64_t depth, reds;
+    uint64_t floor;              /* lpn_stack_floor */
     lpn_value block;             /* the spawned block, until it runs */
     lprt_actor *a;
     uint64_t id;
@@ -90,9 +91,11 @@ static int park(nactor *s) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
     s->reds = lpn_reductions;
+    s->floor = lpn_stack_floor;
     int r = lprt_suspend(s->a);
     lpn_cx = s->cx;
     lpn_depth = s->depth;
+    lpn_stack_floor = s->floor;
     lpn_reductions = s->reds;
     s->wait_what = NULL;
     if (r == LPRT_WAKE_KILLED) killed(s);
@@ -105,9 +108,11 @@ int64_t lpn_preempt(void) {
     if (!s) return 0;
     s->cx = lpn_cx;
     s->depth = lpn_depth;
+    s->floor = lpn_stack_floor;
     lprt_yield(s->a);
     lpn_cx = s->cx;
     lpn_depth = s->depth;
+    lpn_stack_floor = s->floor;
     lpn_reductions = BUDGET;
     if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
     killed(s);
@@ -492,6 +497,7 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
     lpn_reductions = BUDGET;
+    lpn_stack_floor_set(ACTOR_STACK);
     lpn_value blk = s->block;
     s->block = LPN_NIL_VALUE;
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
@@ -1001,6 +1007,12 @@ lpn_value lpn_clock(int64_t micro) { return lpn_int(lprt_now() / (micro ? 1000 :
 /* ---- the program ---------------------------------------------------------------------- */
 
 static lpn_value (*program_main)(void);
+static size_t main_stack_bytes;
+
+void lpn_stack_floor_set(size_t stack_bytes) {
+    char here;
+    lpn_stack_floor = (uint64_t)(uintptr_t)&here - stack_bytes + (size_t)LPN_STACK_MARGIN_KIB * 1024;
+}
 static lpn_value main_result;
 
 static void main_fiber(lprt_actor *self, void *ud) {
@@ -1009,6 +1021,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
     lpn_reductions = BUDGET;
+    lpn_stack_floor_set(main_stack_bytes);
     main_result = program_main();
     main_cx = lpn_cx;   /* reported after the run, on the thread that started it */
     if (main_result.cls == LPN_UNWIND) {
@@ -1050,6 +1063,7 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     init_classes();
     quiet = quiet_flag;
     program_main = fn;
+    main_stack_bytes = main_stack;
     lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0, .unwind_killed_fibers = 1};
     lprt_hooks hooks = {.retain = msg_retain, .release = msg_release, .on_exit = on_exit_hook,
                         .unobserved = unobserved, .deadlock = deadlocked};

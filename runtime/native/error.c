@@ -8,6 +8,7 @@
 
 __thread lpn_ctx lpn_cx;
 __thread int64_t lpn_depth = 0;
+__thread uint64_t lpn_stack_floor = 0;
 int64_t lpn_depth_limit = 200000;
 
 static lpn_value error_instance(uint64_t cls, lpn_value msg) {
@@ -63,6 +64,9 @@ lpn_value lpn_raise_new(uint64_t cls, lpn_value msg) {
 }
 
 lpn_value lpn_stack_overflow(void) {
+    if (lpn_depth <= lpn_depth_limit)   /* the prologue found the fiber's stack full first */
+        return lpn_raise("stack overflow: this actor's stack is full after %lld nested calls (an actor other than "
+                         "the main one has %d KiB of stack)", (long long)lpn_depth, LPN_ACTOR_STACK_KIB);
     return lpn_raise("stack overflow: more than %lld nested calls (raise the limit with --stack-limit)",
                      (long long)lpn_depth_limit);
 }

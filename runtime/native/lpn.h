@@ -115,6 +115,11 @@ typedef struct lpn_ctx {
 /* nested non-tail LP calls of the running actor (per domain thread; actors.c saves and restores
    it with lpn_cx around every switch), and --stack-limit */
 extern __thread int64_t lpn_depth;
+/* the lowest stack address an LP prologue may start at (0: no check): set from the fiber's stack at
+   its start, saved and restored with lpn_depth; a prologue below it answers the stack overflow error */
+extern __thread uint64_t lpn_stack_floor;
+enum { LPN_ACTOR_STACK_KIB = 256, LPN_STACK_MARGIN_KIB = 64 /* left to C code below the last LP frame */ };
+void lpn_stack_floor_set(size_t stack_bytes);   /* the running fiber has this much stack above here */
 extern int64_t lpn_depth_limit;
 extern __thread lpn_ctx lpn_cx;   /* the running actor's unwinding context */
 extern __thread int64_t lpn_reductions;   /* left in this turn: method entries and loop back-edges spend them */

@@ -1,0 +1,22 @@
+"""Deep recursion in a spawned actor of a binary (issue 12): the fiber's stack is 256 KiB and every
+LP prologue checks the stack pointer against the fiber's floor as well as the depth, so recursion
+that would overrun it raises the stack overflow Error (catchable; otherwise the actor dies with it),
+never a segfault, on 1 and 2 domains. The main actor's stack holds --stack-limit frames."""
+from __future__ import annotations
+
+from tests.native.harness import LP, ROOT, run
+
+PROGRAM = ROOT / "tests/native/actor_stress/deep_recursion.lp"
+FULL = "stack overflow: this actor's stack is full after "
+
+
+def test_deep_recursion_in_a_spawned_actor_raises_the_stack_overflow_error(tmp_path):
+    binary = tmp_path / "deep"
+    b = run([*LP, "build", PROGRAM.name, "-o", str(binary)], cwd=PROGRAM.parent)
+    assert b.status == 0, b.stderr.decode()
+    for domains in ("1", "2"):
+        got = run([str(binary), "--domains", domains], cwd=PROGRAM.parent)
+        out = got.stdout.decode().splitlines()
+        assert got.status == 0, got.stderr.decode()
+        assert out[0].startswith(FULL) and out[0].endswith("(an actor other than the main one has 256 KiB of stack)")
+        assert out[1:] == ["1000", "true", "150000"]
