@@ -86,34 +86,43 @@ static void killed(nactor *s) {
     lpn_signalled(LPN_NIL_VALUE);
 }
 
-/* Switch out until woken; answers the wake reason (LPRT_WAKE_KILLED: unwind, LPN_SIGNALLED). */
-static int park(nactor *s) {
+/* The running actor's thread-locals, set aside before a switch and put back after it. The fiber may
+   resume on another thread, and a compiler keeps a thread-local's address across a call within one
+   function, so each runs in a function of its own, which never inlines. */
+__attribute__((noinline, noipa)) static void tls_save(nactor *s) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
     s->reds = lpn_reductions;
     s->floor = lpn_stack_floor;
-    int r = lprt_suspend(s->a);
+}
+
+__attribute__((noinline, noipa)) static void tls_restore(nactor *s) {
     lpn_cx = s->cx;
     lpn_depth = s->depth;
     lpn_stack_floor = s->floor;
     lpn_reductions = s->reds;
+}
+
+/* Switch out until woken; answers the wake reason (LPRT_WAKE_KILLED: unwind, LPN_SIGNALLED). */
+static int park(nactor *s) {
+    tls_save(s);
+    int r = lprt_suspend(s->a);
+    tls_restore(s);
     s->wait_what = NULL;
     if (r == LPRT_WAKE_KILLED) killed(s);
     return r;
 }
 
 int64_t lpn_preempt(void) {
-    lpn_reductions = BUDGET;
     nactor *s = self_state();
-    if (!s) return 0;
-    s->cx = lpn_cx;
-    s->depth = lpn_depth;
-    s->floor = lpn_stack_floor;
+    if (!s) {
+        lpn_reductions = BUDGET;
+        return 0;
+    }
+    tls_save(s);
+    s->reds = BUDGET;
     lprt_yield(s->a);
-    lpn_cx = s->cx;
-    lpn_depth = s->depth;
-    lpn_stack_floor = s->floor;
-    lpn_reductions = BUDGET;
+    tls_restore(s);
     if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
     killed(s);
     return 1;

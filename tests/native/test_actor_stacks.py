@@ -20,3 +20,15 @@ def test_deep_recursion_in_a_spawned_actor_raises_the_stack_overflow_error(tmp_p
         assert got.status == 0, got.stderr.decode()
         assert out[0].startswith(FULL) and out[0].endswith("(an actor other than the main one has 256 KiB of stack)")
         assert out[1:] == ["1000", "true", "150000"]
+
+
+def test_actors_moved_between_domains_keep_their_own_depth(tmp_path):
+    """The per-thread depth, unwinding context and stack floor are put back after every switch on
+    the thread the fiber resumed on (they were written to the thread it left)."""
+    program = ROOT / "tests/native/actor_stress/migrating_depth.lp"
+    binary = tmp_path / "migrating"
+    b = run([*LP, "build", program.name, "-o", str(binary)], cwd=program.parent)
+    assert b.status == 0, b.stderr.decode()
+    for _ in range(3):
+        got = run([str(binary), "--domains", "2", "--stack-limit", "1010"], cwd=program.parent)
+        assert (got.status, got.stdout.decode(), got.stderr.decode()) == (0, "2400000\n", "")
