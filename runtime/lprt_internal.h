@@ -136,7 +136,7 @@ struct lprt__domain {
     _Atomic int parked;
     _Atomic uint32_t futex;
     void *sched_sp; /* scheduler context while a fiber runs */
-    void *stack_cache[16];
+    void *stack_cache[256]; /* recycled stacks keep their touched pages: no mmap, munmap or page fault */
     int stack_cache_n;
     size_t stack_cache_size;
     unsigned rng;
