@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -91,6 +92,7 @@ int lprt__fiber_init(lprt_actor *a, size_t stack_size) {
 static int stack_setup(lprt__domain *d, lprt_actor *a) {
     void *base = stack_alloc(d, a->stack_size);
     if (!base) return -1;
+    atomic_fetch_add_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
     a->stack_base = base;
     uintptr_t top = ((uintptr_t)STACK_BASE(base) + page_size() + a->stack_size) & ~(uintptr_t)15;
     void **sp = (void **)(top - 72);
@@ -109,7 +111,10 @@ static int stack_setup(lprt__domain *d, lprt_actor *a) {
 }
 
 void lprt__fiber_free(lprt__domain *d, lprt_actor *a) {
+    free(a->parked_copy);
+    a->parked_copy = NULL;
     if (!a->stack_base) return;
+    atomic_fetch_sub_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
 #ifdef LPRT_TSAN
     __tsan_destroy_fiber(a->tsan_fiber);
     a->tsan_fiber = NULL;
@@ -153,6 +158,44 @@ static void fiber_main(lprt_actor *a) {
     abort();
 }
 
+/* Parked stacks. A blocked fiber keeps only the bytes its frames use, and its stack's pages go
+   back to the kernel (the mapping stays, so every pointer into the stack is still valid when the
+   bytes are copied back before it resumes). It costs a copy and a madvise per wait, so it is done
+   only when many stacks are live: past PARK_AFTER, where a touched page per blocked actor is
+   what dominates memory. Not under the sanitizers, which track the stack themselves. */
+#define PARK_AFTER 10000
+
+static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
+
+void lprt__fiber_park(lprt_actor *a) {
+#if defined(LPRT_ASAN) || defined(LPRT_TSAN)
+    (void)a;
+#else
+    if (!a->stack_base || a->parked_copy ||
+        atomic_load_explicit(&a->rt->live_stacks, memory_order_relaxed) <= PARK_AFTER)
+        return;
+    char *sp = a->fiber_sp, *top = stack_top(a);
+    size_t len = (size_t)(top - sp);
+    void *copy = malloc(len);
+    if (!copy) return;
+    memcpy(copy, sp, len);
+    char *low = (char *)((uintptr_t)sp & ~(uintptr_t)(page_size() - 1));
+    if (madvise(low, (size_t)(top - low), MADV_DONTNEED) != 0) {
+        free(copy);
+        return;
+    }
+    a->parked_copy = copy;
+    a->parked_len = len;
+#endif
+}
+
+static void unpark(lprt_actor *a) {
+    if (!a->parked_copy) return;
+    memcpy(stack_top(a) - a->parked_len, a->parked_copy, a->parked_len);
+    free(a->parked_copy);
+    a->parked_copy = NULL;
+}
+
 /* domain -> fiber; returns when it blocks, yields or ends */
 int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
     if (!a->stack_base && stack_setup(d, a) != 0) {
@@ -161,6 +204,7 @@ int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
         lprt_set_exit_reason(a, LPRT_KILLED, NULL);
         return LPRT_DONE;
     }
+    unpark(a);
     void *fake = NULL;
     (void)fake;
 #ifdef LPRT_ASAN

@@ -104,6 +104,8 @@ struct lprt_actor {
     size_t stack_size;
     int fiber_code;
     bool unwinding; /* resumed after a kill to unwind (lprt_config.unwind_killed_fibers) */
+    void *parked_copy; /* the used part of its stack while blocked with many stacks live (fiber.c) */
+    size_t parked_len;
 #ifdef LPRT_TSAN
     void *tsan_fiber;
 #endif
@@ -192,6 +194,7 @@ struct lprt {
     lprt__resolver *resolver;
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
     _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages;
+    _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
 };
 
 /* rt.c */
@@ -260,6 +263,7 @@ int lprt__fiber_init(lprt_actor *a, size_t stack_size);
 int lprt__fiber_resume(lprt__domain *d, lprt_actor *a); /* returns LPRT_YIELD/BLOCK/DONE */
 void lprt__fiber_free(lprt__domain *d, lprt_actor *a);
 void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a); /* a killed fiber unwinds (unwind_killed_fibers) */
+void lprt__fiber_park(lprt_actor *a); /* blocking: with many stacks live, set its used stack aside */
 void lprt__stack_cache_free(lprt__domain *d);
 
 /* futex helpers (sched.c) */

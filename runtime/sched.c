@@ -163,6 +163,7 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
         lprt__io_wait_fd(a, a->wait_fd, a->wait_events, seq);
     }
 
+    if (a->kind == LPRT_FIBER) lprt__fiber_park(a); /* before WAITING: then another domain may resume it */
     uint64_t exp = W_MAKE(LPRT_ST_RUNNING, 0, seq);
     uint64_t nw = W_MAKE(LPRT_ST_WAITING, 0, seq) | (want_msg ? W_WANT_MSG : 0);
     lprt_retain(a); /* once WAITING is published `a` may run and die elsewhere */
