@@ -34,7 +34,7 @@ C_FUNCS = {
     "lpn_actor_id": ("V", ["v"]),
     "lpn_actor_is_alive": ("V", ["v"]),
     "lpn_clock": ("V", ["i64"]),
-    "lpn_preempt": ("void", []),
+    "lpn_preempt": ("i64", []),
     "lpn_reason_op": ("V", ["v", "i64"]),
 }
 INT, BOOL, NIL = I.Ty("Integer"), I.Ty("Boolean"), I.Ty("UndefinedObject")
@@ -249,12 +249,15 @@ def thread_local(gv) -> None:
     gv.storage_class = "thread_local(localexec)"
 
 
-def spend_reduction(g) -> None:
-    """One reduction (a method entry, a loop back-edge): past the turn's budget, yield."""
+def spend_reduction(g, unwind) -> None:
+    """One reduction (a method entry, a loop back-edge): past the turn's budget, yield; an actor
+    killed meanwhile comes back only to unwind (`unwind()` emits that path)."""
     r = g.b.sub(g.b.load(g.mod.reductions), c64(1))
     g.b.store(r, g.mod.reductions)
     with g.b.if_then(g.b.icmp_signed("<=", r, c64(0)), likely=False):
-        g.b.call(g.mod.c("lpn_preempt"), [])
+        k = g.b.call(g.mod.c("lpn_preempt"), [])
+        with g.b.if_then(g.b.icmp_signed("!=", k, c64(0)), likely=False):
+            unwind()
 
 
 def emit_call_block(mod) -> None:

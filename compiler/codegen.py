@@ -125,13 +125,19 @@ class FunctionGen:
         error to the caller, which records the frame of the send that overflowed."""
         d = self.b.add(self.b.load(self.mod.depth), c64(1))
         self.b.store(d, self.mod.depth)
-        over = self.b.icmp_signed(">", d, self.b.load(self.mod.depth_limit))
+        sp = self.b.ptrtoint(self.b.call(self.mod.stacksave(), []), I64)
+        over = self.b.or_(self.b.icmp_signed(">", d, self.b.load(self.mod.depth_limit)),
+                          self.b.icmp_unsigned("<", sp, self.b.load(self.mod.stack_floor)))
         with self.b.if_then(over, likely=False):
             self.b.call(self.mod.c("lpn_stack_overflow"), [])
             self.drop_all()
             self.ret(self.make(UNWIND, 0, I.UNKNOWN))
         from lp.compiler.actors import spend_reduction
-        spend_reduction(self)
+
+        def killed():
+            self.drop_all()
+            self.ret(self.make(UNWIND, 0, I.UNKNOWN))
+        spend_reduction(self, killed)
 
     def leave(self) -> None:
         if self.counts_depth():
@@ -510,7 +516,12 @@ class FunctionGen:
         self.b.cbranch(last, done, nxt)
         self.b.position_at_end(nxt)
         from lp.compiler.actors import spend_reduction
-        spend_reduction(self)
+
+        def killed():
+            saved = list(self.owned)
+            self.unwind_here(None)
+            self.owned = saved
+        spend_reduction(self, killed)
         i.add_incoming(self.b.add(i, c64(1)), self.b.block)
         self.b.branch(head)
         self.b.position_at_end(done)

@@ -109,6 +109,9 @@ class ModuleGen:
         self.reductions = ir.GlobalVariable(self.module, I64, name="lpn_reductions")
         self.reductions.linkage = "external"
         actors.thread_local(self.reductions)
+        self.stack_floor = ir.GlobalVariable(self.module, I64, name="lpn_stack_floor")
+        self.stack_floor.linkage = "external"
+        actors.thread_local(self.stack_floor)
         self._rt = {}
 
     # ---- declarations
@@ -129,6 +132,13 @@ class ModuleGen:
             ty = ir.LiteralStructType([I64, ir.IntType(1)])
             f = ir.Function(self.module, ir.FunctionType(ty, [I64, I64]), name=name)
             self.cfuncs[name] = f
+        return f
+
+    def stacksave(self) -> ir.Function:
+        f = self.cfuncs.get("llvm.stacksave.p0")
+        if f is None:
+            f = ir.Function(self.module, ir.FunctionType(PTR, []), name="llvm.stacksave.p0")
+            self.cfuncs["llvm.stacksave.p0"] = f
         return f
 
     def rt(self, which: str) -> ir.Function:

@@ -389,6 +389,10 @@ def _ensure(g, sel, n, site, tail, ty):
     def unwinding():
         g.pop()                                   # r is the UNWIND status, not a value
         saved = g.b.call(g.mod.c("lpn_unwind_save"), [])
+        with g.b.if_then(g.b.icmp_unsigned("==", saved, ir.Constant(PTR, None)), likely=False):
+            keep = list(g.owned)                  # an exit signal: no cleanup runs
+            g.unwind_here(site)
+            g.owned = keep
         _call_block(g, 0, site, False, I.UNKNOWN, checked=False)
         g.drop(g.pop())
         g.b.call(g.mod.c("lpn_unwind_restore"), [saved])

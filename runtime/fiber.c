@@ -4,14 +4,16 @@
  * lprt__ctx_switch and the fiber switches back (to whichever domain resumed
  * it — fibers migrate when stolen) when it blocks, yields or returns. Stacks
  * are PROT_NONE-guarded at the low end and recycled through a small
- * per-domain cache. A fiber killed while suspended is simply never resumed:
- * its stack is released without unwinding (engines free resources in on_exit).
+ * per-domain cache. A fiber killed while suspended is either resumed once to
+ * unwind its frames (lprt_config.unwind_killed_fibers: lprt__fiber_unwind) or
+ * never resumed, its stack released as it is (engines free resources in on_exit).
  * Fiber code must not keep the address of a thread-local (errno included)
  * across a blocking call, since it may resume on another thread.           */
 #include "lprt_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -90,6 +92,7 @@ int lprt__fiber_init(lprt_actor *a, size_t stack_size) {
 static int stack_setup(lprt__domain *d, lprt_actor *a) {
     void *base = stack_alloc(d, a->stack_size);
     if (!base) return -1;
+    atomic_fetch_add_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
     a->stack_base = base;
     uintptr_t top = ((uintptr_t)STACK_BASE(base) + page_size() + a->stack_size) & ~(uintptr_t)15;
     void **sp = (void **)(top - 72);
@@ -108,7 +111,10 @@ static int stack_setup(lprt__domain *d, lprt_actor *a) {
 }
 
 void lprt__fiber_free(lprt__domain *d, lprt_actor *a) {
+    free(a->parked_copy);
+    a->parked_copy = NULL;
     if (!a->stack_base) return;
+    atomic_fetch_sub_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
 #ifdef LPRT_TSAN
     __tsan_destroy_fiber(a->tsan_fiber);
     a->tsan_fiber = NULL;
@@ -152,6 +158,44 @@ static void fiber_main(lprt_actor *a) {
     abort();
 }
 
+/* Parked stacks. A blocked fiber keeps only the bytes its frames use, and its stack's pages go
+   back to the kernel (the mapping stays, so every pointer into the stack is still valid when the
+   bytes are copied back before it resumes). It costs a copy and a madvise per wait, so it is done
+   only when many stacks are live: past PARK_AFTER, where a touched page per blocked actor is
+   what dominates memory. Not under the sanitizers, which track the stack themselves. */
+#define PARK_AFTER 10000
+
+static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
+
+void lprt__fiber_park(lprt_actor *a) {
+#if defined(LPRT_ASAN) || defined(LPRT_TSAN)
+    (void)a;
+#else
+    if (!a->stack_base || a->parked_copy ||
+        atomic_load_explicit(&a->rt->live_stacks, memory_order_relaxed) <= PARK_AFTER)
+        return;
+    char *sp = a->fiber_sp, *top = stack_top(a);
+    size_t len = (size_t)(top - sp);
+    void *copy = malloc(len);
+    if (!copy) return;
+    memcpy(copy, sp, len);
+    char *low = (char *)((uintptr_t)sp & ~(uintptr_t)(page_size() - 1));
+    if (madvise(low, (size_t)(top - low), MADV_DONTNEED) != 0) {
+        free(copy);
+        return;
+    }
+    a->parked_copy = copy;
+    a->parked_len = len;
+#endif
+}
+
+static void unpark(lprt_actor *a) {
+    if (!a->parked_copy) return;
+    memcpy(stack_top(a) - a->parked_len, a->parked_copy, a->parked_len);
+    free(a->parked_copy);
+    a->parked_copy = NULL;
+}
+
 /* domain -> fiber; returns when it blocks, yields or ends */
 int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
     if (!a->stack_base && stack_setup(d, a) != 0) {
@@ -160,6 +204,7 @@ int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
         lprt_set_exit_reason(a, LPRT_KILLED, NULL);
         return LPRT_DONE;
     }
+    unpark(a);
     void *fake = NULL;
     (void)fake;
 #ifdef LPRT_ASAN
@@ -176,11 +221,32 @@ int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
 }
 
 int lprt_suspend(lprt_actor *self) {
+    if (self->unwinding) return LPRT_WAKE_KILLED;
     switch_out(self, LPRT_BLOCK, 0);
     return self->wake_reason;
 }
 
-void lprt_yield(lprt_actor *self) { switch_out(self, LPRT_YIELD, 0); }
+void lprt_yield(lprt_actor *self) {
+    if (!self->unwinding) switch_out(self, LPRT_YIELD, 0);
+}
+
+/* A killed fiber that has run is resumed once to unwind (lprt_config.unwind_killed_fibers):
+   its pending switch answers LPRT_WAKE_KILLED and it runs until its entry returns. */
+void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a) {
+    if (!a->rt->unwind_killed_fibers || !a->stack_base || a->unwinding) return;
+    a->unwinding = true;
+    a->wake_reason = LPRT_WAKE_KILLED;
+    lprt_actor *was = lprt__cur_actor;
+    lprt__cur_actor = a;
+    int r = lprt__fiber_resume(d, a);
+    lprt__cur_actor = was;
+    if (r != LPRT_DONE) {
+        fprintf(stderr, "lprt: actor %llu switched out while unwinding after a kill\n", (unsigned long long)a->id);
+        abort();
+    }
+    lprt__reason_release(a->rt, a->own_reason);
+    a->own_reason = (lprt_reason){LPRT_NORMAL, NULL};
+}
 
 lprt_msg *lprt_receive(lprt_actor *self, int64_t deadline) {
     for (;;) {

@@ -125,6 +125,13 @@ typedef struct {
        late), at most max_faults of them (0: no limit). */
     int faults;
     uint64_t max_faults;
+    /* Nonzero: a fiber killed after it first ran is resumed once more before it
+       is finished, with its pending lprt_suspend / lprt_yield answering
+       LPRT_WAKE_KILLED, so that the engine can unwind its frames and release
+       what they own; while unwinding, lprt_suspend and lprt_yield return at
+       once (LPRT_WAKE_KILLED). The kill's reason ends it, whatever the fiber
+       sets. Zero: a killed fiber's stack is released without unwinding. */
+    int unwind_killed_fibers;
 } lprt_config;
 
 /* ---- runtime ---- */

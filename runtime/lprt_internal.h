@@ -103,6 +103,9 @@ struct lprt_actor {
     void *stack_base;
     size_t stack_size;
     int fiber_code;
+    bool unwinding; /* resumed after a kill to unwind (lprt_config.unwind_killed_fibers) */
+    void *parked_copy; /* the used part of its stack while blocked with many stacks live (fiber.c) */
+    size_t parked_len;
 #ifdef LPRT_TSAN
     void *tsan_fiber;
 #endif
@@ -135,7 +138,7 @@ struct lprt__domain {
     _Atomic int parked;
     _Atomic uint32_t futex;
     void *sched_sp; /* scheduler context while a fiber runs */
-    void *stack_cache[16];
+    void *stack_cache[256]; /* recycled stacks keep their touched pages: no mmap, munmap or page fault */
     int stack_cache_n;
     size_t stack_cache_size;
     unsigned rng;
@@ -172,6 +175,7 @@ struct lprt {
     int ndomains;
     int budget;
     size_t fiber_stack;
+    int unwind_killed_fibers;
     lprt__domain *domains;
     _Atomic uint64_t next_id;
     _Atomic uint64_t next_ref;
@@ -190,6 +194,7 @@ struct lprt {
     lprt__resolver *resolver;
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
     _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages;
+    _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
 };
 
 /* rt.c */
@@ -257,6 +262,8 @@ void lprt__deliver_exit(lprt_actor *from, lprt_actor *target, lprt_reason r, boo
 int lprt__fiber_init(lprt_actor *a, size_t stack_size);
 int lprt__fiber_resume(lprt__domain *d, lprt_actor *a); /* returns LPRT_YIELD/BLOCK/DONE */
 void lprt__fiber_free(lprt__domain *d, lprt_actor *a);
+void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a); /* a killed fiber unwinds (unwind_killed_fibers) */
+void lprt__fiber_park(lprt_actor *a); /* blocking: with many stacks live, set its used stack aside */
 void lprt__stack_cache_free(lprt__domain *d);
 
 /* futex helpers (sched.c) */

@@ -30,6 +30,7 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
     rt->ndomains = n;
     rt->budget = cfg && cfg->budget > 0 ? cfg->budget : 2000;
     rt->fiber_stack = cfg && cfg->fiber_stack ? cfg->fiber_stack : 64 * 1024;
+    rt->unwind_killed_fibers = cfg && cfg->unwind_killed_fibers;
     atomic_init(&rt->next_id, 1);
     atomic_init(&rt->next_ref, 1);
     pthread_mutex_init(&rt->done_mu, NULL);

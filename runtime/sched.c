@@ -163,6 +163,7 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
         lprt__io_wait_fd(a, a->wait_fd, a->wait_events, seq);
     }
 
+    if (a->kind == LPRT_FIBER) lprt__fiber_park(a); /* before WAITING: then another domain may resume it */
     uint64_t exp = W_MAKE(LPRT_ST_RUNNING, 0, seq);
     uint64_t nw = W_MAKE(LPRT_ST_WAITING, 0, seq) | (want_msg ? W_WANT_MSG : 0);
     lprt_retain(a); /* once WAITING is published `a` may run and die elsewhere */
@@ -215,6 +216,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     a->budget = d->rt->det ? lprt__det_budget(d->rt) : d->rt->budget;
     a->wait_kind = WAIT_NONE;
     if (atomic_load_explicit(&a->kill_pending, memory_order_acquire)) {
+        if (a->kind == LPRT_FIBER) lprt__fiber_unwind(d, a);
         lprt__finish(a, take_kill_reason(a));
         return;
     }
@@ -226,6 +228,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
         a->own_reason = (lprt_reason){LPRT_NORMAL, NULL};
         lprt__finish(a, own);
     } else if (atomic_load_explicit(&a->kill_pending, memory_order_acquire)) {
+        if (a->kind == LPRT_FIBER) lprt__fiber_unwind(d, a);
         lprt__finish(a, take_kill_reason(a));
     } else if (r == LPRT_BLOCK) {
         block(d, a, seq);

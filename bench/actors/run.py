@@ -19,7 +19,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 RUNTIME = os.path.join(REPO, "bench", "runtime")
-BENCHES = ["pingpong", "ring", "counting", "skynet", "spawn"]
+BENCHES = ["pingpong", "ring", "counting", "skynet", "spawn", "parallel"]
+PEERS = ["pingpong", "ring", "counting", "skynet", "spawn"]   # the same program in C and Erlang
+RSS_LINE = re.compile(r"^peakrss_kb=(\d+) cpu_s=([0-9.]+)", re.M)
 LP_LINE = re.compile(r"^(\w+) (\d+) (\w+) in ([0-9.e-]+) s", re.M)
 C_LINE = re.compile(r"^(\w+)\s+(?:domains|schedulers)=(\d+)\s+(\d+) (\w+) in ([0-9.]+) s", re.M)
 PY = sys.executable
@@ -33,9 +35,16 @@ def rate(out, pattern, n_group, secs_group):
     return int(m.group(n_group)) / secs if secs > 0 else None
 
 
-def run(argv, timeout, cwd=None):
+def run(argv, timeout, cwd=None, measure=None):
+    """stdout of a successful run; with measure (a list), runs under peakrss and appends
+    (peak RSS KiB, CPU seconds)."""
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+        p = subprocess.run(([PEAKRSS] if measure is not None else []) + argv, capture_output=True, text=True,
+                           timeout=timeout, cwd=cwd)
+        if measure is not None:
+            m = RSS_LINE.search(p.stderr)
+            if m:
+                measure.append((int(m.group(1)), float(m.group(2))))
         return p.stdout if p.returncode == 0 else None
     except subprocess.TimeoutExpired:
         return None
@@ -65,17 +74,19 @@ def main():
     only = [s for s in args.only.split(",") if s] or BENCHES
     doms = [int(d) for d in args.domains.split(",")]
     tmp = tempfile.mkdtemp(prefix="lpactors-")
+    global PEAKRSS
+    PEAKRSS = os.path.join(tmp, "c", "peakrss")
     try:
         subprocess.run(["make", "-s", "-C", RUNTIME, "all", f"BIN={tmp}/c"], check=True, capture_output=True)
         ebin = None
         if shutil.which("erlc") and shutil.which("erl"):
             ebin = os.path.join(tmp, "ebin")
             os.makedirs(ebin)
-            srcs = [os.path.join(RUNTIME, "erlang", f"{b}.erl") for b in BENCHES]
+            srcs = [os.path.join(RUNTIME, "erlang", f"{b}.erl") for b in PEERS]
             if subprocess.run(["erlc", "-o", ebin, "-I", os.path.join(RUNTIME, "erlang")] + srcs,
                               capture_output=True).returncode != 0:
                 ebin = None
-        rows = []
+        rows, speedup = [], {}
         for b in only:
             src = os.path.join(HERE, f"{b}.lp")
             binary = os.path.join(tmp, b)
@@ -90,23 +101,30 @@ def main():
             small_src = os.path.join(tmp, f"{b}_small.lp")
             open(small_src, "w").write(small)
             for d in doms:
-                lp = median([rate(run([binary, "--domains", str(d)], args.timeout), LP_LINE, 2, 4)
+                measured = []
+                lp = median([rate(run([binary, "--domains", str(d)], args.timeout, measure=measured), LP_LINE, 2, 4)
                              for _ in range(args.repeat)])
-                c = median([rate(run([os.path.join(tmp, "c", b), str(d)], args.timeout), C_LINE, 3, 5)
-                            for _ in range(args.repeat)])
+                speedup.setdefault(b, {})[d] = lp
+                peak = max((m[0] for m in measured), default=None)
+                cpu = median([m[1] for m in measured])
+                c = None
+                if b in PEERS:
+                    c = median([rate(run([os.path.join(tmp, "c", b), str(d)], args.timeout), C_LINE, 3, 5)
+                                for _ in range(args.repeat)])
                 er = None
-                if ebin:
+                if ebin and b in PEERS:
                     plimit = ["+P", "2000000"] if b == "skynet" else []
                     er = median([rate(run(["erl", "-noshell", f"+S{d}:{d}"] + plimit + [
                         "-pa", ebin, "-eval", f"{b}:main(), halt()."], args.timeout), C_LINE, 3, 5)
                         for _ in range(args.repeat)])
                 interp = rate(run([PY, "-m", "lp", "run", "--domains", str(d), small_src], args.timeout, REPO),
                               LP_LINE, 2, 4)
-                rows.append([b, str(d), fmt(lp), fmt(c), fmt(er), fmt(interp), ratio(lp, c), ratio(lp, er),
-                             ratio(lp, interp)])
+                rows.append([b, str(d), fmt(lp), "-" if cpu is None else f"{cpu:.2f}",
+                             "-" if peak is None else f"{peak / 1024:.1f}", fmt(c), fmt(er), fmt(interp),
+                             ratio(lp, c), ratio(lp, er), ratio(lp, interp)])
                 print("  " + " ".join(rows[-1]), flush=True)
-        hdr = ["bench", "dom", "LP binary/s", "C/s", "Erlang/s", "lp run/s", "binary/C", "binary/Erlang",
-               "binary/lp run"]
+        hdr = ["bench", "dom", "LP binary/s", "CPU s", "peak MB", "C/s", "Erlang/s", "lp run/s", "binary/C",
+               "binary/Erlang", "binary/lp run"]
         table = [hdr] + rows
         w = [max(len(r[i]) for r in table) for i in range(len(hdr))]
         print()
@@ -114,7 +132,11 @@ def main():
             print("  ".join(c.rjust(w[i]) if i > 1 else c.ljust(w[i]) for i, c in enumerate(row)))
             if k == 0:
                 print("  ".join("-" * x for x in w))
-        print("\n(ratios > 1: the LP binary is faster; lp run at sizes / %d)" % args.run_scale)
+        print("\n(ratios > 1: the LP binary is faster; lp run at sizes / %d; CPU s and peak MB: the LP binary's"
+              " user+system time (median) and peak RSS (largest) over its runs)" % args.run_scale)
+        for b, by in speedup.items():
+            if by.get(1) and by.get(2):
+                print(f"{b}: 2 domains / 1 domain = {by[2] / by[1]:.2f}x")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

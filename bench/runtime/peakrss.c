@@ -1,5 +1,5 @@
 /* peakrss.c — run a command and print its peak RSS (KiB) on stderr as
- * "peakrss_kb=N". Linux carries ru_maxrss across execve, so a benchmark
+ * "peakrss_kb=N cpu_s=S" (S: its user + system CPU seconds). Linux carries ru_maxrss across execve, so a benchmark
  * started straight from a big parent (python) would report the parent's size;
  * forking from this small process gives the benchmark's own figure.       */
 #include <stdio.h>
@@ -22,6 +22,7 @@ int main(int argc, char **argv) {
     int status;
     struct rusage ru;
     if (wait4(pid, &status, 0, &ru) < 0) return 127;
-    fprintf(stderr, "peakrss_kb=%ld\n", ru.ru_maxrss);
+    fprintf(stderr, "peakrss_kb=%ld cpu_s=%.3f\n", ru.ru_maxrss,
+            ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

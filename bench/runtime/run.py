@@ -33,7 +33,7 @@ UNITS = {"pingpong": "roundtrips", "ring": "hops", "counting": "msgs", "skynet":
 LINE = re.compile(r"^(\w+)\s+(?:domains|schedulers)=(\d+)\s+(\d+) (\w+) in ([0-9.]+) s", re.M)
 
 
-PEAK = re.compile(r"^peakrss_kb=(\d+)$", re.M)
+PEAK = re.compile(r"^peakrss_kb=(\d+)\b", re.M)
 
 
 def run_child(argv, timeout):

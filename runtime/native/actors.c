@@ -14,7 +14,7 @@
 #include "lpn.h"
 
 enum { BUDGET = 2000, REASON_CUT = 300 };
-#define ACTOR_STACK ((size_t)256 * 1024)
+#define ACTOR_STACK ((size_t)LPN_ACTOR_STACK_KIB * 1024)
 
 __thread int64_t lpn_reductions = BUDGET;
 
@@ -25,21 +25,20 @@ static volatile int main_done;
 
 /* ---- actor state ---------------------------------------------------------------------- */
 
-typedef struct { uint64_t id, ref; } monitor_entry;
-
 typedef struct nactor {
     lpn_ctx cx;                  /* saved while the fiber is switched out */
     int64_t depth, reds;
+    uint64_t floor;              /* lpn_stack_floor */
     lpn_value block;             /* the spawned block, until it runs */
     lprt_actor *a;
     uint64_t id;
     int is_main;
+    int killed;                  /* unwinding after a kill by another actor or a link */
     int32_t exit_site;           /* the `exit:` send that ended it, or -1 */
     const char *wait_what;       /* what it blocks in (the deadlock report) */
     int32_t wait_site;
     uint64_t wait_asked;         /* await: the actor asked (0: none) */
-    monitor_entry *mons;
-    size_t nmons, cmons;
+    lpn_monitors mons;           /* by the id of the actor watched */
     uint64_t *stale;             /* refs of ask: monitors whose Down is to be dropped */
     size_t nstale, cstale;
     struct nactor *prev, *next;  /* the registry (deadlock report) */
@@ -79,29 +78,54 @@ int lpn_output_allowed(void) {
     return !s || s->is_main;
 }
 
-/* Switch out until woken; answers the wake reason. */
-static int park(nactor *s) {
+/* Killed by another actor (or a link) while switched out: the runtime resumed it once to unwind
+   (lprt_config.unwind_killed_fibers), so that its frames drop what they own; the kill's reason
+   ends it. */
+static void killed(nactor *s) {
+    s->killed = 1;
+    lpn_signalled(LPN_NIL_VALUE);
+}
+
+/* The running actor's thread-locals, set aside before a switch and put back after it. The fiber may
+   resume on another thread, and a compiler keeps a thread-local's address across a call within one
+   function, so each runs in a function of its own, which never inlines. */
+__attribute__((noinline, noipa)) static void tls_save(nactor *s) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
     s->reds = lpn_reductions;
-    int r = lprt_suspend(s->a);
+    s->floor = lpn_stack_floor;
+}
+
+__attribute__((noinline, noipa)) static void tls_restore(nactor *s) {
     lpn_cx = s->cx;
     lpn_depth = s->depth;
+    lpn_stack_floor = s->floor;
     lpn_reductions = s->reds;
+}
+
+/* Switch out until woken; answers the wake reason (LPRT_WAKE_KILLED: unwind, LPN_SIGNALLED). */
+static int park(nactor *s) {
+    tls_save(s);
+    int r = lprt_suspend(s->a);
+    tls_restore(s);
     s->wait_what = NULL;
+    if (r == LPRT_WAKE_KILLED) killed(s);
     return r;
 }
 
-void lpn_preempt(void) {
-    lpn_reductions = BUDGET;
+int64_t lpn_preempt(void) {
     nactor *s = self_state();
-    if (!s) return;
-    s->cx = lpn_cx;
-    s->depth = lpn_depth;
+    if (!s) {
+        lpn_reductions = BUDGET;
+        return 0;
+    }
+    tls_save(s);
+    s->reds = BUDGET;
     lprt_yield(s->a);
-    lpn_cx = s->cx;
-    lpn_depth = s->depth;
-    lpn_reductions = BUDGET;
+    tls_restore(s);
+    if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
+    killed(s);
+    return 1;
 }
 
 /* ---- foreign values: actors, futures, promises, reply addresses ----------------------- */
@@ -357,9 +381,8 @@ static void unobserved(lprt_actor *a, int kind, void *value, void *ud) {
 static void state_free(nactor *s) {
     lpn_drop(s->block);
     s->block = LPN_NIL_VALUE;
-    free(s->mons);
+    lpn_monitors_free(&s->mons);
     free(s->stale);
-    s->mons = NULL;
     s->stale = NULL;
     free(s->cx.trace);
     s->cx.trace = NULL;
@@ -455,7 +478,10 @@ static void ended(nactor *s, lpn_value r) {
             lpn_share(e);
             kind = LPRT_ERROR;
             value = box(e, site);
-        } else if (lpn_cx.kind == LPN_EXITING) {
+        } else if (s->killed) {
+            lpn_cx.kind = 0;   /* the runtime ends it with the kill's reason */
+            return;
+        } else if (lpn_cx.kind == LPN_EXITING || lpn_cx.kind == LPN_SIGNALLED) {
             lpn_value v = lpn_cx.error;
             lpn_cx.kind = 0;
             kind = reason_kind(v, exit_site_of(v, s), &value);
@@ -480,6 +506,7 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
     lpn_reductions = BUDGET;
+    lpn_stack_floor_set(ACTOR_STACK);
     lpn_value blk = s->block;
     s->block = LPN_NIL_VALUE;
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
@@ -625,9 +652,11 @@ static void take_free(nactor *s, lprt_msg *m) {
     lprt_msg_free(lprt_runtime(s->a), m);
 }
 
-/* A Down / Exit entry becomes an ordinary message holding the LP instance, once. */
-static void as_user(lprt_msg *m) {
+/* A Down / Exit entry becomes an ordinary message holding the LP instance, once (a Down's
+   monitor is over then). */
+static void as_user(nactor *s, lprt_msg *m) {
     if (m->kind == LPRT_MSG_USER) return;
+    if (m->kind == LPRT_MSG_DOWN && m->actor) lpn_monitors_take(&s->mons, lprt_id(m->actor), m->ref);
     uint64_t cls = m->kind == LPRT_MSG_DOWN ? cls_down : cls_exit;
     lpn_inst *o = lpn_inst_new(cls, 2);
     o->field[0] = m->actor ? actor_value(m->actor) : LPN_NIL_VALUE;
@@ -687,7 +716,7 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
                 m = next;
                 continue;
             }
-            as_user(m);
+            as_user(s, m);
             lpn_value v = view(m->value);
             for (int64_t i = 0; i < (nkeys ? nkeys : 1); i++) {
                 if (nkeys && !key_matches(&keys[i], v)) continue;
@@ -702,7 +731,9 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
         s->wait_site = (int32_t)site;
         s->wait_asked = 0;
         lprt_wait_receive(s->a, cursor, deadline);
-        timed_out = park(s) == LPRT_WAKE_TIMEOUT;
+        int why = park(s);
+        if (why == LPRT_WAKE_KILLED) return -2;
+        timed_out = why == LPRT_WAKE_TIMEOUT;
     }
 }
 
@@ -714,8 +745,7 @@ lpn_value lpn_actor_sleep(lpn_value ms) {
     nactor *s = self_state();
     lprt_wait_sleep(s->a, deadline);
     s->wait_what = "in sleep:";
-    park(s);
-    return LPN_NIL_VALUE;
+    return park(s) == LPRT_WAKE_KILLED ? LPN_UNWIND_VALUE : LPN_NIL_VALUE;
 }
 
 static void end_wait(nactor *s, future *u, uint64_t mref, int took_down) {
@@ -823,7 +853,12 @@ lpn_value lpn_future_await(lpn_value fv, lpn_value ms, int64_t has_tmo, int64_t 
         s->wait_site = (int32_t)site;
         s->wait_asked = u->asked_id;
         lprt_wait_receive(s->a, cursor, deadline);
-        timed_out = park(s) == LPRT_WAKE_TIMEOUT;
+        int why = park(s);
+        if (why == LPRT_WAKE_KILLED) {
+            end_wait(s, u, mref, 0);
+            break;
+        }
+        timed_out = why == LPRT_WAKE_TIMEOUT;
     }
     lpn_drop(ms);
     lpn_drop(fv);
@@ -907,17 +942,8 @@ lpn_value lpn_actor_monitor(lpn_value a, lpn_value b) {
         return not_self(a, b, "monitor: is sent by the watching actor: `Actor self monitor: other`");
     lprt_actor *t = actor_of(b);
     if (t) {
-        uint64_t ref = lprt_monitor(s->a, t), id = lprt_id(t);
-        size_t i = 0;
-        while (i < s->nmons && s->mons[i].id != id) i++;
-        if (i == s->nmons) {
-            if (s->nmons == s->cmons) {
-                s->cmons = s->cmons ? 2 * s->cmons : 4;
-                s->mons = realloc(s->mons, s->cmons * sizeof *s->mons);
-            }
-            s->nmons++;
-        }
-        s->mons[i] = (monitor_entry){id, ref};
+        uint64_t ref = lprt_monitor(s->a, t);
+        lpn_monitors_put(&s->mons, lprt_id(t), ref);
     }
     return consumed(a, b, LPN_NIL_VALUE);
 }
@@ -926,13 +952,8 @@ lpn_value lpn_actor_demonitor(lpn_value a, lpn_value b) {
     nactor *s = self_state();
     lprt_actor *t = actor_of(b);
     if (t) {
-        uint64_t id = lprt_id(t);
-        for (size_t i = 0; i < s->nmons; i++)
-            if (s->mons[i].id == id) {
-                lprt_demonitor(t, s->mons[i].ref);
-                s->mons[i] = s->mons[--s->nmons];
-                break;
-            }
+        uint64_t ref = lpn_monitors_take(&s->mons, lprt_id(t), 0);
+        if (ref) lprt_demonitor(t, ref);
     }
     return consumed(a, b, LPN_NIL_VALUE);
 }
@@ -959,9 +980,11 @@ lpn_value lpn_actor_exit(lpn_value target, lpn_value reason, int64_t site) {
     lpn_dup(reason);
     int kind = reason_kind(reason, -1, &value);
     if (t == s->a && (kind == LPRT_KILLED || !lprt_traps_exits(s->a))) {
+        /* ends it where it stands: no ensure: block runs (docs/language.md "Actors") */
         if (value) msg_release(value, NULL);
         lpn_drop(target);
-        return lpn_actor_exit_self(reason, site);
+        s->exit_site = (int32_t)site;
+        return lpn_signalled(reason);
     }
     lpn_drop(reason);
     lprt_exit(s->a, t, kind, value);
@@ -993,6 +1016,12 @@ lpn_value lpn_clock(int64_t micro) { return lpn_int(lprt_now() / (micro ? 1000 :
 /* ---- the program ---------------------------------------------------------------------- */
 
 static lpn_value (*program_main)(void);
+static size_t main_stack_bytes;
+
+void lpn_stack_floor_set(size_t stack_bytes) {
+    char here;
+    lpn_stack_floor = (uint64_t)(uintptr_t)&here - stack_bytes + (size_t)LPN_STACK_MARGIN_KIB * 1024;
+}
 static lpn_value main_result;
 
 static void main_fiber(lprt_actor *self, void *ud) {
@@ -1001,6 +1030,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
     lpn_reductions = BUDGET;
+    lpn_stack_floor_set(main_stack_bytes);
     main_result = program_main();
     main_cx = lpn_cx;   /* reported after the run, on the thread that started it */
     if (main_result.cls == LPN_UNWIND) {
@@ -1009,7 +1039,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
             lpn_dup(e);
             lpn_share(e);
             lprt_set_exit_reason(s->a, LPRT_ERROR, box(e, lpn_cx.ntrace ? (int32_t)lpn_cx.trace[0].site : -1));
-        } else if (lpn_cx.kind == LPN_EXITING) {
+        } else if (!s->killed && (lpn_cx.kind == LPN_EXITING || lpn_cx.kind == LPN_SIGNALLED)) {
             void *value;
             lpn_value v = lpn_cx.error;
             lpn_dup(v);
@@ -1042,7 +1072,8 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     init_classes();
     quiet = quiet_flag;
     program_main = fn;
-    lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0};
+    main_stack_bytes = main_stack;
+    lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0, .unwind_killed_fibers = 1};
     lprt_hooks hooks = {.retain = msg_retain, .release = msg_release, .on_exit = on_exit_hook,
                         .unobserved = unobserved, .deadlock = deadlocked};
     lprt *rt = lprt_new(&cfg, &hooks);
@@ -1062,7 +1093,7 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     int status = 0;
     if (r == LPRT_EDEADLOCK) {
         status = 1;
-    } else if (main_result.cls == LPN_UNWIND && main_cx.kind != LPN_EXITING) {
+    } else if (main_result.cls == LPN_UNWIND && main_cx.kind != LPN_EXITING && main_cx.kind != LPN_SIGNALLED) {
         lpn_cx = main_cx;
         lpn_report_uncaught();
         status = 1;
@@ -1073,7 +1104,8 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
             char why[1600], where[300] = "", line[2000];
             describe_reason(why, sizeof why, kind, value);
             int32_t site = site_of(value);
-            if (main_cx.kind == LPN_EXITING) site = s->exit_site;   /* the `exit:` that ended it */
+            if (main_cx.kind == LPN_EXITING || (main_cx.kind == LPN_SIGNALLED && !s->killed))
+                site = s->exit_site;   /* the `exit:` that ended it */
             if (site >= 0) snprintf(where, sizeof where, " at %s", lpn_prog.sites[site].where);
             snprintf(line, sizeof line, "the main actor ended abnormally (%s)%s", why, where);
             report(line);

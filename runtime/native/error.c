@@ -8,6 +8,7 @@
 
 __thread lpn_ctx lpn_cx;
 __thread int64_t lpn_depth = 0;
+__thread uint64_t lpn_stack_floor = 0;
 int64_t lpn_depth_limit = 200000;
 
 static lpn_value error_instance(uint64_t cls, lpn_value msg) {
@@ -20,14 +21,24 @@ static lpn_value error_instance(uint64_t cls, lpn_value msg) {
 
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg) { return error_instance(cls, msg); }
 
+static int holds_error(int kind) { return kind == LPN_RAISING || kind == LPN_EXITING || kind == LPN_SIGNALLED; }
+
 static void clear(void) {
-    if (lpn_cx.kind == LPN_RAISING || lpn_cx.kind == LPN_EXITING) lpn_drop(lpn_cx.error);
+    if (holds_error(lpn_cx.kind)) lpn_drop(lpn_cx.error);
     if (lpn_cx.kind == LPN_RETURNING) {
         lpn_drop(lpn_cx.result);
         lpn_drop(lpn_ref(lpn_cx.target));
     }
     lpn_cx.kind = 0;
     lpn_cx.ntrace = 0;
+}
+
+/* The running actor ends by an exit signal (LPN_SIGNALLED); consumes reason. */
+lpn_value lpn_signalled(lpn_value reason) {
+    clear();
+    lpn_cx.kind = LPN_SIGNALLED;
+    lpn_cx.error = reason;
+    return LPN_UNWIND_VALUE;
 }
 
 lpn_value lpn_raise_value(lpn_value err) {
@@ -53,6 +64,9 @@ lpn_value lpn_raise_new(uint64_t cls, lpn_value msg) {
 }
 
 lpn_value lpn_stack_overflow(void) {
+    if (lpn_depth <= lpn_depth_limit)   /* the prologue found the fiber's stack full first */
+        return lpn_raise("stack overflow: this actor's stack is full after %lld nested calls (an actor other than "
+                         "the main one has %d KiB of stack)", (long long)lpn_depth, LPN_ACTOR_STACK_KIB);
     return lpn_raise("stack overflow: more than %lld nested calls (raise the limit with --stack-limit)",
                      (long long)lpn_depth_limit);
 }
@@ -86,6 +100,7 @@ struct lpn_saved {
 };
 
 lpn_saved *lpn_unwind_save(void) {
+    if (lpn_cx.kind == LPN_SIGNALLED) return NULL;
     lpn_saved *s = malloc(sizeof *s);
     if (!s) abort();
     s->kind = lpn_cx.kind;
@@ -102,7 +117,7 @@ lpn_saved *lpn_unwind_save(void) {
 }
 
 void lpn_unwind_discard(lpn_saved *s) {
-    if (s->kind == LPN_RAISING || s->kind == LPN_EXITING) lpn_drop(s->error);
+    if (holds_error(s->kind)) lpn_drop(s->error);
     if (s->kind == LPN_RETURNING) {
         lpn_drop(s->result);
         lpn_drop(lpn_ref(s->target));

@@ -100,7 +100,10 @@ lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
 int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
 
 /* ---- error.c: raising, unwinding, the uncaught report ---- */
-enum { LPN_RAISING = 1, LPN_RETURNING = 2, LPN_EXITING = 3 /* `Actor exit:`: error holds the reason */ };
+enum { LPN_RAISING = 1, LPN_RETURNING = 2, LPN_EXITING = 3 /* `Actor exit:`: error holds the reason */,
+       LPN_SIGNALLED = 4 /* an exit signal ends the actor where it stands: frames drop what they own, no
+                            ensure: / ifCurtailed: block runs, nothing catches it; error holds the reason
+                            of a signal sent to itself, nil when another actor killed it */ };
 typedef struct lpn_ctx {
     int kind;
     lpn_value error;          /* RAISING */
@@ -112,12 +115,18 @@ typedef struct lpn_ctx {
 /* nested non-tail LP calls of the running actor (per domain thread; actors.c saves and restores
    it with lpn_cx around every switch), and --stack-limit */
 extern __thread int64_t lpn_depth;
+/* the lowest stack address an LP prologue may start at (0: no check): set from the fiber's stack at
+   its start, saved and restored with lpn_depth; a prologue below it answers the stack overflow error */
+extern __thread uint64_t lpn_stack_floor;
+enum { LPN_ACTOR_STACK_KIB = 256, LPN_STACK_MARGIN_KIB = 64 /* left to C code below the last LP frame */ };
+void lpn_stack_floor_set(size_t stack_bytes);   /* the running fiber has this much stack above here */
 extern int64_t lpn_depth_limit;
 extern __thread lpn_ctx lpn_cx;   /* the running actor's unwinding context */
 extern __thread int64_t lpn_reductions;   /* left in this turn: method entries and loop back-edges spend them */
 int lpn_output_allowed(void);   /* actors.c: false for actors still running after the main actor ended */
 lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */
+lpn_value lpn_signalled(lpn_value reason);          /* ends the actor by an exit signal (LPN_SIGNALLED) */
 lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
 lpn_value lpn_stack_overflow(void);
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
@@ -125,7 +134,8 @@ lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: t
 void lpn_trace_push(const char *fn, uint32_t site);  /* the unwinding passes this frame */
 lpn_value lpn_catch(uint64_t filter_cls);           /* the error being raised if it is a filter_cls, else UNWIND */
 typedef struct lpn_saved lpn_saved;
-lpn_saved *lpn_unwind_save(void);                   /* set aside the unwinding while a cleanup runs */
+lpn_saved *lpn_unwind_save(void);                   /* set aside the unwinding while a cleanup runs; NULL: no
+                                                       cleanup runs (LPN_SIGNALLED), the unwinding goes on */
 lpn_value lpn_unwind_restore(lpn_saved *s);         /* resume it (a cleanup's own raise replaces it) */
 void lpn_unwind_discard(lpn_saved *s);
 lpn_value lpn_nlr(lpn_value home, lpn_value v);     /* `^v` in a block; consumes both */
@@ -215,7 +225,14 @@ void lpn_flush(void);
 
 /* ---- actors.c (the generated code calls the rest of it through lp.compiler.actors) ---- */
 int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack); /* the exit status */
-void lpn_preempt(void);                             /* the turn's reductions are spent: yield */
+/* monitors.c: an actor's monitors, by the id of the actor watched (ids start at 1) */
+typedef struct { struct { uint64_t id, ref; } *e; size_t n, cap; } lpn_monitors;
+void lpn_monitors_put(lpn_monitors *m, uint64_t id, uint64_t ref);          /* replaces id's ref */
+uint64_t lpn_monitors_take(lpn_monitors *m, uint64_t id, uint64_t ref);     /* removes id's entry (only
+                                                       if its ref is `ref`, unless 0); answers its ref, or 0 */
+void lpn_monitors_free(lpn_monitors *m);
+int64_t lpn_preempt(void);                          /* the turn's reductions are spent: yield; 1: the actor was
+                                                       killed meanwhile and unwinds (LPN_SIGNALLED) */
 
 /* ---- instances ---- */
 lpn_value lpn_field_missing(uint64_t cls, const char *name);

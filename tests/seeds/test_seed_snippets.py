@@ -2,6 +2,8 @@
 and runs with the declarations a fragment assumes; complete programs print exactly what they should."""
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from lp.syntax.parser import parse_text
@@ -32,3 +34,23 @@ def test_snippet_checks_and_runs(snippet, domains, tmp_path):
         assert (r.returncode, r.stderr.decode()) == (0, snippet.expected_stderr), src
         if snippet.expected_output is not None:
             assert r.stdout.decode() == snippet.expected_output
+
+
+def _uses_actors(snippet) -> bool:
+    return any("Actor" in src for src in snippet.sources())
+
+
+@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if _uses_actors(s)], ids=lambda s: s.name)
+def test_actor_snippet_as_a_binary_matches_lp_run(snippet, tmp_path):
+    """Each snippet that uses actors, built with `lp build`, prints byte for byte what `lp run`
+    prints (stdout, stderr, exit status) on 1 and 2 domains (issue 12)."""
+    for i, src in enumerate(snippet.sources()):
+        f = tmp_path / f"{snippet.name}_{i}.lp"
+        f.write_text(src)
+        binary = tmp_path / f"{snippet.name}_{i}"
+        b = run_lp("build", str(f), "-o", str(binary), timeout=120)
+        assert b.returncode == 0, b.stderr.decode()
+        for domains in ("1", "2"):
+            want = run_lp("run", "--domains", domains, str(f), timeout=60)
+            got = subprocess.run([str(binary), "--domains", domains], capture_output=True, timeout=60)
+            assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr), src
