@@ -34,6 +34,7 @@ BUILTIN_FIELDS = {
     "HttpStatusHead": {"version": "String", "status": "Integer", "reason": "String",
                        "headers": "Dictionary[String,String]"},
     "WebSocketMessage": {"data": "ByteArray", "isText": "Boolean"},
+    "SqlResult": {"columns": "Array[String]", "rows": "Array[Dictionary[String,Dynamic]]", "rowsWritten": "Integer"},
     "RemoteRequest": {"callId": "Dynamic", "selector": "Symbol", "className": "String", "id": "Dynamic",
                       "arguments": "Dynamic"},
 }
@@ -443,6 +444,17 @@ closeCode -> Integer
     "GrainRef": """
 label -> String
 """,
+    "Storage": """
+execute: String -> SqlResult
+execute: String with: Array[Dynamic] -> SqlResult
+query: String -> SqlResult
+query: String with: Array[Dynamic] -> SqlResult
+transaction: Array[Association[String,Array[Dynamic]]] -> Array[SqlResult]
+path -> String
+limit: Integer -> Storage
+resultLimit: Integer -> Storage
+busyTimeout: Integer -> Storage
+""",
     "WebSocketMessage": """
 text -> String
 """,
@@ -554,6 +566,12 @@ decode: String -> Dynamic
 request: String -> RemoteRequest
 result: String -> Dynamic
 perform: Symbol on: a withArguments: Array[b] -> Dynamic
+""",
+    "Storage": """
+at: String -> Storage
+bind: Storage -> Storage
+current -> Storage
+isBound -> Boolean
 """,
     "GrainRef": """
 label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
