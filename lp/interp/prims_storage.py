@@ -8,6 +8,12 @@ its materialised results into LP values. A failed request raises the StorageErro
 its status and has changed nothing."""
 from __future__ import annotations
 
+import hashlib
+import os
+import threading
+import urllib.parse
+import weakref
+
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.registry import prim
 from lp.interp.values import Association, Instance, LPDict
@@ -24,24 +30,48 @@ INT64 = 2 ** 63
 
 
 class StorageHandle:
-    """A store: its file and limits; the connection opens with the first request."""
-    __slots__ = ("path", "limit", "result_limit", "busy_ms", "_db")
+    """A store: its file and limits. Handles with the same file and limits share one connection
+    (opened by the first request), so the actors of a process never lock each other out."""
+    __slots__ = ("path", "limit", "result_limit", "busy_ms", "db")
 
     def __init__(self, path, limit=0, result_limit=RESULT_LIMIT, busy_ms=BUSY_MS):
         self.path, self.limit, self.result_limit, self.busy_ms = path, limit, result_limit, busy_ms
-        self._db = None
-
-    def db(self):
-        if self._db is None:
-            d = lib.lprt_db_new(self.path.encode(), self.limit, self.busy_ms)
-            if d == ffi.NULL:
-                raise MemoryError("lprt_db_new")
-            self._db = ffi.gc(d, lib.lprt_db_release)
-        return self._db
+        key = (os.path.abspath(path), limit, busy_ms)
+        with _lock:
+            d = _dbs.get(key)
+            if d is None:
+                d = lib.lprt_db_new(key[0].encode(), limit, busy_ms)
+                if d == ffi.NULL:
+                    raise MemoryError("lprt_db_new")
+                _dbs[key] = d = ffi.gc(d, lib.lprt_db_release)
+        self.db = d
 
     def with_(self, **kw):
         v = dict(limit=self.limit, result_limit=self.result_limit, busy_ms=self.busy_ms) | kw
         return StorageHandle(self.path, **v)
+
+
+_dbs = weakref.WeakValueDictionary()
+_lock = threading.Lock()
+
+
+def grain_path(directory, key):
+    """The file of grain key (Class/id) under directory: directory/Class/id.sqlite, the id
+    percent-encoded (a long one shortened with its hash), so any id is one file name."""
+    cls, _, gid = key.partition("/")
+    name = urllib.parse.quote(gid, safe="-_")
+    if not name or name.startswith(".") or len(name) > 180:
+        name = name[:100] + "~" + hashlib.sha256(gid.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.path.join(directory, cls, name + ".sqlite")
+
+
+class GrainBinding:
+    """What the owner of a durable grain binds in its actor: its key, data directory and store."""
+    __slots__ = ("key", "directory", "storage")
+
+    def __init__(self, key, directory):
+        self.key, self.directory = key, directory
+        self.storage = None
 
 
 def _raise(p, cls, text):
@@ -74,7 +104,7 @@ def _request(p, s, mode, stmts, what):
     """The runtime request for stmts, a list of (sql, params)."""
     if type(s) is not StorageHandle:
         _raise(p, "Error", f"{what} is sent to a Storage, not {p.interp.describe(s)}")
-    q = lib.lprt_sql_new(s.db(), mode, len(stmts), s.result_limit)
+    q = lib.lprt_sql_new(s.db, mode, len(stmts), s.result_limit)
     if q == ffi.NULL:
         raise MemoryError("lprt_sql_new")
     q = ffi.gc(q, lib.lprt_sql_release)
@@ -218,25 +248,37 @@ def _transaction(p, s, statements):
     return r if r is SUSPEND else tuple(r)
 
 
-# ---- the store of the running actor (a durable grain's)
+# ---- the grain whose owner is the running actor (docs/durable.md)
 
-@prim("Storage", "bind:", class_side=True)
-def _bind(p, cls, s):
-    if type(s) is not StorageHandle:
-        _raise(p, "Error", f"Storage bind: takes a Storage, not {p.interp.describe(s)}")
-    p.storage = s
-    return s
+@prim("Storage", "bindGrain:dir:", class_side=True)
+def _bind(p, cls, key, directory):
+    if type(key) is not str or type(directory) is not str or not directory:
+        _raise(p, "Error", "Storage bindGrain:dir: takes a grain key and a directory")
+    p.grain_binding = GrainBinding(key, directory)
+    return key
+
+
+def _binding(p):
+    b = getattr(p, "grain_binding", None)
+    if b is None:
+        _raise(p, "Error", "no durable grain here: Grain storage and Grain alarm are for the methods of a "
+                           "grain whose server has a data directory (docs/durable.md)")
+    return b
 
 
 @prim("Storage", "current", class_side=True)
 def _current(p, cls):
-    s = getattr(p, "storage", None)
-    if s is None:
-        _raise(p, "Error", "no storage here: Grain storage is the store of a durable grain, reached from "
-                           "its methods (a server started with a data directory: docs/durable.md)")
-    return s
+    b = _binding(p)
+    if b.storage is None:
+        b.storage = StorageHandle(grain_path(b.directory, b.key))
+    return b.storage
 
 
-@prim("Storage", "isBound", class_side=True)
-def _is_bound(p, cls):
-    return getattr(p, "storage", None) is not None
+@prim("Storage", "currentGrain", class_side=True)
+def _current_grain(p, cls):
+    return _binding(p).key
+
+
+@prim("Storage", "currentDir", class_side=True)
+def _current_dir(p, cls):
+    return _binding(p).directory

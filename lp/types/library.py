@@ -524,6 +524,7 @@ trapExits: Boolean -> UndefinedObject
 exit: special
 sleep: Integer -> UndefinedObject
 millisecondClock -> Integer
+unixMillis -> Integer
 microsecondClock -> Integer
 """,
     "Log": """
@@ -569,9 +570,10 @@ perform: Symbol on: a withArguments: Array[b] -> Dynamic
 """,
     "Storage": """
 at: String -> Storage
-bind: Storage -> Storage
+bindGrain: String dir: String -> String
 current -> Storage
-isBound -> Boolean
+currentGrain -> String
+currentDir -> String
 """,
     "GrainRef": """
 label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
