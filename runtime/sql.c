@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define SAFE_INT 9007199254740991LL
 
@@ -93,13 +94,16 @@ static int authorize(void *ud, int action, const char *a, const char *b, const c
     case SQLITE_ATTACH:
     case SQLITE_DETACH:
         return SQLITE_DENY;
-    case SQLITE_PRAGMA:
-        if (b) return SQLITE_DENY; /* a pragma with an argument sets something */
-        if (a && (!strcmp(a, "table_info") || !strcmp(a, "table_xinfo") || !strcmp(a, "table_list") ||
-                  !strcmp(a, "index_list") || !strcmp(a, "index_info") || !strcmp(a, "foreign_key_list") ||
-                  !strcmp(a, "user_version") || !strcmp(a, "page_count") || !strcmp(a, "page_size")))
-            return SQLITE_OK;
+    case SQLITE_PRAGMA: {
+        static const char *schema_reads[] = {"table_info", "table_xinfo", "table_list", "index_list", "index_info",
+                                             "index_xinfo", "foreign_key_list", "foreign_key_check", NULL};
+        static const char *value_reads[] = {"user_version", "page_count", "page_size", "freelist_count", NULL};
+        for (int i = 0; a && schema_reads[i]; i++)
+            if (!strcmp(a, schema_reads[i])) return SQLITE_OK;
+        for (int i = 0; a && !b && value_reads[i]; i++) /* without an argument: read, not set */
+            if (!strcmp(a, value_reads[i])) return SQLITE_OK;
         return SQLITE_DENY;
+    }
     default:
         return SQLITE_OK;
     }
@@ -424,6 +428,18 @@ static int run_one(lprt_sql *q, stmt *s) {
     return 0;
 }
 
+/* Test hook LPRT_TEST_SQL_TRACE=file: after each statement of a transaction, append its
+   index to the file and pause 100 ms, so a test can kill the process between two statements. */
+static void trace_step(const char *path, int i) {
+    FILE *f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "%d\n", i + 1);
+        fclose(f);
+    }
+    struct timespec ts = {0, 100000000L};
+    nanosleep(&ts, NULL);
+}
+
 void lprt_sql_run(lprt_sql *q) {
     lprt_db *d = q->db;
     pthread_mutex_lock(&d->mu);
@@ -434,9 +450,11 @@ void lprt_sql_run(lprt_sql *q) {
         goto out;
     }
     d->user = 1;
+    const char *trace = getenv("LPRT_TEST_SQL_TRACE");
     for (int i = 0; i < q->n && !q->status; i++) {
         q->failed_at = i;
         run_one(q, &q->st[i]);
+        if (trace && *trace && q->mode == LPRT_SQL_TRANSACTION) trace_step(trace, i);
     }
     d->user = 0;
     if (q->status || q->mode == LPRT_SQL_QUERY) {

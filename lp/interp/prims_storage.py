@@ -26,7 +26,6 @@ ERRORS = {lib.LPRT_SQL_INVALID: "InvalidSql", lib.LPRT_SQL_CONSTRAINT: "Constrai
           lib.LPRT_SQL_BACKEND: "BackendUnavailable"}
 RESULT_LIMIT = 32 * 1024 * 1024   # bytes of result values one request may answer
 BUSY_MS = 1000
-INT64 = 2 ** 63
 
 
 class StorageHandle:
@@ -83,10 +82,7 @@ def _param(p, q, i, j, v, what):
     t = type(v)
     if v is None:
         lib.lprt_sql_param(q, i, j, lib.LPRT_SQL_NULL, 0, 0.0, ffi.NULL, 0)
-    elif t is int:
-        if not -INT64 <= v < INT64:
-            _raise(p, "NumericOutOfRange", f"{what}: the integer {v} is outside the safe range "
-                                           "(at most 2^53 - 1 either way)")
+    elif t is int:   # LP integers are 64-bit: runtime/sql.c checks the safe range
         lib.lprt_sql_param(q, i, j, lib.LPRT_SQL_INT, v, 0.0, ffi.NULL, 0)
     elif t is float:
         lib.lprt_sql_param(q, i, j, lib.LPRT_SQL_REAL, 0, v, ffi.NULL, 0)
@@ -96,7 +92,7 @@ def _param(p, q, i, j, v, what):
     elif t is bytes:
         lib.lprt_sql_param(q, i, j, lib.LPRT_SQL_BLOB, 0, 0.0, v, len(v))
     else:
-        _raise(p, "InvalidSql", f"{what}: a parameter is nil, an Integer, a Float, a String or a "
+        _raise(p, "InvalidSql", f"{what} a parameter is nil, an Integer, a Float, a String or a "
                                 f"ByteArray, not {p.interp.describe(v)}")
 
 
@@ -110,9 +106,9 @@ def _request(p, s, mode, stmts, what):
     q = ffi.gc(q, lib.lprt_sql_release)
     for i, (sql, params) in enumerate(stmts):
         if type(sql) is not str:
-            _raise(p, "Error", f"{what}: the SQL is a String, not {p.interp.describe(sql)}")
+            _raise(p, "Error", f"{what} the SQL is a String, not {p.interp.describe(sql)}")
         if type(params) is not tuple:
-            _raise(p, "Error", f"{what}: the parameters are an Array, not {p.interp.describe(params)}")
+            _raise(p, "Error", f"{what} the parameters are an Array, not {p.interp.describe(params)}")
         b = sql.encode("utf-8", "surrogatepass")
         lib.lprt_sql_set(q, i, b, len(b), len(params))
         if len(params) <= lib.LPRT_SQL_MAX_PARAMS:
@@ -241,9 +237,9 @@ def _transaction(p, s, statements):
         elif type(a) is str:
             stmts.append((a, ()))
         else:
-            _raise(p, "Error", f"{what}: a statement is sql -> parameters, not {p.interp.describe(a)}")
+            _raise(p, "Error", f"{what} a statement is sql -> parameters, not {p.interp.describe(a)}")
     if not 1 <= len(stmts) <= lib.LPRT_SQL_MAX_STATEMENTS:
-        _raise(p, "InvalidSql", f"{what}: a transaction has 1 to 100 statements, not {len(stmts)}")
+        _raise(p, "InvalidSql", f"{what} a transaction has 1 to 100 statements, not {len(stmts)}")
     r = _run(p, s, lib.LPRT_SQL_TRANSACTION, stmts, what)
     return r if r is SUSPEND else tuple(r)
 

@@ -4,7 +4,7 @@ A statement's parameters mix kinds of value, which an Array literal cannot (its 
 one type). When the receiver is a `Storage`, a literal parameter array is typed element by
 element instead: each must be nil, an Integer, a Float, a String or a ByteArray (or Dynamic),
 and the array is then an `Array[Dynamic]`, what the signature takes. `transaction:`'s literal
-`{ sql -> { ... }. ... }` is typed the same way. Any other receiver is typed as usual.
+`{ sql -> { ... }. ... }` (parsed as a dispatch table) is typed the same way. Any other receiver is typed as usual.
 """
 from __future__ import annotations
 
@@ -28,14 +28,13 @@ def _params(ck, items, scope, cx, sel):
     return TCon("Array", (DYN,))
 
 
-def _statement(ck, item, scope, cx, sel):
+def _statement(ck, key, value, scope, cx, sel):
     """`sql -> { ... }` in a literal transaction: Association[String, Array[Dynamic]]."""
-    if type(item) is A.Send and item.selector == "->" and type(item.args[0]) in ARRAYS:
-        k = ck.infer(item.receiver, scope, cx)
-        t = TCon("Association", (k, _params(ck, item.args[0].items, scope, cx, sel)))
-        ck.types[id(item)] = (item, t)
-        return t
-    return ck.infer(item, scope, cx)
+    k = ck.infer(key, scope, cx)
+    v = _params(ck, value.items, scope, cx, sel) if type(value) in ARRAYS else ck.infer(value, scope, cx)
+    if type(value) in ARRAYS:
+        ck.types[id(value)] = (value, v)
+    return TCon("Association", (k, v))
 
 
 def form(ck, n, scope, cx, discard):
@@ -43,17 +42,19 @@ def form(ck, n, scope, cx, discard):
     if type(recv) is A.Name and recv.name == "super":
         return None
     arg = n.args[-1]
-    if type(arg) not in ARRAYS:
+    sel = n.selector
+    if type(arg) not in ARRAYS and not (sel == "transaction:" and type(arg) is A.DispatchTable):
         return None
     rt = ck.infer(recv, scope, cx)
     r = prune(rt)
-    sel = n.selector
     ats = [ck.block_arg(a, scope, cx, False) for a in n.args[:-1]]
     if type(r) is TCon and r.name == "Storage":
         if sel == "transaction:":
             elem = ck.fresh()
-            for item in arg.items:
-                ck.unify(elem, _statement(ck, item, scope, cx, sel))
+            pairs = [(e.key, e.handler) for e in arg.entries] if type(arg) is A.DispatchTable else \
+                [(i.receiver, i.args[0]) if type(i) is A.Send and i.selector == "->" else (None, i) for i in arg.items]
+            for key, value in pairs:
+                ck.unify(elem, ck.infer(value, scope, cx) if key is None else _statement(ck, key, value, scope, cx, sel))
             last = TCon("Array", (elem,))
         else:
             last = _params(ck, arg.items, scope, cx, sel)
