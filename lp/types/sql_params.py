@@ -3,7 +3,8 @@
 A statement's parameters mix kinds of value, which an Array literal cannot (its elements have
 one type). When the receiver is a `Storage`, a literal parameter array is typed element by
 element instead: each must be nil, an Integer, a Float, a String or a ByteArray (or Dynamic),
-and the array is then an `Array[Dynamic]`, what the signature takes. `transaction:`'s literal
+and the array is then an `Array[Dynamic]`, what the signature takes. A receiver not known yet is
+a `Storage` when no other class has the selector (the checker's rule for any such selector). `transaction:`'s literal
 `{ sql -> { ... }. ... }` (parsed as a dispatch table) is typed the same way. Any other receiver is typed as usual.
 """
 from __future__ import annotations
@@ -47,6 +48,9 @@ def form(ck, n, scope, cx, discard):
         return None
     rt = ck.infer(recv, scope, cx)
     r = prune(rt)
+    if type(r) is TVar and set(ck.owners.get(sel) or ()) == {"Storage"}:
+        ck.unify(r, TCon("Storage"))   # as for any selector one class alone has
+        r = prune(rt)
     ats = [ck.block_arg(a, scope, cx, False) for a in n.args[:-1]]
     if type(r) is TCon and r.name == "Storage":
         if sel == "transaction:":
