@@ -17,11 +17,11 @@ T class >> show: label run: blk =
 """
 
 
-def run(source: str, tmp_path: Path, timeout: float = 120, name: str = "prog.lp"):
+def run(source: str, tmp_path: Path, timeout: float = 120, name: str = "prog.lp", domains: int = 2):
     """(exit status, stdout, stderr) of `lp run` on source."""
     f = tmp_path / name
     f.write_text(source)
-    r = run_lp("run", "--domains", "2", str(f), timeout=timeout)
+    r = run_lp("run", "--domains", str(domains), str(f), timeout=timeout)
     return r.returncode, r.stdout.decode(), r.stderr.decode()
 
 
