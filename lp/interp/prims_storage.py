@@ -1,6 +1,6 @@
 """Private SQLite stores for LP programs (docs/durable.md): `Storage at: path`, `execute:with:`,
-`query:with:`, `transaction:` over runtime/sql.c, and the store bound to the running actor
-(`Storage current`, which a durable grain's owner binds with `Storage bind:`).
+`query:with:`, `transaction:` over runtime/sql.c, and the durable grain bound to the running
+actor (`Storage current`, `currentGrain`, `currentDir`; its owner binds it with `bindGrain:dir:`).
 
 A request is built here, handed to the runtime's job threads (lprt_wait_sql) and the actor
 suspends: the send runs again when the job is done, finds the request in `frame.wait` and turns
