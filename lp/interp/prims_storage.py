@@ -49,6 +49,15 @@ class StorageHandle:
         v = dict(limit=self.limit, result_limit=self.result_limit, busy_ms=self.busy_ms) | kw
         return StorageHandle(self.path, **v)
 
+    def _key(self):
+        return os.path.abspath(self.path), self.limit, self.result_limit, self.busy_ms
+
+    def __eq__(self, other):
+        return type(other) is StorageHandle and other._key() == self._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
 
 _dbs = weakref.WeakValueDictionary()
 _lock = threading.Lock()
@@ -175,6 +184,11 @@ def _at(p, cls, path):
     if type(path) is not str or not path:
         _raise(p, "Error", f"Storage at: takes a file path, not {p.interp.describe(path)}")
     return StorageHandle(path)
+
+
+@prim("Storage", "printString", "displayString")
+def _print(p, s):
+    return f"Storage({s.path})"
 
 
 @prim("Storage", "path")

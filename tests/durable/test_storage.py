@@ -11,6 +11,9 @@ def test_execute_query_and_transaction(tmp_path):
     db = tmp_path / "s.sqlite"
     rc, out, err = run(PRELUDE + f"""
 s := Storage at: '{db}'.
+s printNl.
+(s = (Storage at: '{db}')) printNl.
+(s = (s limit: 10)) printNl.
 (s execute: 'CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, data BLOB, x REAL)') rowsWritten printNl.
 r := s execute: 'INSERT INTO t (name, data, x) VALUES (?, ?, ?), (?, ?, ?)' with: {{ 'a'. 'ab' asByteArray. 1.5. nil. nil. nil }}.
 r rowsWritten printNl.
@@ -30,7 +33,7 @@ rs := s transaction: {{ 'INSERT INTO t (name) VALUES (?)' -> {{ 'c' }}. 'SELECT 
 """, tmp_path)
     assert (rc, err) == (0, "")
     assert out.splitlines() == [
-        "0", "2", "#('id' 'name' 'data' 'x')",
+        f"Storage({db})", "true", "false", "0", "2", "#('id' 'name' 'data' 'x')",
         "#(Dictionary('id' -> 1, 'name' -> 'a', 'data' -> #[97 98], 'x' -> 1.5) "
         "Dictionary('id' -> 2, 'name' -> nil, 'data' -> nil, 'x' -> nil))",
         "0", "1", "2", "0", "2", "#(1 0)", "3", "0"]
