@@ -121,3 +121,33 @@ Actor sleep: t0 - Actor unixMillis + 2500.
     lines = out.splitlines()
     assert lines[-1] == "100"
     assert lines[:-1] == [f"Room/{i}" for i in range(1, 101)]
+
+
+def test_an_alarm_being_delivered_when_the_process_is_killed_is_delivered_again(tmp_path):
+    data = tmp_path / "d"
+    handler = """
+Room >> alarm = (
+    self log: 'start'.
+    Log info: 'in alarm'.
+    Actor sleep: 1000.
+    self with: { fired: self fired + 1 }).
+"""
+    p = start(ROOM % data + handler + """
+(rooms id: 'r') at: 0.
+Actor sleep: 60000.
+""", tmp_path, name="first.lp")
+    try:
+        assert p.stderr.readline().decode() == "info: in alarm\n"
+    finally:
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        p.stdout.close()
+        p.stderr.close()
+    rc, out, err = run(ROOM % data + handler + """
+Actor sleep: 2500.
+(rooms id: 'r') fired printNl.
+(rooms id: 'r') logged printNl.
+(rooms id: 'r') next printNl.
+""", tmp_path, name="second.lp")
+    assert (rc, err) == (0, "info: in alarm\n")
+    assert out.splitlines() == ["1", "#('start' 'start')", "Maybe none"]
