@@ -35,6 +35,12 @@ HIERARCHY = [
     ("Remote", "Object", ()), ("RemoteRequest", "Object", ("callId", "selector", "className", "id", "arguments", "takeover")),
     # grains (docs/grains.md): a reference to one grain, whose sends go to its class's methods
     ("GrainRef", "Object", ()),
+    # durable grains (docs/durable.md): private SQLite stores and their errors
+    ("Storage", "Object", ()), ("SqlResult", "Object", ("columns", "rows", "rowsWritten")),
+    ("StorageError", "Error", ()), ("InvalidSql", "StorageError", ()), ("ConstraintViolation", "StorageError", ()),
+    ("NumericOutOfRange", "StorageError", ()), ("ResultTooLarge", "StorageError", ()),
+    ("StorageFull", "StorageError", ()), ("StorageBusy", "StorageError", ()),
+    ("BackendUnavailable", "StorageError", ()),
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}

@@ -64,7 +64,8 @@ enum {
     LPRT_WAKE_TIMEOUT = 3,
     LPRT_WAKE_FD = 4,
     LPRT_WAKE_RESOLVED = 5,
-    LPRT_WAKE_KILLED = 6
+    LPRT_WAKE_KILLED = 6,
+    LPRT_WAKE_DONE = 7 /* a job handed to lprt_wait_job has run */
 };
 
 /* Actor lifecycle states (lprt_state, snapshots). */
@@ -200,6 +201,12 @@ int lprt_wait_resolve(lprt_actor *self, const char *host, const char *service, i
 /* After LPRT_WAKE_RESOLVED: the result (caller frees with freeaddrinfo) and
    getaddrinfo's status in *status. */
 struct addrinfo *lprt_resolved(lprt_actor *self, int *status);
+/* Runs run(arg) on the job threads (blocking work: SQLite, file I/O); wake
+   reason LPRT_WAKE_DONE when it has run. done(arg), if given, follows run
+   (the pool's reference to arg). The job runs to its end even if the actor
+   stops waiting. Answers 1 when it ran at once in the caller (deterministic
+   mode: do not block), LPRT_OK when queued, LPRT_ENOMEM. */
+int lprt_wait_job(lprt_actor *self, void (*run)(void *), void (*done)(void *), void *arg, int64_t deadline);
 int lprt_wake_reason(lprt_actor *self);
 /* Spend n reductions. Step actor: returns 1 when the budget is spent (return
    LPRT_YIELD). Fiber: yields to the scheduler itself and returns 0. */
@@ -247,6 +254,54 @@ typedef struct {
     uint64_t spawned, exited, steals, parks, messages;
 } lprt_stats;
 void lprt_get_stats(lprt *rt, lprt_stats *out);
+
+/* ---- private SQLite stores (sql.c) ----
+   A store is one SQLite file, opened by its first request. A request is one
+   statement (LPRT_SQL_EXECUTE), a read that always rolls back (LPRT_SQL_QUERY)
+   or 1 to 100 statements committed together (LPRT_SQL_TRANSACTION): build it
+   with lprt_sql_set / lprt_sql_param, run it on the job threads with
+   lprt_wait_sql (or in the caller with lprt_sql_run), then read its status
+   and results. A failed request changes nothing. */
+enum {
+    LPRT_SQL_EXECUTE = 0, LPRT_SQL_QUERY = 1, LPRT_SQL_TRANSACTION = 2
+};
+enum { /* value types */
+    LPRT_SQL_NULL = 0, LPRT_SQL_INT = 1, LPRT_SQL_REAL = 2, LPRT_SQL_TEXT = 3, LPRT_SQL_BLOB = 4
+};
+enum { /* statuses */
+    LPRT_SQL_OK = 0,
+    LPRT_SQL_INVALID = 1,    /* SQL the store does not run, or a request outside the limits */
+    LPRT_SQL_CONSTRAINT = 2, /* a constraint refused a write */
+    LPRT_SQL_NUMERIC = 3,    /* a number outside the safe integer range, or not finite */
+    LPRT_SQL_TOO_LARGE = 4,  /* a result value or the results past their limits */
+    LPRT_SQL_FULL = 5,       /* the store reached its size limit */
+    LPRT_SQL_BUSY = 6,       /* another connection held the store past the busy timeout */
+    LPRT_SQL_BACKEND = 7     /* the file cannot be opened, read or written */
+};
+enum {
+    LPRT_SQL_MAX_SQL = 100000, LPRT_SQL_MAX_PARAMS = 100, LPRT_SQL_MAX_VALUE = 1000000,
+    LPRT_SQL_MAX_STATEMENTS = 100
+};
+typedef struct lprt_db lprt_db;
+typedef struct lprt_sql lprt_sql;
+/* max_bytes: the store's size limit (0: none); busy_ms: how long a request waits for a
+   lock another connection holds. */
+lprt_db *lprt_db_new(const char *path, int64_t max_bytes, int busy_ms);
+void lprt_db_release(lprt_db *db);
+lprt_sql *lprt_sql_new(lprt_db *db, int mode, int nstmts, int64_t result_limit);
+void lprt_sql_release(lprt_sql *q);
+int lprt_sql_set(lprt_sql *q, int i, const char *sql, size_t len, int nparams);
+int lprt_sql_param(lprt_sql *q, int i, int j, int type, int64_t iv, double fv, const char *p, size_t n);
+int lprt_wait_sql(lprt_actor *self, lprt_sql *q); /* as lprt_wait_job */
+void lprt_sql_run(lprt_sql *q);
+int lprt_sql_status(const lprt_sql *q);
+const char *lprt_sql_message(const lprt_sql *q);
+int lprt_sql_failed_at(const lprt_sql *q); /* the statement that failed, -1: none or the commit */
+int lprt_sql_columns(const lprt_sql *q, int i);
+const char *lprt_sql_column(const lprt_sql *q, int i, int c);
+int64_t lprt_sql_rows(const lprt_sql *q, int i);
+int64_t lprt_sql_written(const lprt_sql *q, int i);
+int lprt_sql_cell(const lprt_sql *q, int i, int64_t r, int c, int64_t *iv, double *fv, const char **p, size_t *n);
 
 /* ---- network (net_sock.c, net_conn.c, net_fiber.c) ----
    Non-blocking sockets. No call ever blocks: LPRT_NET_WANT_READ / _WANT_WRITE

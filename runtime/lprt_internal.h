@@ -46,7 +46,7 @@ typedef struct lprt__link {
     uint64_t ref;      /* monitors: the ref */
 } lprt__link;
 
-enum { WAIT_NONE, WAIT_RECEIVE, WAIT_SLEEP, WAIT_FD, WAIT_RESOLVE };
+enum { WAIT_NONE, WAIT_RECEIVE, WAIT_SLEEP, WAIT_FD, WAIT_RESOLVE, WAIT_JOB };
 
 typedef struct lprt__resolve lprt__resolve;
 
@@ -167,6 +167,7 @@ typedef struct lprt__timers {
 
 typedef struct lprt__io lprt__io;
 typedef struct lprt__resolver lprt__resolver;
+typedef struct lprt__jobs lprt__jobs;
 typedef struct lprt__det lprt__det;
 
 struct lprt {
@@ -192,6 +193,8 @@ struct lprt {
     lprt__timers timers;
     lprt__io *io;
     lprt__resolver *resolver;
+    _Atomic(lprt__jobs *) jobs; /* jobs.c: started by the first job */
+    pthread_mutex_t jobs_mu;
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
     _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages;
     _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
@@ -253,6 +256,9 @@ void lprt__io_wait_fd(lprt_actor *a, int fd, int events, uint64_t seq);
 int lprt__resolver_start(lprt *rt);
 void lprt__resolver_stop(lprt *rt);
 void lprt__resolve_drop(lprt_actor *a);
+
+/* jobs.c */
+void lprt__jobs_stop(lprt *rt);
 
 /* links.c */
 void lprt__notify_death(lprt_actor *a, lprt_reason r);

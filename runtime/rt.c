@@ -35,6 +35,7 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
     atomic_init(&rt->next_ref, 1);
     pthread_mutex_init(&rt->done_mu, NULL);
     pthread_cond_init(&rt->done_cv, NULL);
+    pthread_mutex_init(&rt->jobs_mu, NULL);
     for (int i = 0; i < REG_SHARDS; i++) pthread_mutex_init(&rt->reg[i].mu, NULL);
     lprt__timers_init(&rt->timers);
     rt->domains = calloc((size_t)n, sizeof(lprt__domain));

@@ -352,6 +352,7 @@ int lprt_run(lprt *rt, lprt_actor *main_actor) {
     for (int i = 0; i < rt->ndomains; i++) pthread_join(rt->domains[i].thread, NULL);
     lprt__io_stop(rt);
     lprt__resolver_stop(rt);
+    lprt__jobs_stop(rt);
     for (int i = 0; i < REG_SHARDS; i++) {
         lprt__shard *s = &rt->reg[i];
         for (;;) {

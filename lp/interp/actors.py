@@ -5,6 +5,7 @@ signals all go through the runtime; nothing here schedules.
 from __future__ import annotations
 
 import gc
+import time
 
 from lp.interp import code as C
 from lp.interp.interrupt import run_interruptibly
@@ -284,6 +285,12 @@ def _trap(p, cls, on):
 def _clock(p, cls):
     """Milliseconds on the runtime's monotonic clock."""
     return rt.lib.lprt_now() // 1_000_000
+
+
+@prim("Actor", "unixMillis", class_side=True)
+def _unix_millis(p, cls):
+    """Milliseconds since 1970 on the system's clock (alarm times, docs/durable.md)."""
+    return time.time_ns() // 1_000_000
 
 
 @prim("Actor", "microsecondClock", class_side=True)

@@ -5,6 +5,7 @@ import types
 
 from lp.interp import net_values as NV
 from lp.interp import values as V
+from lp.interp.prims_storage import StorageHandle
 from lp.classdecls import HIERARCHY
 from lp.interp.code import Primitive
 from lp.interp.registry import BLOCK_VALUE, PRIMITIVES
@@ -15,7 +16,7 @@ TYPES = {
     V.Association: "Association", V.Record: "Record", V.Closure: "Block", V.ActorValue: "Actor",
     V.ReplyAddress: "Actor", V.Future: "Future", V.Promise: "Promise",
     bytes: "ByteArray", NV.Socket: "TCPSocket", NV.Listener: "TCPListener", NV.UDPSock: "UDPSocket", NV.WebSock: "WebSocket",
-    V.GrainRefValue: "GrainRef",
+    V.GrainRefValue: "GrainRef", StorageHandle: "Storage",
 }
 
 BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:")
@@ -24,8 +25,8 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 def install_primitive_modules() -> None:
     """Import the primitive modules: each registers its primitives in lp.interp.registry on import."""
     from lp.interp import (actors, prims_bytes, prims_collections, prims_grain, prims_http,  # noqa: F401
-                           prims_net, prims_numbers, prims_objects, prims_pool, prims_remote, prims_text, prims_tls,
-                           prims_udp, prims_ws)
+                           prims_net, prims_numbers, prims_objects, prims_pool, prims_remote, prims_storage, prims_text,
+                           prims_tls, prims_udp, prims_ws)
 
 
 def install(interp) -> None:

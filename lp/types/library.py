@@ -34,6 +34,7 @@ BUILTIN_FIELDS = {
     "HttpStatusHead": {"version": "String", "status": "Integer", "reason": "String",
                        "headers": "Dictionary[String,String]"},
     "WebSocketMessage": {"data": "ByteArray", "isText": "Boolean"},
+    "SqlResult": {"columns": "Array[String]", "rows": "Array[Dictionary[String,Dynamic]]", "rowsWritten": "Integer"},
     "RemoteRequest": {"callId": "Dynamic", "selector": "Symbol", "className": "String", "id": "Dynamic",
                       "arguments": "Dynamic", "takeover": "String"},
 }
@@ -443,6 +444,17 @@ closeCode -> Integer
     "GrainRef": """
 label -> String
 """,
+    "Storage": """
+execute: String -> SqlResult
+execute: String with: Array[Dynamic] -> SqlResult
+query: String -> SqlResult
+query: String with: Array[Dynamic] -> SqlResult
+transaction: Array[Association[String,Array[Dynamic]]] -> Array[SqlResult]
+path -> String
+limit: Integer -> Storage
+resultLimit: Integer -> Storage
+busyTimeout: Integer -> Storage
+""",
     "WebSocketMessage": """
 text -> String
 """,
@@ -512,6 +524,7 @@ trapExits: Boolean -> UndefinedObject
 exit: special
 sleep: Integer -> UndefinedObject
 millisecondClock -> Integer
+unixMillis -> Integer
 microsecondClock -> Integer
 """,
     "Log": """
@@ -556,6 +569,13 @@ result: String -> Dynamic
 perform: Symbol on: a withArguments: Array[b] -> Dynamic
 ownerFor: String class: String id: a -> Maybe[String]
 remember: String for: String class: String id: a -> UndefinedObject
+""",
+    "Storage": """
+at: String -> Storage
+bindGrain: String dir: String -> String
+current -> Storage
+currentGrain -> String
+currentDir -> String
 """,
     "GrainRef": """
 label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]

@@ -255,6 +255,23 @@ BY_CLASS = {
     ("GrainRef", "encodeState:"): "the value as JSON text in Remote's form (docs/grains.md), raising for a value that would not come back as itself",
     ("GrainRef", "decodeState:like:"): "the value encodeState: encoded; raises unless it is of the second value's kind",
     ("GrainRef", "isState:like:"): "whether the first value is an instance of the second's class",
+    ("Actor", "unixMillis"): "milliseconds since 1970 on the system's clock (alarm times: docs/durable.md)",
+    ("Storage", "at:"): "the SQLite store in that file (made with its directory by the first request; docs/durable.md)",
+    ("Storage", "execute:"): "runs one SQL statement and commits it: its rows and the rows it wrote",
+    ("Storage", "execute:with:"): "the same with the values of its ? parameters (nil, Integer, Float, String, ByteArray)",
+    ("Storage", "query:"): "runs one statement and rolls it back: its rows, rowsWritten 0",
+    ("Storage", "query:with:"): "the same with parameters",
+    ("Storage", "transaction:"): "runs 1 to 100 statements (sql -> parameters) and commits them all, or none: their results",
+    ("Storage", "path"): "the store's file",
+    ("Storage", "limit:"): "the same store with a size limit in bytes (StorageFull past it; 0: none)",
+    ("Storage", "resultLimit:"): "the same store answering at most this many bytes of values per request (ResultTooLarge)",
+    ("Storage", "busyTimeout:"): "the same store waiting at most this long (ms) for a lock another connection holds (StorageBusy)",
+    ("Storage", "bindGrain:dir:"): "makes the running actor the owner of a durable grain (key Class/id) with that data directory (for stdlib/grain.lp)",
+    ("Storage", "current"): "the store of the durable grain the running actor owns (Grain storage): dir/Class/id.sqlite",
+    ("Storage", "currentGrain"): "the key (Class/id) of the durable grain the running actor owns",
+    ("Storage", "currentDir"): "the data directory of the durable grain the running actor owns",
+    ("SqlResult", "columns"): "the names of the result's columns", ("SqlResult", "rows"): "the rows, each column name -> value",
+    ("SqlResult", "rowsWritten"): "how many rows the statement inserted, updated or deleted",
 }
 
 

@@ -36,9 +36,10 @@ class Parts:
 
 
 def assemble() -> Parts:
-    from lp.types import actors, proxies, special
+    from lp.types import actors, proxies, special, sql_params
     parts = Parts()
     special.register(parts)
     actors.register(parts)
     proxies.register(parts)
+    sql_params.register(parts)
     return parts
