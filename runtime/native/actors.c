@@ -13,10 +13,8 @@
 #include "../lprt.h"
 #include "lpn.h"
 
-enum { BUDGET = 2000, REASON_CUT = 300 };
+enum { REASON_CUT = 300 };   /* the reduction budget is the compiler's (compiler/actors.py) */
 #define ACTOR_STACK ((size_t)256 * 1024)
-
-__thread int64_t lpn_reductions = BUDGET;
 
 static uint64_t cls_actor = UINT64_MAX, cls_future = UINT64_MAX, cls_promise = UINT64_MAX, cls_down = UINT64_MAX,
                 cls_exit = UINT64_MAX;
@@ -29,7 +27,7 @@ typedef struct { uint64_t id, ref; } monitor_entry;
 
 typedef struct nactor {
     lpn_ctx cx;                  /* saved while the fiber is switched out */
-    int64_t depth, reds;
+    uint64_t depth;               /* lpn_depth: frames and reductions spent */
     lpn_value block;             /* the spawned block, until it runs */
     lprt_actor *a;
     uint64_t id;
@@ -83,17 +81,15 @@ int lpn_output_allowed(void) {
 static int park(nactor *s) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
-    s->reds = lpn_reductions;
     int r = lprt_suspend(s->a);
     lpn_cx = s->cx;
     lpn_depth = s->depth;
-    lpn_reductions = s->reds;
     s->wait_what = NULL;
     return r;
 }
 
 void lpn_preempt(void) {
-    lpn_reductions = BUDGET;
+    lpn_depth &= LPN_DEPTH_MASK;   /* a new turn: no reductions spent */
     nactor *s = self_state();
     if (!s) return;
     s->cx = lpn_cx;
@@ -101,7 +97,6 @@ void lpn_preempt(void) {
     lprt_yield(s->a);
     lpn_cx = s->cx;
     lpn_depth = s->depth;
-    lpn_reductions = BUDGET;
 }
 
 /* ---- foreign values: actors, futures, promises, reply addresses ----------------------- */
@@ -479,7 +474,6 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     nactor *s = ud;
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
-    lpn_reductions = BUDGET;
     lpn_value blk = s->block;
     s->block = LPN_NIL_VALUE;
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
@@ -1000,7 +994,6 @@ static void main_fiber(lprt_actor *self, void *ud) {
     (void)self;
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
-    lpn_reductions = BUDGET;
     main_result = program_main();
     main_cx = lpn_cx;   /* reported after the run, on the thread that started it */
     if (main_result.cls == LPN_UNWIND) {
@@ -1054,6 +1047,11 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     s->exit_site = s->wait_site = -1;
     s->is_main = 1;
     lprt_actor *m = lprt_create_fiber(rt, main_fiber, s, main_stack);
+    if (!m) {
+        fprintf(stderr, "lp: cannot reserve %zu MiB of stack for the main actor (lower --stack-limit)\n",
+                main_stack >> 20);
+        return 2;
+    }
     s->a = m;
     s->id = lprt_id(m);
     registry_add(s);

@@ -7,7 +7,7 @@
 #include "lpn.h"
 
 __thread lpn_ctx lpn_cx;
-__thread int64_t lpn_depth = 0;
+__thread uint64_t lpn_depth = 0;
 int64_t lpn_depth_limit = 200000;
 
 static lpn_value error_instance(uint64_t cls, lpn_value msg) {

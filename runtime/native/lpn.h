@@ -109,12 +109,15 @@ typedef struct lpn_ctx {
     struct { const char *fn; uint32_t site; } *trace;
     uint32_t ntrace, captrace;
 } lpn_ctx;
-/* nested non-tail LP calls of the running actor (per domain thread; actors.c saves and restores
-   it with lpn_cx around every switch), and --stack-limit */
-extern __thread int64_t lpn_depth;
-extern int64_t lpn_depth_limit;
+/* The running actor's frame and reduction count (per domain thread; actors.c saves and restores
+   it with lpn_cx around every switch): the low 32 bits are the nested non-tail LP calls, the high
+   32 bits the reductions spent in this turn (method and block entries, loop back-edges), so the
+   generated prologue counts both with one add (docs/native.md "Depth"). */
+extern __thread uint64_t lpn_depth;
+#define LPN_DEPTH_MASK 0xFFFFFFFFu
+extern int64_t lpn_depth_limit;   /* --stack-limit, at most LPN_MAX_STACK_LIMIT */
+#define LPN_MAX_STACK_LIMIT 1000000000
 extern __thread lpn_ctx lpn_cx;   /* the running actor's unwinding context */
-extern __thread int64_t lpn_reductions;   /* left in this turn: method entries and loop back-edges spend them */
 int lpn_output_allowed(void);   /* actors.c: false for actors still running after the main actor ended */
 lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */
