@@ -134,7 +134,7 @@ lpn_value lpn_arr_reversed(lpn_value a) {
 }
 
 /* ---- Intervals ---- */
-typedef struct lpn_interval_ { lpn_obj h; int64_t start, stop, step; } ivl;
+typedef lpn_interval ivl;
 #define IVL(v) ((ivl *)lpn_ptr(v))
 
 static int64_t ivl_size(ivl *v) {

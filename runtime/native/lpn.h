@@ -28,6 +28,7 @@ typedef struct lpn_str { lpn_obj h; uint64_t len; uint64_t nchars; char data[]; 
 typedef struct lpn_arr { lpn_obj h; uint64_t len; lpn_value item[]; } lpn_arr;
 typedef struct lpn_assoc { lpn_obj h; lpn_value key, value; } lpn_assoc;
 typedef struct lpn_maybe { lpn_obj h; uint64_t present; lpn_value value; } lpn_maybe;
+typedef struct lpn_interval { lpn_obj h; int64_t start, stop, step; } lpn_interval;
 typedef struct lpn_inst { lpn_obj h; uint64_t nfields; lpn_value field[]; } lpn_inst;
 typedef struct lpn_home { lpn_obj h; uint64_t alive; } lpn_home;
 typedef struct lpn_block {
@@ -145,6 +146,8 @@ lpn_value lpn_int_rem(int64_t a, int64_t b);
 lpn_value lpn_int_quo(int64_t a, int64_t b);
 lpn_value lpn_num_arith(int op, lpn_value a, lpn_value b); /* + - * / // \\ on any numbers; op is the char */
 lpn_value lpn_num_compare(int op, lpn_value a, lpn_value b); /* '<' '>' 'l' (<=) 'g' (>=) */
+int lpn_cmp_int_float(int64_t i, double f);   /* exact: -1, 0, 1, or 2 when f is NaN */
+int lpn_num_equal(lpn_value a, lpn_value b);   /* two numbers, at least one a Float, by exact value */
 lpn_value lpn_num_unary(int op, lpn_value a);       /* 'a' abs 'n' negated 'f' asFloat 's' sqrt 'q' squared */
 
 /* ---- string.c ---- */
