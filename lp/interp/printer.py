@@ -16,6 +16,10 @@ from lp.interp.net_values import RemoteProxy
 from lp.interp.errors import LPRaise, make_error
 from lp.syntax.format import float_text, string_text, symbol_text
 
+# `$` and a NUL byte is not LP source (a file with a NUL is refused), so this Character prints as the
+# expression that makes it (runtime/native/print.c prints the same)
+NUL_CHARACTER = "(0 asCharacter)"
+
 
 def printed(interp, v, proc=None) -> str:
     """What `v printString` answers: a method the program defines, else the built-in format."""
@@ -46,7 +50,7 @@ def print_string(interp, v, proc=None) -> str:
     if t is Symbol:
         return symbol_text(v.name)
     if t is Char:
-        return "$" + v.ch
+        return "$" + v.ch if v.ch != "\x00" else NUL_CHARACTER
     if t is tuple:
         return "#(" + " ".join(printed(interp, x, proc) for x in v) + ")"
     if t is Instance:
