@@ -198,23 +198,19 @@ def _int_tests(g, sel, n, site, tail, ty):
 
 # ---- any object ------------------------------------------------------------------------
 
-@prim("Object", "=", "~=")
+_SAME = {"=": ("lpn_equal", False), "~=": ("lpn_equal", True), "==": ("lpn_identical", False),
+         "~~": ("lpn_identical", True)}
+
+
+@prim("Object", "=", "~=", "==", "~~")
 def _equal(g, sel, n, site, tail, ty):
+    """Equality (`=`: two Integers inline) and identity, or their negations."""
     a, b = g.pop_n(2)
-    if _ints(a, b):
-        return g.push(_bool(g, g.b.icmp_signed("==" if sel == "=" else "!=", a.bits, b.bits)))
-    v = g.call_c("lpn_equal", [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
-    if sel == "~=":
-        g.pop()
-        v = g.push(V(v.cls, g.b.xor(v.bits, c64(1)), BOOL))
-    return v
-
-
-@prim("Object", "==", "~~")
-def _identical(g, sel, n, site, tail, ty):
-    a, b = g.pop_n(2)
-    v = g.call_c("lpn_identical", [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
-    if sel == "~~":
+    fn, negated = _SAME[sel]
+    if fn == "lpn_equal" and _ints(a, b):
+        return g.push(_bool(g, g.b.icmp_signed("!=" if negated else "==", a.bits, b.bits)))
+    v = g.call_c(fn, [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
+    if negated:
         g.pop()
         v = g.push(V(v.cls, g.b.xor(v.bits, c64(1)), BOOL))
     return v

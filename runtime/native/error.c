@@ -52,6 +52,13 @@ lpn_value lpn_raise_new(uint64_t cls, lpn_value msg) {
     return lpn_raise_value(error_instance(cls, msg));
 }
 
+lpn_value lpn_raise_expects(const char *sel, const char *what, lpn_value v) {
+    lpn_value d = lpn_describe(v);
+    lpn_value e = lpn_raise("#%s expects %s, not %s", sel, what, ((lpn_str *)lpn_ptr(d))->data);
+    lpn_drop(d);
+    return e;
+}
+
 lpn_value lpn_stack_overflow(void) {
     return lpn_raise("stack overflow: more than %lld nested calls (raise the limit with --stack-limit)",
                      (long long)lpn_depth_limit);

@@ -151,10 +151,7 @@ static lpn_value as_number(lpn_value s) {
 
 static lpn_value replace_all(lpn_value s, lpn_value a, lpn_value b) {
     if (a.cls != LPN_STRING || b.cls != LPN_STRING) {
-        lpn_value d = lpn_describe(a.cls != LPN_STRING ? a : b);
-        lpn_value e = lpn_raise("#copyReplaceAll:with: expects a String, not %s", cstr(d));
-        lpn_drop(d);
-        return e;
+        return lpn_raise_expects("copyReplaceAll:with:", "a String", a.cls != LPN_STRING ? a : b);
     }
     uint64_t la = slen(a), lb = slen(b), ls = slen(s);
     if (la == 0) return lpn_raise("#copyReplaceAll:with: needs a non-empty String to replace");
@@ -176,12 +173,7 @@ static lpn_value replace_all(lpn_value s, lpn_value a, lpn_value b) {
 }
 
 static lpn_value bit_shift(int64_t a, lpn_value bv) {
-    if (bv.cls != LPN_INT) {
-        lpn_value d = lpn_describe(bv);
-        lpn_value e = lpn_raise("#bitShift: expects an Integer, not %s", cstr(d));
-        lpn_drop(d);
-        return e;
-    }
+    if (bv.cls != LPN_INT) return lpn_raise_expects("bitShift:", "an Integer", bv);
     int64_t b = (int64_t)bv.bits;
     if (b < 0) return lpn_int(b > -64 ? a >> -b : (a >= 0 ? 0 : -1));
     if (a == 0) return lpn_int(0);
@@ -194,12 +186,7 @@ static lpn_value bit_shift(int64_t a, lpn_value bv) {
 static lpn_value round_to(lpn_value av, lpn_value qv) {
     double a = lpn_f(av);
     double q = qv.cls == LPN_INT ? (double)(int64_t)qv.bits : lpn_f(qv);
-    if (qv.cls != LPN_INT && qv.cls != LPN_FLOAT) {
-        lpn_value d = lpn_describe(qv);
-        lpn_value e = lpn_raise("#roundTo: expects a Number, not %s", cstr(d));
-        lpn_drop(d);
-        return e;
-    }
+    if (qv.cls != LPN_INT && qv.cls != LPN_FLOAT) return lpn_raise_expects("roundTo:", "a Number", qv);
     if (q == 0) return lpn_raise("division by zero");
     double r = a / q;
     if (isnan(r)) return lpn_float(r);

@@ -123,6 +123,7 @@ int lpn_output_allowed(void);   /* actors.c: false for actors still running afte
 lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */
 lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
+lpn_value lpn_raise_expects(const char *sel, const char *what, lpn_value v); /* `#sel expects what, not <v described>`; consumes v */
 lpn_value lpn_stack_overflow(void);
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
@@ -215,7 +216,7 @@ lpn_value lpn_print_string(lpn_value v);            /* the built-in printString,
 lpn_value lpn_display_string(lpn_value v);
 lpn_value lpn_json_encode(lpn_value v);             /* JSON encode: as lp run writes it */
 lpn_value lpn_json_decode(lpn_value s);             /* json.c: JSON decode: as lp run reads it */
-lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages) */
+lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages); consumes v */
 lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
 void lpn_flush(void);
 

@@ -86,12 +86,7 @@ static int float_compare(int op, lpn_value a, lpn_value b) {
 
 int lpn_num_equal(lpn_value a, lpn_value b) { return float_compare('=', a, b); }
 
-static lpn_value not_number(int op, lpn_value b) {
-    lpn_value d = lpn_describe(b);
-    lpn_value r = lpn_raise("#%s expects a number, not %s", opname(op), S(d));
-    lpn_drop(d);
-    return r;
-}
+static lpn_value not_number(int op, lpn_value b) { return lpn_raise_expects(opname(op), "a number", b); }
 
 static lpn_value float_result(double r, lpn_value a, int op, lpn_value b) {
     if (isinf(r) && !isinf(as_d(a)) && !isinf(as_d(b))) {
