@@ -71,6 +71,11 @@ static nactor *self_state(void) {
     return a ? lprt_userdata(a) : NULL;
 }
 
+int lpn_on_main_stack(void) {
+    nactor *s = self_state();
+    return !s || s->is_main;
+}
+
 int lpn_output_allowed(void) {
     if (!main_done) return 1;
     nactor *s = self_state();

@@ -119,6 +119,7 @@ extern __thread uint64_t lpn_depth;
 extern int64_t lpn_depth_limit;   /* --stack-limit, at most LPN_MAX_STACK_LIMIT */
 #define LPN_MAX_STACK_LIMIT 1000000000
 extern __thread lpn_ctx lpn_cx;   /* the running actor's unwinding context */
+int lpn_on_main_stack(void);    /* actors.c: the main actor, whose stack is large (main.c); spawned ones have 256 KiB */
 int lpn_output_allowed(void);   /* actors.c: false for actors still running after the main actor ended */
 lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */

@@ -100,7 +100,9 @@ static int json_fail(lpn_value raised) { (void)raised; return -1; }   /* raised:
 
 static int json(buf *b, lpn_value v, int depth) {
     char tmp[64];
-    if (depth > 1000) return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
+    /* the encoder recurses on the actor's stack: as deep as the interpreter on the main actor's */
+    if (depth > 1000 && (depth > 1000000 || !lpn_on_main_stack()))
+        return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
     switch (v.cls) {
     case LPN_NIL: puts_(b, "null"); return 0;
     case LPN_BOOL: puts_(b, v.bits ? "true" : "false"); return 0;
