@@ -82,13 +82,26 @@ int lpn_output_allowed(void) {
     return !s || s->is_main;
 }
 
+/* This thread's lpn_cx and lpn_depth. A fiber may resume on another domain thread, and C
+   compilers keep a thread-local's address across calls (to them the thread pointer never
+   changes), so code running after a switch, or after LP code that may switch, reaches them
+   through these. */
+__attribute__((noinline)) static lpn_ctx *cx_here(void) {
+    __asm__ volatile("");
+    return &lpn_cx;
+}
+__attribute__((noinline)) static uint64_t *depth_here(void) {
+    __asm__ volatile("");
+    return &lpn_depth;
+}
+
 /* Switch out until woken; answers the wake reason. */
 static int park(nactor *s) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
     int r = lprt_suspend(s->a);
-    lpn_cx = s->cx;
-    lpn_depth = s->depth;
+    *cx_here() = s->cx;
+    *depth_here() = s->depth;
     s->wait_what = NULL;
     return r;
 }
@@ -100,8 +113,8 @@ void lpn_preempt(void) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
     lprt_yield(s->a);
-    lpn_cx = s->cx;
-    lpn_depth = s->depth;
+    *cx_here() = s->cx;
+    *depth_here() = s->depth;
 }
 
 /* ---- foreign values: actors, futures, promises, reply addresses ----------------------- */
@@ -445,25 +458,26 @@ static int32_t exit_site_of(lpn_value v, nactor *s) {
 
 /* The actor's body answered r: set its exit reason from how it ended. */
 static void ended(nactor *s, lpn_value r) {
+    lpn_ctx *cx = cx_here();
     int kind = LPRT_NORMAL;
     void *value = NULL;
     if (r.cls == LPN_UNWIND) {
-        if (lpn_cx.kind == LPN_RAISING) {
-            lpn_value e = lpn_cx.error;
-            int32_t site = lpn_cx.ntrace ? (int32_t)lpn_cx.trace[0].site : -1;
-            lpn_cx.kind = 0;
+        if (cx->kind == LPN_RAISING) {
+            lpn_value e = cx->error;
+            int32_t site = cx->ntrace ? (int32_t)cx->trace[0].site : -1;
+            cx->kind = 0;
             lpn_share(e);
             kind = LPRT_ERROR;
             value = box(e, site);
-        } else if (lpn_cx.kind == LPN_EXITING) {
-            lpn_value v = lpn_cx.error;
-            lpn_cx.kind = 0;
+        } else if (cx->kind == LPN_EXITING) {
+            lpn_value v = cx->error;
+            cx->kind = 0;
             kind = reason_kind(v, exit_site_of(v, s), &value);
         } else {
-            lpn_cx.kind = 0;   /* a `^` from a method that has returned */
+            cx->kind = 0;   /* a `^` from a method that has returned */
             lpn_raise("`^` returns from a method that has already returned");
-            lpn_value e = lpn_cx.error;
-            lpn_cx.kind = 0;
+            lpn_value e = cx->error;
+            cx->kind = 0;
             lpn_share(e);
             kind = LPRT_ERROR;
             value = box(e, -1);
@@ -484,8 +498,8 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
     lpn_value r = lpn_call_block(blk, nargs ? actor_value(self) : LPN_NIL_VALUE, nargs);
     ended(s, r);
-    free(lpn_cx.trace);
-    memset(&lpn_cx, 0, sizeof lpn_cx);
+    free(cx_here()->trace);
+    memset(cx_here(), 0, sizeof lpn_cx);
 }
 
 static nactor *state_new(void) {
@@ -1000,16 +1014,17 @@ static void main_fiber(lprt_actor *self, void *ud) {
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
     main_result = program_main();
-    main_cx = lpn_cx;   /* reported after the run, on the thread that started it */
+    lpn_ctx *cx = cx_here();
+    main_cx = *cx;   /* reported after the run, on the thread that started it */
     if (main_result.cls == LPN_UNWIND) {
-        if (lpn_cx.kind == LPN_RAISING) {
-            lpn_value e = lpn_cx.error;
+        if (cx->kind == LPN_RAISING) {
+            lpn_value e = cx->error;
             lpn_dup(e);
             lpn_share(e);
-            lprt_set_exit_reason(s->a, LPRT_ERROR, box(e, lpn_cx.ntrace ? (int32_t)lpn_cx.trace[0].site : -1));
-        } else if (lpn_cx.kind == LPN_EXITING) {
+            lprt_set_exit_reason(s->a, LPRT_ERROR, box(e, cx->ntrace ? (int32_t)cx->trace[0].site : -1));
+        } else if (cx->kind == LPN_EXITING) {
             void *value;
-            lpn_value v = lpn_cx.error;
+            lpn_value v = cx->error;
             lpn_dup(v);
             int kind = reason_kind(v, exit_site_of(v, s), &value);
             lprt_set_exit_reason(s->a, kind, value);
@@ -1019,7 +1034,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
     }
     lpn_flush();
     main_done = 1;
-    memset(&lpn_cx, 0, sizeof lpn_cx);
+    memset(cx, 0, sizeof lpn_cx);
 }
 
 static void init_classes(void) {
