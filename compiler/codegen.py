@@ -19,6 +19,11 @@ VAL = ir.LiteralStructType([I64, I64])
 BLOCK_CAPS = 32      # offsetof(lpn_block, cap)
 INST_FIELDS = 16     # offsetof(lpn_inst, field)
 ARR_ITEMS = 16       # offsetof(lpn_arr, item)
+# lpn_depth (runtime/native/lpn.h): live LP frames in the low 32 bits, reductions spent in this
+# turn in the high 32 bits, so a frame's entry counts both with one add
+DEPTH_MASK = 0xFFFFFFFF
+REDUCTION = 1 << 32
+FRAME_AND_REDUCTION = REDUCTION + 1
 
 
 def fn_type(nargs: int) -> ir.FunctionType:
@@ -121,23 +126,26 @@ class FunctionGen:
         return self.kind in ("method", "block", "main")
 
     def prologue(self) -> None:
-        """Count this frame (docs/native.md "Functions, calls and dispatch"): past --stack-limit, answer the stack overflow
-        error to the caller, which records the frame of the send that overflowed."""
-        d = self.b.add(self.b.load(self.mod.depth), c64(1))
-        self.b.store(d, self.mod.depth)
+        """Count this frame and spend a reduction with one update of `lpn_depth` (docs/native.md
+        "Depth"): past --stack-limit, or below the fiber's stack floor, answer the stack overflow
+        error to the caller, which records the frame of the send that overflowed; past the turn's
+        budget, yield (an actor killed meanwhile only unwinds)."""
+        from lp.compiler.actors import preempt_if_spent
+        w = self.b.add(self.b.load(self.mod.depth), c64(FRAME_AND_REDUCTION))
+        self.b.store(w, self.mod.depth)
+        depth = self.b.and_(w, c64(DEPTH_MASK))
         sp = self.b.ptrtoint(self.b.call(self.mod.stacksave(), []), I64)
-        over = self.b.or_(self.b.icmp_signed(">", d, self.b.load(self.mod.depth_limit)),
+        over = self.b.or_(self.b.icmp_unsigned(">", depth, self.b.load(self.mod.depth_limit)),
                           self.b.icmp_unsigned("<", sp, self.b.load(self.mod.stack_floor)))
         with self.b.if_then(over, likely=False):
             self.b.call(self.mod.c("lpn_stack_overflow"), [])
             self.drop_all()
             self.ret(self.make(UNWIND, 0, I.UNKNOWN))
-        from lp.compiler.actors import spend_reduction
 
         def killed():
             self.drop_all()
             self.ret(self.make(UNWIND, 0, I.UNKNOWN))
-        spend_reduction(self, killed)
+        preempt_if_spent(self, w, killed)
 
     def leave(self) -> None:
         if self.counts_depth():
@@ -184,7 +192,7 @@ class FunctionGen:
         cond = self.is_unwind(v)
         bad = self.fn.append_basic_block("unwind")
         ok = self.fn.append_basic_block("ok")
-        self.b.cbranch(cond, bad, ok)
+        self.b.cbranch(cond, bad, ok).set_weights([1, 1 << 20])   # unwinding is laid out cold
         self.b.position_at_end(bad)
         saved = list(self.owned)
         if self.owned and self.owned[-1] is v:

@@ -72,6 +72,8 @@ C_FUNCS = {
     "lpn_dict_remove": ("V", ["v", "v"]), "lpn_dict_size": ("V", ["v"]), "lpn_dict_list": ("V", ["i32", "v"]),
 }
 C_FUNCS.update(actors.C_FUNCS)
+# called only on the paths that raise, unwind or yield: LLVM lays those paths out of the hot code
+COLD = {"lpn_trace_push", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt", "lpn_nlr_take"}
 _TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
 
 
@@ -106,9 +108,6 @@ class ModuleGen:
         self.depth_limit = ir.GlobalVariable(self.module, I64, name="lpn_depth_limit")
         self.depth_limit.linkage = "external"
         actors.thread_local(self.depth)
-        self.reductions = ir.GlobalVariable(self.module, I64, name="lpn_reductions")
-        self.reductions.linkage = "external"
-        actors.thread_local(self.reductions)
         self.stack_floor = ir.GlobalVariable(self.module, I64, name="lpn_stack_floor")
         self.stack_floor.linkage = "external"
         actors.thread_local(self.stack_floor)
@@ -123,6 +122,9 @@ class ModuleGen:
             for p in params:
                 args += [I64, I64] if p == "v" else [_TY[p]]
             f = ir.Function(self.module, ir.FunctionType(_TY[ret], args), name=name)
+            f.attributes.add("nounwind")   # the C core never unwinds the machine stack
+            if name in COLD:
+                f.attributes.add("cold")
             self.cfuncs[name] = f
         return f
 
@@ -172,6 +174,7 @@ class ModuleGen:
         f = ir.Function(self.module, fn_type(nargs), name=name)
         f.calling_convention = "tailcc"
         f.linkage = "internal"
+        f.attributes.add("nounwind")
         return f
 
     def method_fn(self, md: I.MethodDef, variant: Variant = GENERIC) -> ir.Function:

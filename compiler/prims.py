@@ -144,10 +144,16 @@ def _compare(g, sel, n, site, tail, ty):
     pred, op = _CMP[sel]
     if _ints(a, b):
         return g.push(_bool(g, g.b.icmp_signed(pred, a.bits, b.bits)))
-    if _floats(a, b):
-        return g.push(_bool(g, g.b.fcmp_ordered(pred, _double(g, a), _double(g, b))))
     slow = lambda: g.call_c("lpn_num_compare", [ir.Constant(I32, ord(op)), a.cls, a.bits, b.cls, b.bits],  # noqa: E731
                             BOOL, site)
+    if _floats(a, b):
+        x, y = _double(g, a), _double(g, b)
+        inline = lambda: g.push(_bool(g, g.b.fcmp_ordered(pred, x, y)))  # noqa: E731
+        if kind(a.ty) == kind(b.ty):
+            return inline()
+        # an Integer and a Float: exact unless the Integer rounds to the Float (the C core then
+        # compares exactly, as the interpreter does)
+        return g.if_else(g.b.fcmp_ordered("==", x, y), slow, inline, BOOL)
     if _maybe_int(a) and _maybe_int(b):
         both = g.b.and_(g.b.icmp_unsigned("==", a.cls, c64(2)), g.b.icmp_unsigned("==", b.cls, c64(2)))
         return g.if_else(both, lambda: g.push(_bool(g, g.b.icmp_signed(pred, a.bits, b.bits))), slow, BOOL)
@@ -192,23 +198,19 @@ def _int_tests(g, sel, n, site, tail, ty):
 
 # ---- any object ------------------------------------------------------------------------
 
-@prim("Object", "=", "~=")
+_SAME = {"=": ("lpn_equal", False), "~=": ("lpn_equal", True), "==": ("lpn_identical", False),
+         "~~": ("lpn_identical", True)}
+
+
+@prim("Object", "=", "~=", "==", "~~")
 def _equal(g, sel, n, site, tail, ty):
+    """Equality (`=`: two Integers inline) and identity, or their negations."""
     a, b = g.pop_n(2)
-    if _ints(a, b):
-        return g.push(_bool(g, g.b.icmp_signed("==" if sel == "=" else "!=", a.bits, b.bits)))
-    v = g.call_c("lpn_equal", [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
-    if sel == "~=":
-        g.pop()
-        v = g.push(V(v.cls, g.b.xor(v.bits, c64(1)), BOOL))
-    return v
-
-
-@prim("Object", "==", "~~")
-def _identical(g, sel, n, site, tail, ty):
-    a, b = g.pop_n(2)
-    v = g.call_c("lpn_identical", [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
-    if sel == "~~":
+    fn, negated = _SAME[sel]
+    if fn == "lpn_equal" and _ints(a, b):
+        return g.push(_bool(g, g.b.icmp_signed("!=" if negated else "==", a.bits, b.bits)))
+    v = g.call_c(fn, [a.cls, a.bits, b.cls, b.bits], BOOL, site, may_fail=False)
+    if negated:
         g.pop()
         v = g.push(V(v.cls, g.b.xor(v.bits, c64(1)), BOOL))
     return v
@@ -260,7 +262,7 @@ def _and_or(g, sel, n, site, tail, ty):
 
     def run_block():
         g.owned.remove(a)
-        return _call_block(g, 0, site, False, BOOL)
+        return _call_block(g, 0, site, tail, BOOL)
 
     def answer():
         g.pop_n(2)
@@ -313,13 +315,13 @@ def _if_blocks(g, sel, n, site, tail, ty):
             g.push(take)
             # the interpreter answers a branch that is not a Block as it is
             return g.if_else(g.b.icmp_unsigned("==", take.cls, c64(22)),
-                             lambda: _call_block(g, 0, site, False, rty),
+                             lambda: _call_block(g, 0, site, tail, rty),
                              lambda: g.push(V(g.pop().cls, take.bits, rty)), rty)
         return run
     return g.if_else(g.b.trunc(b.bits, ir.IntType(1)), arm(t, f), arm(f, t), rty)
 
 
-def _nil_branches(g, sel, site, ty, v, on_nil, on_value):
+def _nil_branches(g, sel, site, tail, ty, v, on_nil, on_value):
     """v is nil: call on_nil; else call on_value with v when it takes one argument, else without
     (the interpreter's rule); on_value None (ifNil:) answers v itself."""
     rty = _known(ty, I.UNKNOWN)
@@ -332,7 +334,7 @@ def _nil_branches(g, sel, site, ty, v, on_nil, on_value):
         g.owned.remove(on_nil)
         g.push(on_nil)
         _check_block(g, on_nil, sel, site)
-        return _call_block(g, 0, site, False, rty)
+        return _call_block(g, 0, site, tail, rty)
 
     def value_arm():
         g.owned.remove(on_nil)
@@ -348,11 +350,11 @@ def _nil_branches(g, sel, site, ty, v, on_nil, on_value):
         one = g.b.icmp_unsigned("==", _block_arity(g, on_value), ir.Constant(I32, 1))
 
         def with_arg():
-            return _call_block(g, 1, site, False, rty)
+            return _call_block(g, 1, site, tail, rty)
 
         def without():
             g.drop(g.pop())
-            return _call_block(g, 0, site, False, rty)
+            return _call_block(g, 0, site, tail, rty)
         return g.if_else(one, with_arg, without, rty)
     return g.if_else(g.b.icmp_unsigned("==", v.cls, c64(0)), nil_arm, value_arm, rty)
 
@@ -360,14 +362,14 @@ def _nil_branches(g, sel, site, ty, v, on_nil, on_value):
 @prim("Object", "ifNil:")
 def _if_nil(g, sel, n, site, tail, ty):
     v, a = g.owned[-2:]
-    return _nil_branches(g, sel, site, ty, v, a, None)
+    return _nil_branches(g, sel, site, tail, ty, v, a, None)
 
 
 @prim("Object", "ifNil:ifNotNil:", "ifNotNil:ifNil:")
 def _if_nil_not_nil(g, sel, n, site, tail, ty):
     v, x, y = g.owned[-3:]
     on_nil, on_value = (x, y) if sel == "ifNil:ifNotNil:" else (y, x)
-    return _nil_branches(g, sel, site, ty, v, on_nil, on_value)
+    return _nil_branches(g, sel, site, tail, ty, v, on_nil, on_value)
 
 
 @prim("Block", "numArgs")
@@ -567,7 +569,7 @@ def _dict_at_if_absent(g, sel, n, site, tail, ty):
 
     def absent():
         g.pop()
-        return _call_block(g, 0, site, False, _known(ty, I.UNKNOWN))
+        return _call_block(g, 0, site, tail, _known(ty, I.UNKNOWN))
 
     def present():
         res = g.pop()
@@ -640,14 +642,14 @@ def _maybe_if(g, sel, n, site, tail, ty):
         g.drop(m_)
         g.push(s_)
         g.push(value)
-        return _call_block(g, 1, site, False, _known(ty, I.UNKNOWN))
+        return _call_block(g, 1, site, tail, _known(ty, I.UNKNOWN))
 
     def run_none():
         m_, s_, n_ = g.pop_n(3)
         g.drop(m_)
         g.drop(s_)
         g.push(n_)
-        return _call_block(g, 0, site, False, _known(ty, I.UNKNOWN))
+        return _call_block(g, 0, site, tail, _known(ty, I.UNKNOWN))
     return g.if_else(g.b.icmp_unsigned("!=", present, c64(0)), run_some, run_none, _known(ty, I.UNKNOWN))
 
 

@@ -6,7 +6,8 @@ Each benchmark NAME has NAME.lp (run with `lp run` and built with `lp build -O2`
 NAME.c and NAME_py.py. Times are the best CPU time (user + system) of R runs of
 the finished program, start-up included (a native binary starts the runtime's
 threads and a fiber: about 2 ms; builds are not timed, `lp build` time is
-printed separately). Prints a table with ratios; never fails on speed.
+printed separately). Prints a table with ratios, then hello world's build time and binary size;
+never fails on speed.
 """
 from __future__ import annotations
 
@@ -65,6 +66,10 @@ def main() -> None:
         same = out_bin == out_run == out_c == out_py
         print(f"{name:8} {t_run:9.3f}s {t_bin:9.4f}s {t_c:9.4f}s {t_py:9.3f}s {t_run / t_bin:8.0f}x "
               f"{t_bin / t_c:6.2f}x{'' if same else '  (OUTPUTS DIFFER)'}   (lp build {build_s:.2f}s)")
+    hello = tmp / "hello"
+    t = time.perf_counter()
+    subprocess.run([*lp, "build", str(HERE.parent.parent / "examples" / "hello.lp"), "-o", str(hello)], check=True)
+    print(f"hello world: lp build {time.perf_counter() - t:.2f}s (C runtime cached), binary {hello.stat().st_size:,} bytes")
     shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -10,7 +10,7 @@ from lp.interp.errors import LPRaise, error_message, make_error
 from lp.interp.printer import display_string, displayed, print_string, printed
 from lp.interp.registry import prim
 from lp.interp.values import (NONE, Association, Char, Closure, Instance, Interval, LPClass, LPDict, Maybe, Record,
-                              ReplyAddress, Symbol)
+                              ReplyAddress, Symbol, deep_equal, deep_hash)
 from lp.interp.vm import Call
 
 _SCALARS = (int, float, bool, type(None), Symbol, Char)
@@ -27,26 +27,7 @@ def call(p, blk, sel, args=(), guard=None):
     return Call(block(p, blk, sel), args, guard)
 
 
-def lp_equal(a, b) -> bool:
-    """Structural equality: numbers by value (1 = 1.0), never a Boolean equal to a number."""
-    ta, tb = type(a), type(b)
-    if ta is bool or tb is bool:
-        return a is b
-    if ta in (int, float) and tb in (int, float):
-        return a == b
-    if ta is not tb:
-        return False
-    if ta is tuple:
-        return len(a) == len(b) and all(lp_equal(x, y) for x, y in zip(a, b))
-    if ta is Instance:
-        return a.cls is b.cls and lp_equal(a.values, b.values)
-    if ta is LPDict:
-        return len(a) == len(b) and all(k in b and lp_equal(v, b.get(k)) for k, v in a.entries())
-    if ta is Association:
-        return lp_equal(a.key, b.key) and lp_equal(a.value, b.value)
-    if ta is Maybe:
-        return a.present == b.present and lp_equal(a.value, b.value)
-    return a == b
+lp_equal = deep_equal   # structural `=` (lp/interp/values.py), without recursion
 
 
 def lp_identical(a, b) -> bool:
@@ -78,7 +59,7 @@ def _not_ident(p, a, b):
 @prim("Object", "hash")
 def _hash(p, a):
     try:
-        return hash(a) & ((1 << 62) - 1)
+        return (deep_hash(a) if type(a) is tuple else hash(a)) & ((1 << 62) - 1)
     except TypeError:
         return id(a) & ((1 << 62) - 1)
 
@@ -447,9 +428,74 @@ def _json_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+def _dump(x) -> str:
+    return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Text:
+    """Text of the JSON being written, between the values still to encode."""
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+
+def json_text(p, v) -> str:
+    """The text json.dumps writes for to_json(p, v), with the value's structure walked on an
+    explicit stack, so values nested hundreds of thousands deep encode (as in native binaries)."""
+    out = []
+    work = [v]
+    while work:
+        x = work.pop()
+        t = type(x)
+        if t is _Text:
+            out.append(x.text)
+            continue
+        if t is Maybe:
+            work.append(x.value if x.present else None)
+            continue
+        if t is tuple or t is Interval or t is Association:
+            items = (x.key, x.value) if t is Association else tuple(x)
+            parts = [_Text("[")]
+            for i, item in enumerate(items):
+                parts += [_Text(",")] if i else []
+                parts.append(item)
+            parts.append(_Text("]"))
+        elif t is Instance or t is Record or (t is LPDict and len({_key_name(k) for k, _ in x.entries()}) == len(x)):
+            if t is LPDict:
+                pairs = x.entries()
+            else:
+                pairs = zip(x.cls.fields if t is Instance else x.names, x.values)
+            parts = [_Text("{")]
+            for i, (k, item) in enumerate(pairs):
+                if t is LPDict and type(k) not in (str, Symbol):
+                    parts.append(_BadKey(k))
+                    break
+                parts += [_Text(("," if i else "") + _dump(k if type(k) is str else getattr(k, "name", k)) + ":"), item]
+            parts.append(_Text("}"))
+        elif t is _BadKey:
+            raise LPRaise(make_error(p.interp, f"JSON object keys must be strings, not {p.interp.describe(x.k)}"))
+        else:   # a scalar, or a Dictionary with a String and a Symbol key of the same name (merged)
+            out.append(_dump(to_json(p, x)))
+            continue
+        work.extend(reversed(parts))
+    return "".join(out)
+
+
+class _BadKey:
+    __slots__ = ("k",)
+
+    def __init__(self, k):
+        self.k = k
+
+
+def _key_name(k):
+    return k.name if type(k) is Symbol else k
+
+
 @prim("JSON", "encode:", class_side=True)
 def _encode(p, cls, v):
-    return json.dumps(to_json(p, v), separators=(",", ":"), ensure_ascii=False)
+    return json_text(p, v)
 
 
 @prim("JSON", "decode:", class_side=True)

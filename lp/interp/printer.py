@@ -16,6 +16,10 @@ from lp.interp.net_values import RemoteProxy
 from lp.interp.errors import LPRaise, make_error
 from lp.syntax.format import float_text, string_text, symbol_text
 
+# `$` and a NUL byte is not LP source (a file with a NUL is refused), so this Character prints as the
+# expression that makes it (runtime/native/print.c prints the same)
+NUL_CHARACTER = "(0 asCharacter)"
+
 
 def printed(interp, v, proc=None) -> str:
     """What `v printString` answers: a method the program defines, else the built-in format."""
@@ -26,8 +30,43 @@ def printed(interp, v, proc=None) -> str:
     return print_string(interp, v, proc)
 
 
+class _Child:
+    """An element inside a compound's printString: `printed` (the program's override, if any)."""
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+
 def print_string(interp, v, proc=None) -> str:
-    """The built-in printString of v; its elements are `printed`."""
+    """The built-in printString of v; its elements are `printed`. Compounds are expanded on an
+    explicit stack, so a value nested hundreds of thousands deep prints (as in native binaries)."""
+    out = []
+    work = [_shape(interp, v, proc)]
+    while work:
+        x = work.pop()
+        if type(x) is str:
+            out.append(x)
+        elif type(x) is _Child:
+            m = _override(interp, x.v, "printString") if proc is not None else None
+            work.append(_run_override(proc, m, x.v, "printString") if m is not None else _shape(interp, x.v, proc))
+        else:
+            work.extend(reversed(x))
+    return "".join(out)
+
+
+def _joined(items, sep: str) -> list:
+    """Parts for items (each a list of parts) with sep between them."""
+    parts = []
+    for i, item in enumerate(items):
+        if i:
+            parts.append(sep)
+        parts.extend(item)
+    return parts
+
+
+def _shape(interp, v, proc):
+    """v's built-in printString: a str, or a list of parts (str, _Child, or nested lists)."""
     t = type(v)
     if t is int:
         return str(v)
@@ -46,28 +85,26 @@ def print_string(interp, v, proc=None) -> str:
     if t is Symbol:
         return symbol_text(v.name)
     if t is Char:
-        return "$" + v.ch
+        return "$" + v.ch if v.ch != "\x00" else NUL_CHARACTER
     if t is tuple:
-        return "#(" + " ".join(printed(interp, x, proc) for x in v) + ")"
+        return ["#(", _joined([[_Child(x)] for x in v], " "), ")"]
     if t is Instance:
         if not v.values:
             return f"{v.cls.name}()"
-        inner = ", ".join(f"{n}: {printed(interp, x, proc)}" for n, x in zip(v.cls.fields, v.values))
-        return f"{v.cls.name}({inner})"
+        return [f"{v.cls.name}(", _joined([[f"{n}: ", _Child(x)] for n, x in zip(v.cls.fields, v.values)], ", "), ")"]
     if t is LPClass:
         return v.name
     if t is Association:
-        return f"{printed(interp, v.key, proc)} -> {printed(interp, v.value, proc)}"
+        return [_Child(v.key), " -> ", _Child(v.value)]
     if t is LPDict:
-        inner = ", ".join(f"{printed(interp, k, proc)} -> {printed(interp, x, proc)}" for k, x in v.entries())
-        return f"Dictionary({inner})"
+        return ["Dictionary(", _joined([[_Child(k), " -> ", _Child(x)] for k, x in v.entries()], ", "), ")"]
     if t is Interval:
         return f"({v.start} to: {v.stop})" if v.step == 1 else f"({v.start} to: {v.stop} by: {v.step})"
     if t is Maybe:
-        return f"Maybe some: {printed(interp, v.value, proc)}" if v.present else "Maybe none"
+        return ["Maybe some: ", _Child(v.value)] if v.present else "Maybe none"
     if t is Record:
-        inner = ". ".join(f"{n}: {printed(interp, x, proc)}" for n, x in zip(v.names, v.values))
-        return "{ " + inner + " }" if inner else "{}"
+        return ["{ ", _joined([[f"{n}: ", _Child(x)] for n, x in zip(v.names, v.values)], ". "), " }"] \
+            if v.names else "{}"
     if t is ActorValue:
         return f"Actor<{v.id}>"
     if t is ReplyAddress:
@@ -81,7 +118,7 @@ def print_string(interp, v, proc=None) -> str:
     if t is bytes:
         return "#[" + " ".join(map(str, v)) + "]"
     if t is RemoteProxy:
-        return f"Remote({v.class_name} {printed(interp, v.id, proc)} at {v.url})"
+        return [f"Remote({v.class_name} ", _Child(v.id), f" at {v.url})"]
     if interp is not None and t in interp.type_classes:
         name = interp.type_classes[t].name
         return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"

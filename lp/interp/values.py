@@ -141,10 +141,10 @@ class Instance:
         return self.values[self.cls.field_index[name]]
 
     def __eq__(self, other):
-        return isinstance(other, Instance) and other.cls is self.cls and other.values == self.values
+        return deep_equal(self, other)
 
     def __hash__(self):
-        return hash((self.cls.name, self.values))
+        return deep_hash(self)
 
 
 class Closure:
@@ -165,10 +165,10 @@ class Maybe:
         self.value = value
 
     def __eq__(self, other):
-        return isinstance(other, Maybe) and other.present == self.present and other.value == self.value
+        return deep_equal(self, other)
 
     def __hash__(self):
-        return hash(("maybe", self.present, self.value))
+        return deep_hash(self)
 
 
 NONE = Maybe(False)
@@ -182,10 +182,10 @@ class Association:
         self.value = value
 
     def __eq__(self, other):
-        return isinstance(other, Association) and other.key == self.key and other.value == self.value
+        return deep_equal(self, other)
 
     def __hash__(self):
-        return hash(("assoc", self.key, self.value))
+        return deep_hash(self)
 
 
 class Record:
@@ -258,16 +258,14 @@ class LPDict:
         return self._order
 
     def __eq__(self, other):
-        if not isinstance(other, LPDict) or len(other.map) != len(self.map):
-            return False
-        for dk, (_, _, v) in self.map.items():
-            e = other.map.get(dk, _ABSENT)
-            if e is _ABSENT or not e[2] == v:
-                return False
-        return True
+        return deep_equal(self, other)
 
     def __hash__(self):
-        return hash(frozenset((dk, e[2]) for dk, e in self.map.items()))
+        # the same pairs in any order hash alike; each pair's parts without recursion
+        h = len(self.map)
+        for _, k, v in self.map.values():
+            h += _mix(deep_hash(k) * 31 + deep_hash(v))
+        return h & _MASK64
 
 
 _ABSENT = object()
@@ -294,12 +292,115 @@ class _BoolKey:
 _TRUE_KEY, _FALSE_KEY = _BoolKey(True), _BoolKey(False)
 
 
+class _ArrayKey:
+    """An Array as a dictionary key: compared and hashed by deep_equal / deep_hash, since
+    Python's tuple == and hash recurse (and call True equal to 1)."""
+    __slots__ = ("t", "h")
+
+    def __init__(self, t):
+        self.t = t
+        self.h = deep_hash(t)
+
+    def __eq__(self, other):
+        return type(other) is _ArrayKey and other.h == self.h and deep_equal(other.t, self.t)
+
+    def __hash__(self):
+        return self.h
+
+
 def dict_key(k):
     if k is True:
         return _TRUE_KEY
     if k is False:
         return _FALSE_KEY
+    if type(k) is tuple:
+        return _ArrayKey(k)
     return k
+
+
+# ---- structural equality and hashing without recursion: values nested hundreds of thousands
+# deep (a linked list of instances) compare, hash and serve as keys, as in native binaries
+
+_NUMBERS = (int, float)
+_MASK64 = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    x &= _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def deep_equal(a, b) -> bool:
+    """LP's `=`: structural, numbers by value (1 = 1.0), a Boolean never equal to a number."""
+    work = [(a, b)]
+    while work:
+        a, b = work.pop()
+        ta, tb = type(a), type(b)
+        if ta is bool or tb is bool:
+            if a is not b:
+                return False
+        elif ta in _NUMBERS and tb in _NUMBERS:
+            if a != b:
+                return False
+        elif ta is not tb:
+            return False
+        elif a is b:
+            continue
+        elif ta is tuple:
+            if len(a) != len(b):
+                return False
+            work.extend(zip(a, b))
+        elif ta is Instance:
+            if a.cls is not b.cls:
+                return False
+            work.extend(zip(a.values, b.values))
+        elif ta is Maybe:
+            if a.present != b.present:
+                return False
+            work.append((a.value, b.value))
+        elif ta is Association:
+            work.append((a.key, b.key))
+            work.append((a.value, b.value))
+        elif ta is LPDict:
+            if len(a.map) != len(b.map):
+                return False
+            for dk, (_, _, v) in a.map.items():
+                e = b.map.get(dk, _ABSENT)
+                if e is _ABSENT:
+                    return False
+                work.append((v, e[2]))
+        elif a != b:   # strings, symbols, characters, intervals, records, classes ...
+            return False
+    return True
+
+
+def deep_hash(v) -> int:
+    """A hash consistent with deep_equal: the structure's shape and leaves in order."""
+    h = 0x345678
+    work = [v]
+    while work:
+        x = work.pop()
+        t = type(x)
+        if t is tuple:
+            token = 0x7475 + len(x)
+            work.extend(reversed(x))
+        elif t is Instance:
+            token = hash(x.cls.name)
+            work.extend(reversed(x.values))
+        elif t is Maybe:
+            token = 0x4D41 + x.present
+            if x.present:
+                work.append(x.value)
+        elif t is Association:
+            token = 0x4153
+            work.append(x.value)
+            work.append(x.key)
+        else:
+            token = hash(x)
+        h = ((h ^ token) * 1000003) & _MASK64
+    return h
 
 
 class Interval:

@@ -25,7 +25,7 @@ DESCRIPTIONS = {
     # every value
     "printNl": "writes printString and a newline to standard output; answers the receiver",
     "displayNl": "writes displayString and a newline to standard output; answers the receiver",
-    "printString": "the text that shows the value as LP source would write it ('it''s', #sym, $c)",
+    "printString": "the text that shows the value as LP source would write it ('it''s', #sym, $c; the NUL Character as `(0 asCharacter)`)",
     "displayString": "the text for people: Strings, Symbols and Characters without quotes",
     "=": "structural equality (1 = 1.0; a Boolean never equals a number)",
     "==": "identity (numbers of one class, characters, symbols, booleans and nil are identical when equal; `1 == 1.0` is false)",

@@ -13,10 +13,8 @@
 #include "../lprt.h"
 #include "lpn.h"
 
-enum { BUDGET = 2000, REASON_CUT = 300 };
+enum { REASON_CUT = 300 };   /* the reduction budget is the compiler's (compiler/actors.py) */
 #define ACTOR_STACK ((size_t)LPN_ACTOR_STACK_KIB * 1024)
-
-__thread int64_t lpn_reductions = BUDGET;
 
 static uint64_t cls_actor = UINT64_MAX, cls_future = UINT64_MAX, cls_promise = UINT64_MAX, cls_down = UINT64_MAX,
                 cls_exit = UINT64_MAX;
@@ -27,7 +25,7 @@ static volatile int main_done;
 
 typedef struct nactor {
     lpn_ctx cx;                  /* saved while the fiber is switched out */
-    int64_t depth, reds;
+    uint64_t depth;              /* lpn_depth: frames and reductions spent */
     uint64_t floor;              /* lpn_stack_floor */
     lpn_value block;             /* the spawned block, until it runs */
     lprt_actor *a;
@@ -72,6 +70,11 @@ static nactor *self_state(void) {
     return a ? lprt_userdata(a) : NULL;
 }
 
+int lpn_on_main_stack(void) {
+    nactor *s = self_state();
+    return !s || s->is_main;
+}
+
 int lpn_output_allowed(void) {
     if (!main_done) return 1;
     nactor *s = self_state();
@@ -86,21 +89,33 @@ static void killed(nactor *s) {
     lpn_signalled(LPN_NIL_VALUE);
 }
 
-/* The running actor's thread-locals, set aside before a switch and put back after it. The fiber may
-   resume on another thread, and a compiler keeps a thread-local's address across a call within one
-   function, so each runs in a function of its own, which never inlines. */
-__attribute__((noinline, noipa)) static void tls_save(nactor *s) {
+/* This thread's lpn_cx, lpn_depth and lpn_stack_floor. A fiber may resume on another domain
+   thread, and C compilers keep a thread-local's address across calls (to them the thread pointer
+   never changes), so code running after a switch, or after LP code that may switch, reaches them
+   through these. */
+__attribute__((noinline)) static lpn_ctx *cx_here(void) {
+    __asm__ volatile("");
+    return &lpn_cx;
+}
+__attribute__((noinline)) static uint64_t *depth_here(void) {
+    __asm__ volatile("");
+    return &lpn_depth;
+}
+__attribute__((noinline)) static uint64_t *floor_here(void) {
+    __asm__ volatile("");
+    return &lpn_stack_floor;
+}
+
+static void tls_save(nactor *s) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
-    s->reds = lpn_reductions;
     s->floor = lpn_stack_floor;
 }
 
-__attribute__((noinline, noipa)) static void tls_restore(nactor *s) {
-    lpn_cx = s->cx;
-    lpn_depth = s->depth;
-    lpn_stack_floor = s->floor;
-    lpn_reductions = s->reds;
+static void tls_restore(nactor *s) {
+    *cx_here() = s->cx;
+    *depth_here() = s->depth;
+    *floor_here() = s->floor;
 }
 
 /* Switch out until woken; answers the wake reason (LPRT_WAKE_KILLED: unwind, LPN_SIGNALLED). */
@@ -114,13 +129,10 @@ static int park(nactor *s) {
 }
 
 int64_t lpn_preempt(void) {
+    lpn_depth &= LPN_DEPTH_MASK;   /* a new turn: no reductions spent */
     nactor *s = self_state();
-    if (!s) {
-        lpn_reductions = BUDGET;
-        return 0;
-    }
+    if (!s) return 0;
     tls_save(s);
-    s->reds = BUDGET;
     lprt_yield(s->a);
     tls_restore(s);
     if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
@@ -468,28 +480,29 @@ static int32_t exit_site_of(lpn_value v, nactor *s) {
 
 /* The actor's body answered r: set its exit reason from how it ended. */
 static void ended(nactor *s, lpn_value r) {
+    lpn_ctx *cx = cx_here();
     int kind = LPRT_NORMAL;
     void *value = NULL;
     if (r.cls == LPN_UNWIND) {
-        if (lpn_cx.kind == LPN_RAISING) {
-            lpn_value e = lpn_cx.error;
-            int32_t site = lpn_cx.ntrace ? (int32_t)lpn_cx.trace[0].site : -1;
-            lpn_cx.kind = 0;
+        if (cx->kind == LPN_RAISING) {
+            lpn_value e = cx->error;
+            int32_t site = cx->ntrace ? (int32_t)cx->trace[0].site : -1;
+            cx->kind = 0;
             lpn_share(e);
             kind = LPRT_ERROR;
             value = box(e, site);
         } else if (s->killed) {
-            lpn_cx.kind = 0;   /* the runtime ends it with the kill's reason */
+            cx->kind = 0;   /* the runtime ends it with the kill's reason */
             return;
-        } else if (lpn_cx.kind == LPN_EXITING || lpn_cx.kind == LPN_SIGNALLED) {
-            lpn_value v = lpn_cx.error;
-            lpn_cx.kind = 0;
+        } else if (cx->kind == LPN_EXITING || cx->kind == LPN_SIGNALLED) {
+            lpn_value v = cx->error;
+            cx->kind = 0;
             kind = reason_kind(v, exit_site_of(v, s), &value);
         } else {
-            lpn_cx.kind = 0;   /* a `^` from a method that has returned */
+            cx->kind = 0;   /* a `^` from a method that has returned */
             lpn_raise("`^` returns from a method that has already returned");
-            lpn_value e = lpn_cx.error;
-            lpn_cx.kind = 0;
+            lpn_value e = cx->error;
+            cx->kind = 0;
             lpn_share(e);
             kind = LPRT_ERROR;
             value = box(e, -1);
@@ -505,15 +518,14 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     nactor *s = ud;
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
-    lpn_reductions = BUDGET;
     lpn_stack_floor_set(ACTOR_STACK);
     lpn_value blk = s->block;
     s->block = LPN_NIL_VALUE;
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
     lpn_value r = lpn_call_block(blk, nargs ? actor_value(self) : LPN_NIL_VALUE, nargs);
     ended(s, r);
-    free(lpn_cx.trace);
-    memset(&lpn_cx, 0, sizeof lpn_cx);
+    free(cx_here()->trace);
+    memset(cx_here(), 0, sizeof lpn_cx);
 }
 
 static nactor *state_new(void) {
@@ -1029,19 +1041,19 @@ static void main_fiber(lprt_actor *self, void *ud) {
     (void)self;
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
-    lpn_reductions = BUDGET;
     lpn_stack_floor_set(main_stack_bytes);
     main_result = program_main();
-    main_cx = lpn_cx;   /* reported after the run, on the thread that started it */
+    lpn_ctx *cx = cx_here();
+    main_cx = *cx;   /* reported after the run, on the thread that started it */
     if (main_result.cls == LPN_UNWIND) {
-        if (lpn_cx.kind == LPN_RAISING) {
-            lpn_value e = lpn_cx.error;
+        if (cx->kind == LPN_RAISING) {
+            lpn_value e = cx->error;
             lpn_dup(e);
             lpn_share(e);
-            lprt_set_exit_reason(s->a, LPRT_ERROR, box(e, lpn_cx.ntrace ? (int32_t)lpn_cx.trace[0].site : -1));
-        } else if (!s->killed && (lpn_cx.kind == LPN_EXITING || lpn_cx.kind == LPN_SIGNALLED)) {
+            lprt_set_exit_reason(s->a, LPRT_ERROR, box(e, cx->ntrace ? (int32_t)cx->trace[0].site : -1));
+        } else if (!s->killed && (cx->kind == LPN_EXITING || cx->kind == LPN_SIGNALLED)) {
             void *value;
-            lpn_value v = lpn_cx.error;
+            lpn_value v = cx->error;
             lpn_dup(v);
             int kind = reason_kind(v, exit_site_of(v, s), &value);
             lprt_set_exit_reason(s->a, kind, value);
@@ -1051,7 +1063,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
     }
     lpn_flush();
     main_done = 1;
-    memset(&lpn_cx, 0, sizeof lpn_cx);
+    memset(cx, 0, sizeof lpn_cx);
 }
 
 static void init_classes(void) {
@@ -1085,6 +1097,11 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     s->exit_site = s->wait_site = -1;
     s->is_main = 1;
     lprt_actor *m = lprt_create_fiber(rt, main_fiber, s, main_stack);
+    if (!m) {
+        fprintf(stderr, "lp: cannot reserve %zu MiB of stack for the main actor (lower --stack-limit)\n",
+                main_stack >> 20);
+        return 2;
+    }
     s->a = m;
     s->id = lprt_id(m);
     registry_add(s);

@@ -7,12 +7,7 @@
 #define ARR(v) ((lpn_arr *)lpn_ptr(v))
 
 static lpn_value index_error(lpn_value i, const char *sel, uint64_t size) {
-    if (i.cls != LPN_INT) {
-        lpn_value d = lpn_describe(i);
-        lpn_value e = lpn_raise("#%s expects an Integer index, not %s", sel, ((lpn_str *)lpn_ptr(d))->data);
-        lpn_drop(d);
-        return e;
-    }
+    if (i.cls != LPN_INT) return lpn_raise_expects(sel, "an Integer index", i);
     return lpn_raise("index %lld is out of bounds: the size is %llu", (long long)(int64_t)i.bits,
                      (unsigned long long)size);
 }
@@ -83,9 +78,7 @@ lpn_value lpn_arr_with(lpn_value a, lpn_value v) {
 
 lpn_value lpn_arr_concat(lpn_value a, lpn_value b) {
     if (b.cls != LPN_ARRAY) {
-        lpn_value d = lpn_describe(b);
-        lpn_value e = lpn_raise("#, expects an Array, not %s", ((lpn_str *)lpn_ptr(d))->data);
-        lpn_drop(d);
+        lpn_value e = lpn_raise_expects(",", "an Array", b);
         lpn_drop(a);
         return e;
     }
@@ -134,7 +127,7 @@ lpn_value lpn_arr_reversed(lpn_value a) {
 }
 
 /* ---- Intervals ---- */
-typedef struct lpn_interval_ { lpn_obj h; int64_t start, stop, step; } ivl;
+typedef lpn_interval ivl;
 #define IVL(v) ((ivl *)lpn_ptr(v))
 
 static int64_t ivl_size(ivl *v) {
@@ -147,11 +140,7 @@ static int64_t ivl_size(ivl *v) {
 
 lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel) {
     if (stop.cls != LPN_INT || step.cls != LPN_INT) {
-        lpn_value bad = stop.cls != LPN_INT ? stop : step;
-        lpn_value d = lpn_describe(bad);
-        lpn_value e = lpn_raise("#%s expects Integers, not %s", sel, ((lpn_str *)lpn_ptr(d))->data);
-        lpn_drop(d);
-        return e;
+        return lpn_raise_expects(sel, "Integers", stop.cls != LPN_INT ? stop : step);
     }
     if ((int64_t)step.bits == 0) return lpn_raise("an Interval's step must not be 0");
     ivl *v = lpn_alloc(LPN_INTERVAL, sizeof(ivl));

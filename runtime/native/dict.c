@@ -32,11 +32,25 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
+static uint64_t dict_hash(dict *d);
+
+/* Equal Intervals have the same elements (equal.c), so they hash by what determines those:
+   none; one (its first); or first, step and count. */
+static uint64_t interval_hash(lpn_interval *r) {
+    __int128 span = (__int128)r->stop - r->start;
+    int backwards = span != 0 && (span < 0) != (r->step < 0);
+    __int128 n = r->step == 0 || backwards ? 0 : span / r->step + 1;
+    if (n <= 0) return mix(LPN_INTERVAL);
+    if (n == 1) return mix(mix((uint64_t)r->start) + LPN_INTERVAL);
+    return mix(mix(mix((uint64_t)r->start) * 31 + (uint64_t)r->step) * 31 + (uint64_t)n);
+}
+
 uint64_t lpn_hash(lpn_value v) {
     switch (v.cls) {
     case LPN_FLOAT: {
         double d = lpn_f(v);
-        if (d == floor(d) && fabs(d) < 9.2e18) return mix((uint64_t)(int64_t)d);
+        if (d == floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+            return mix((uint64_t)(int64_t)d);   /* equal to that Integer, so the same key */
         return mix(v.bits);
     }
     case LPN_INT: return mix(v.bits);
@@ -59,6 +73,12 @@ uint64_t lpn_hash(lpn_value v) {
         return h;
     }
     case LPN_ASSOC: return mix(lpn_hash(((lpn_assoc *)lpn_ptr(v))->key) * 31 + lpn_hash(((lpn_assoc *)lpn_ptr(v))->value));
+    case LPN_MAYBE: {
+        lpn_maybe *m = (lpn_maybe *)lpn_ptr(v);
+        return m->present ? mix(lpn_hash(m->value) * 31 + 1) : mix(LPN_MAYBE);
+    }
+    case LPN_INTERVAL: return interval_hash((lpn_interval *)lpn_ptr(v));
+    case LPN_DICT: return dict_hash(D(v));
     }
     if (v.cls >= LPN_FIRST_INST && lpn_is_foreign(lpn_ptr(v))) {
         lpn_foreign *f = (lpn_foreign *)lpn_ptr(v);
@@ -490,6 +510,26 @@ void lpn_dict_children(lpn_obj *o, void (*each)(lpn_value, void *), void *ud) {
         node *x = (node *)o;
         for (uint32_t i = 0; i < x->n; i++) each(lpn_ref(x->slot[i]), ud);
     }
+}
+
+/* Consistent with lpn_dict_equal: the same pairs in any order hash alike. */
+static uint64_t entries_hash(lpn_obj *o) {
+    if (o->cls == DLEAF) return mix(((leaf *)o)->hash * 31 + lpn_hash(((leaf *)o)->value));
+    node *x = (node *)o;
+    uint64_t h = 0;
+    for (uint32_t i = 0; i < x->n; i++) h += entries_hash(x->slot[i]);
+    return h;
+}
+
+static uint64_t dict_hash(dict *d) {
+    uint64_t h = mix(LPN_DICT + d->size);
+    if (d->is_dense) {
+        for (uint64_t i = 0; i < d->size; i++)
+            h += mix(lpn_hash(lpn_int((int64_t)i + 1)) * 31 + lpn_hash(d->dense->item[i]));
+    } else if (d->root) {
+        h += entries_hash(&d->root->h);
+    }
+    return h;
 }
 
 int lpn_dict_equal(lpn_value a, lpn_value b) {

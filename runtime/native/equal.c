@@ -7,9 +7,7 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
     if (a.cls == LPN_BOOL || b.cls == LPN_BOOL) return a.cls == b.cls && a.bits == b.bits;
     if ((a.cls == LPN_INT || a.cls == LPN_FLOAT) && (b.cls == LPN_INT || b.cls == LPN_FLOAT)) {
         if (a.cls == LPN_INT && b.cls == LPN_INT) return a.bits == b.bits;
-        double x = a.cls == LPN_INT ? (double)(int64_t)a.bits : lpn_f(a);
-        double y = b.cls == LPN_INT ? (double)(int64_t)b.bits : lpn_f(b);
-        return x == y;
+        return lpn_num_equal(a, b);
     }
     if (a.cls != b.cls) return 0;
     if (!lpn_is_heap(a) || a.bits == b.bits) return a.bits == b.bits;
@@ -36,10 +34,10 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
         return s->present == t->present && lpn_equal_b(s->value, t->value);
     }
     case LPN_INTERVAL: {
-        int64_t *s = (int64_t *)(x + 1), *t = (int64_t *)(y + 1);   /* start, stop, step */
+        lpn_interval *s = (lpn_interval *)x, *t = (lpn_interval *)y;
         lpn_value n1 = lpn_interval_op('A', (lpn_dup(a), a), LPN_NIL_VALUE);
         lpn_value n2 = lpn_interval_op('A', (lpn_dup(b), b), LPN_NIL_VALUE);
-        int r = (s[0] == t[0] && s[1] == t[1] && s[2] == t[2]) || lpn_equal_b(n1, n2);
+        int r = (s->start == t->start && s->stop == t->stop && s->step == t->step) || lpn_equal_b(n1, n2);
         lpn_drop(n1);
         lpn_drop(n2);
         return r;

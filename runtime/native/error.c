@@ -7,7 +7,7 @@
 #include "lpn.h"
 
 __thread lpn_ctx lpn_cx;
-__thread int64_t lpn_depth = 0;
+__thread uint64_t lpn_depth = 0;
 __thread uint64_t lpn_stack_floor = 0;
 int64_t lpn_depth_limit = 200000;
 
@@ -63,10 +63,18 @@ lpn_value lpn_raise_new(uint64_t cls, lpn_value msg) {
     return lpn_raise_value(error_instance(cls, msg));
 }
 
+lpn_value lpn_raise_expects(const char *sel, const char *what, lpn_value v) {
+    lpn_value d = lpn_describe(v);
+    lpn_value e = lpn_raise("#%s expects %s, not %s", sel, what, ((lpn_str *)lpn_ptr(d))->data);
+    lpn_drop(d);
+    return e;
+}
+
 lpn_value lpn_stack_overflow(void) {
-    if (lpn_depth <= lpn_depth_limit)   /* the prologue found the fiber's stack full first */
+    int64_t depth = (int64_t)(lpn_depth & LPN_DEPTH_MASK);
+    if (depth <= lpn_depth_limit)   /* the prologue found the fiber's stack full first */
         return lpn_raise("stack overflow: this actor's stack is full after %lld nested calls (an actor other than "
-                         "the main one has %d KiB of stack)", (long long)lpn_depth, LPN_ACTOR_STACK_KIB);
+                         "the main one has %d KiB of stack)", (long long)depth, LPN_ACTOR_STACK_KIB);
     return lpn_raise("stack overflow: more than %lld nested calls (raise the limit with --stack-limit)",
                      (long long)lpn_depth_limit);
 }

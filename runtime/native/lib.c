@@ -9,7 +9,6 @@
 
 #include "lpn.h"
 
-typedef struct lpn_interval_ { lpn_obj h; int64_t start, stop, step; } lpn_interval;
 
 static const char *cstr(lpn_value s) { return ((lpn_str *)lpn_ptr(s))->data; }
 static uint64_t slen(lpn_value s) { return ((lpn_str *)lpn_ptr(s))->len; }
@@ -20,6 +19,35 @@ static int64_t py_int_hash(int64_t n) {
     uint64_t a = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
     int64_t h = (int64_t)(a % M);
     if (n < 0) h = -h;
+    if (h == -1) h = -2;
+    return h & (((int64_t)1 << 62) - 1);
+}
+
+/* Python's hash of a float (CPython's _Py_HashDouble: the value as a fraction modulo 2^61 - 1, so
+   an integral Float hashes as the equal Integer), masked as py_int_hash. NaN has no reproducible
+   hash in the interpreter (its object identity): the caller answers another. */
+static int64_t py_float_hash(double v) {
+    const uint64_t M = ((uint64_t)1 << 61) - 1;
+    if (isinf(v)) return v > 0 ? 314159 : -314159 & (((int64_t)1 << 62) - 1);
+    int e, sign = 1;
+    double m = frexp(v, &e);
+    if (m < 0) {
+        sign = -1;
+        m = -m;
+    }
+    uint64_t x = 0;
+    while (m) {
+        x = ((x << 28) & M) | x >> (61 - 28);
+        m *= 268435456.0;
+        e -= 28;
+        uint64_t y = (uint64_t)m;
+        m -= (double)y;
+        x += y;
+        if (x >= M) x -= M;
+    }
+    e = e >= 0 ? e % 61 : 61 - 1 - ((-1 - e) % 61);
+    x = ((x << e) & M) | x >> (61 - e);
+    int64_t h = (int64_t)x * sign;
     if (h == -1) h = -2;
     return h & (((int64_t)1 << 62) - 1);
 }
@@ -123,10 +151,7 @@ static lpn_value as_number(lpn_value s) {
 
 static lpn_value replace_all(lpn_value s, lpn_value a, lpn_value b) {
     if (a.cls != LPN_STRING || b.cls != LPN_STRING) {
-        lpn_value d = lpn_describe(a.cls != LPN_STRING ? a : b);
-        lpn_value e = lpn_raise("#copyReplaceAll:with: expects a String, not %s", cstr(d));
-        lpn_drop(d);
-        return e;
+        return lpn_raise_expects("copyReplaceAll:with:", "a String", a.cls != LPN_STRING ? a : b);
     }
     uint64_t la = slen(a), lb = slen(b), ls = slen(s);
     if (la == 0) return lpn_raise("#copyReplaceAll:with: needs a non-empty String to replace");
@@ -148,12 +173,7 @@ static lpn_value replace_all(lpn_value s, lpn_value a, lpn_value b) {
 }
 
 static lpn_value bit_shift(int64_t a, lpn_value bv) {
-    if (bv.cls != LPN_INT) {
-        lpn_value d = lpn_describe(bv);
-        lpn_value e = lpn_raise("#bitShift: expects an Integer, not %s", cstr(d));
-        lpn_drop(d);
-        return e;
-    }
+    if (bv.cls != LPN_INT) return lpn_raise_expects("bitShift:", "an Integer", bv);
     int64_t b = (int64_t)bv.bits;
     if (b < 0) return lpn_int(b > -64 ? a >> -b : (a >= 0 ? 0 : -1));
     if (a == 0) return lpn_int(0);
@@ -166,12 +186,7 @@ static lpn_value bit_shift(int64_t a, lpn_value bv) {
 static lpn_value round_to(lpn_value av, lpn_value qv) {
     double a = lpn_f(av);
     double q = qv.cls == LPN_INT ? (double)(int64_t)qv.bits : lpn_f(qv);
-    if (qv.cls != LPN_INT && qv.cls != LPN_FLOAT) {
-        lpn_value d = lpn_describe(qv);
-        lpn_value e = lpn_raise("#roundTo: expects a Number, not %s", cstr(d));
-        lpn_drop(d);
-        return e;
-    }
+    if (qv.cls != LPN_INT && qv.cls != LPN_FLOAT) return lpn_raise_expects("roundTo:", "a Number", qv);
     if (q == 0) return lpn_raise("division by zero");
     double r = a / q;
     if (isnan(r)) return lpn_float(r);
@@ -245,6 +260,7 @@ lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op) {
     switch (op) {
     case 'h':   /* Object hash */
         if (v.cls == LPN_INT) r = lpn_int(py_int_hash((int64_t)v.bits));
+        else if (v.cls == LPN_FLOAT && !isnan(lpn_f(v))) r = lpn_int(py_float_hash(lpn_f(v)));
         else r = lpn_int((int64_t)(lpn_hash(v) & (((uint64_t)1 << 62) - 1)));
         break;
     case 'S': r = sorted(v); break;                         /* Array asSortedArray */

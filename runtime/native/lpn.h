@@ -28,6 +28,7 @@ typedef struct lpn_str { lpn_obj h; uint64_t len; uint64_t nchars; char data[]; 
 typedef struct lpn_arr { lpn_obj h; uint64_t len; lpn_value item[]; } lpn_arr;
 typedef struct lpn_assoc { lpn_obj h; lpn_value key, value; } lpn_assoc;
 typedef struct lpn_maybe { lpn_obj h; uint64_t present; lpn_value value; } lpn_maybe;
+typedef struct lpn_interval { lpn_obj h; int64_t start, stop, step; } lpn_interval;
 typedef struct lpn_inst { lpn_obj h; uint64_t nfields; lpn_value field[]; } lpn_inst;
 typedef struct lpn_home { lpn_obj h; uint64_t alive; } lpn_home;
 typedef struct lpn_block {
@@ -112,22 +113,27 @@ typedef struct lpn_ctx {
     struct { const char *fn; uint32_t site; } *trace;
     uint32_t ntrace, captrace;
 } lpn_ctx;
-/* nested non-tail LP calls of the running actor (per domain thread; actors.c saves and restores
-   it with lpn_cx around every switch), and --stack-limit */
-extern __thread int64_t lpn_depth;
+/* The running actor's frame and reduction count (per domain thread; actors.c saves and restores
+   it with lpn_cx around every switch): the low 32 bits are the nested non-tail LP calls, the high
+   32 bits the reductions spent in this turn (method and block entries, loop back-edges), so the
+   generated prologue counts both with one add (docs/native.md "Depth"). */
+extern __thread uint64_t lpn_depth;
+#define LPN_DEPTH_MASK 0xFFFFFFFFu
+extern int64_t lpn_depth_limit;   /* --stack-limit, at most LPN_MAX_STACK_LIMIT */
+#define LPN_MAX_STACK_LIMIT 1000000000
 /* the lowest stack address an LP prologue may start at (0: no check): set from the fiber's stack at
    its start, saved and restored with lpn_depth; a prologue below it answers the stack overflow error */
 extern __thread uint64_t lpn_stack_floor;
 enum { LPN_ACTOR_STACK_KIB = 256, LPN_STACK_MARGIN_KIB = 64 /* left to C code below the last LP frame */ };
 void lpn_stack_floor_set(size_t stack_bytes);   /* the running fiber has this much stack above here */
-extern int64_t lpn_depth_limit;
 extern __thread lpn_ctx lpn_cx;   /* the running actor's unwinding context */
-extern __thread int64_t lpn_reductions;   /* left in this turn: method entries and loop back-edges spend them */
+int lpn_on_main_stack(void);    /* actors.c: the main actor, whose stack is large (main.c); spawned ones have 256 KiB */
 int lpn_output_allowed(void);   /* actors.c: false for actors still running after the main actor ended */
 lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */
 lpn_value lpn_signalled(lpn_value reason);          /* ends the actor by an exit signal (LPN_SIGNALLED) */
 lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
+lpn_value lpn_raise_expects(const char *sel, const char *what, lpn_value v); /* `#sel expects what, not <v described>`; consumes v */
 lpn_value lpn_stack_overflow(void);
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
@@ -152,6 +158,8 @@ lpn_value lpn_int_rem(int64_t a, int64_t b);
 lpn_value lpn_int_quo(int64_t a, int64_t b);
 lpn_value lpn_num_arith(int op, lpn_value a, lpn_value b); /* + - * / // \\ on any numbers; op is the char */
 lpn_value lpn_num_compare(int op, lpn_value a, lpn_value b); /* '<' '>' 'l' (<=) 'g' (>=) */
+int lpn_cmp_int_float(int64_t i, double f);   /* exact: -1, 0, 1, or 2 when f is NaN */
+int lpn_num_equal(lpn_value a, lpn_value b);   /* two numbers, at least one a Float, by exact value */
 lpn_value lpn_num_unary(int op, lpn_value a);       /* 'a' abs 'n' negated 'f' asFloat 's' sqrt 'q' squared */
 
 /* ---- string.c ---- */
@@ -219,7 +227,7 @@ lpn_value lpn_print_string(lpn_value v);            /* the built-in printString,
 lpn_value lpn_display_string(lpn_value v);
 lpn_value lpn_json_encode(lpn_value v);             /* JSON encode: as lp run writes it */
 lpn_value lpn_json_decode(lpn_value s);             /* json.c: JSON decode: as lp run reads it */
-lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages) */
+lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages); consumes v */
 lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
 void lpn_flush(void);
 

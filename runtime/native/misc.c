@@ -59,12 +59,7 @@ lpn_value lpn_object_op(int op, lpn_value v, lpn_value arg) {
     return r;
 }
 
-static lpn_value not_integer(const char *sel, lpn_value b) {
-    lpn_value d = lpn_describe(b);
-    lpn_value e = lpn_raise("#%s expects an Integer, not %s", sel, ((lpn_str *)lpn_ptr(d))->data);
-    lpn_drop(d);
-    return e;
-}
+static lpn_value not_integer(const char *sel, lpn_value b) { return lpn_raise_expects(sel, "an Integer", b); }
 
 /* Integer ops with an argument: '&' bitAnd: '|' bitOr: '^' bitXor: 'g' gcd: 'p' raisedTo: (Integer power). */
 lpn_value lpn_int_op(int op, int64_t a, lpn_value b) {
@@ -113,12 +108,7 @@ lpn_value lpn_float_op(int op, lpn_value v) {
 
 /* raisedTo: as in lp run: Integer powers exact (overflow is an error), others through pow. */
 lpn_value lpn_raised_to(lpn_value a, lpn_value b) {
-    if (b.cls != LPN_INT && b.cls != LPN_FLOAT) {
-        lpn_value d = lpn_describe(b);
-        lpn_value e = lpn_raise("#raisedTo: expects a number, not %s", ((lpn_str *)lpn_ptr(d))->data);
-        lpn_drop(d);
-        return e;
-    }
+    if (b.cls != LPN_INT && b.cls != LPN_FLOAT) return lpn_raise_expects("raisedTo:", "a number", b);
     if (a.cls == LPN_INT && b.cls == LPN_INT) {
         int64_t x = (int64_t)a.bits, y = (int64_t)b.bits;
         if (y < 0)
@@ -169,8 +159,5 @@ lpn_value lpn_print_base(int64_t a, lpn_value base) {
 lpn_value lpn_block_check(lpn_value v, const char *sel) {
     if (v.cls == LPN_BLOCK) return LPN_NIL_VALUE;
     lpn_dup(v);
-    lpn_value d = lpn_describe(v);
-    lpn_value e = lpn_raise("#%s expects a Block, not %s", sel, ((lpn_str *)lpn_ptr(d))->data);
-    lpn_drop(d);
-    return e;
+    return lpn_raise_expects(sel, "a Block", v);
 }

@@ -50,12 +50,43 @@ lpn_value lpn_int_quo(int64_t a, int64_t b) {
 static int is_num(lpn_value v) { return v.cls == LPN_INT || v.cls == LPN_FLOAT; }
 static double as_d(lpn_value v) { return v.cls == LPN_INT ? (double)(int64_t)v.bits : lpn_f(v); }
 
-static lpn_value not_number(int op, lpn_value b) {
-    lpn_value d = lpn_describe(b);
-    lpn_value r = lpn_raise("#%s expects a number, not %s", opname(op), S(d));
-    lpn_drop(d);
-    return r;
+/* An Integer against a Float by exact value, as the interpreter (Python) compares them: -1, 0, 1,
+   or 2 when f is NaN. Rounding i to a double is monotonic, so a strict answer on doubles is
+   exact; only when they round equal is f integral and compared as an int64. */
+int lpn_cmp_int_float(int64_t i, double f) {
+    if (isnan(f)) return 2;
+    double d = (double)i;
+    if (d != f) return d < f ? -1 : 1;
+    if (f >= 9223372036854775808.0) return -1;   /* 2^63: above every int64 */
+    int64_t t = (int64_t)f;
+    return i < t ? -1 : i > t;
 }
+
+/* a <op> b on two numbers, at least one a Float. */
+static int float_compare(int op, lpn_value a, lpn_value b) {
+    int c;
+    if (a.cls == LPN_INT) {
+        c = lpn_cmp_int_float((int64_t)a.bits, lpn_f(b));
+    } else if (b.cls == LPN_INT) {
+        c = lpn_cmp_int_float((int64_t)b.bits, lpn_f(a));
+        if (c != 2) c = -c;
+    } else {
+        double x = lpn_f(a), y = lpn_f(b);
+        c = isnan(x) || isnan(y) ? 2 : (x > y) - (x < y);
+    }
+    switch (op) {
+    case '<': return c == -1;
+    case '>': return c == 1;
+    case 'l': return c == -1 || c == 0;
+    case 'g': return c == 1 || c == 0;
+    case '=': return c == 0;
+    }
+    return 0;
+}
+
+int lpn_num_equal(lpn_value a, lpn_value b) { return float_compare('=', a, b); }
+
+static lpn_value not_number(int op, lpn_value b) { return lpn_raise_expects(opname(op), "a number", b); }
 
 static lpn_value float_result(double r, lpn_value a, int op, lpn_value b) {
     if (isinf(r) && !isinf(as_d(a)) && !isinf(as_d(b))) {
@@ -108,10 +139,7 @@ lpn_value lpn_num_compare(int op, lpn_value a, lpn_value b) {
         switch (op) { case '<': return lpn_bool(x < y); case '>': return lpn_bool(x > y);
                       case 'l': return lpn_bool(x <= y); case 'g': return lpn_bool(x >= y); }
     }
-    double x = as_d(a), y = as_d(b);
-    switch (op) { case '<': return lpn_bool(x < y); case '>': return lpn_bool(x > y);
-                  case 'l': return lpn_bool(x <= y); case 'g': return lpn_bool(x >= y); }
-    return lpn_bool(0);
+    return lpn_bool(float_compare(op, a, b));
 }
 
 lpn_value lpn_num_unary(int op, lpn_value a) {

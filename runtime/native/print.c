@@ -100,7 +100,9 @@ static int json_fail(lpn_value raised) { (void)raised; return -1; }   /* raised:
 
 static int json(buf *b, lpn_value v, int depth) {
     char tmp[64];
-    if (depth > 1000) return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
+    /* the encoder recurses on the actor's stack: as deep as the interpreter on the main actor's */
+    if (depth > 1000 && (depth > 1000000 || !lpn_on_main_stack()))
+        return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
     switch (v.cls) {
     case LPN_NIL: puts_(b, "null"); return 0;
     case LPN_BOOL: puts_(b, v.bits ? "true" : "false"); return 0;
@@ -257,7 +259,10 @@ static int print_builtin(buf *b, lpn_value v) {
     case LPN_BOOL: puts_(b, v.bits ? "true" : "false"); return 0;
     case LPN_INT: snprintf(tmp, sizeof tmp, "%lld", (long long)(int64_t)v.bits); puts_(b, tmp); return 0;
     case LPN_FLOAT: put_float(b, lpn_f(v)); return 0;
-    case LPN_CHAR: put(b, "$", 1); put_char(b, v.bits); return 0;
+    case LPN_CHAR:   /* `$` and NUL is not LP source: the expression that makes it (lp/interp/printer.py) */
+        if (v.bits == 0) put(b, "(0 asCharacter)", 15);
+        else put(b, "$", 1), put_char(b, v.bits);
+        return 0;
     case LPN_SYMBOL: {
         const lpn_symbol *s = (const lpn_symbol *)(uintptr_t)v.bits;
         put(b, "#", 1);

@@ -24,9 +24,7 @@ lpn_value lpn_str_new(const char *bytes, uint64_t len) {
 
 lpn_value lpn_str_concat(lpn_value a, lpn_value b) {
     if (b.cls != LPN_STRING) {
-        lpn_value d = lpn_describe(b);
-        lpn_value e = lpn_raise("#, expects a String, not %s", ((lpn_str *)lpn_ptr(d))->data);
-        lpn_drop(d);
+        lpn_value e = lpn_raise_expects(",", "a String", b);
         lpn_drop(a);
         return e;
     }

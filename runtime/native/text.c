@@ -103,12 +103,7 @@ static lpn_value char_string(uint64_t c) {
     return lpn_str_new(u, (uint64_t)n);
 }
 
-static lpn_value expects(const char *sel, const char *what, lpn_value v) {
-    lpn_value d = lpn_describe(v);
-    lpn_value e = lpn_raise("#%s expects %s, not %s", sel, what, STR(d)->data);
-    lpn_drop(d);
-    return e;
-}
+#define expects lpn_raise_expects
 
 static lpn_value quoted_error(lpn_str *s, const char *suffix) {
     lpn_value t;

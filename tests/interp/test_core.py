@@ -40,6 +40,9 @@ def test_printing(tmp_path):
     assert out_of(src, tmp_path, check=False) == (
         "'it''s'\nit's\n#ping\n#at:put:\n$a\n3.0\n#(1 $a #b 'c' #(1 2))\nnil\ntrue\nPoint(x: 1, y: 2)\n"
         "Maybe some: 3\nMaybe none\n1 -> 2\nDictionary(#a -> 1, #b -> 2)\n")
+    # `$` and a NUL byte is not LP source (a file holding a NUL is refused)
+    assert out_of("0 asCharacter printNl. 0 asCharacter displayString size printNl.", tmp_path) == \
+        "(0 asCharacter)\n1\n"
 
 
 def test_classes_inheritance_super_and_structural_equality(tmp_path):
