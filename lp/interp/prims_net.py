@@ -341,19 +341,20 @@ def write_some(p, s, data: bytes, off: int, what):
 
 
 def write(p, s, data, ms, what):
-    """Write all of `data` (bytes), waiting while the socket's buffer is full."""
+    """Write all of `data` (bytes), waiting while the socket's buffer is full. When the send runs
+    again after a wait, the bytes are the ones the write began with (`data` is not used)."""
     frame = p.stack[-1]
     w = frame.wait
     if w is None:
         deadline, off = (-1 if ms is None else _ms(p, ms, what)), 0
     else:
-        deadline, off = w[1], w[2]
+        deadline, (off, data) = w[1], w[2]
     off, r = write_some(p, s, data, off, what)
     if off >= len(data):
         frame.wait = None
         return len(data)
     if would_block(r):
-        return wait_for(p, s.fd, r, deadline, off, what, ms)
+        return wait_for(p, s.fd, r, deadline, (off, data), what, ms)
     if r == lib.LPRT_NET_TLS:
         tls_error(p, s, what)
     os_error(p, r, f"{what} to {s.peer}")
