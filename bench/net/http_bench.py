@@ -44,8 +44,8 @@ def wrk(port, connections, seconds):
     out = r.stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     total = int(re.search(r"(\d+) requests in", out).group(1))
-    p50 = re.search(r"50%\s+(\S+)", out).group(1)
-    p99 = re.search(r"99%\s+(\S+)", out).group(1)
+    p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)
+    p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)
     errors = "Non-2xx" in out or "Socket errors" in out
     return rps, p50, p99, errors, total
 
