@@ -88,7 +88,7 @@ class WebSock:
     """A WebSocket over a connected socket: the role (clients mask their frames), a message
     being reassembled from fragments, the close handshake's state, and control frames
     (pong, close) waiting to be written."""
-    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "out", "sending")
+    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "out")
 
     def __init__(self, sock, client: bool):
         self.sock = sock
@@ -98,7 +98,6 @@ class WebSock:
         self.close_sent = False
         self.close_code = None
         self.out = b""
-        self.sending = None
 
 
 class RemoteProxy:

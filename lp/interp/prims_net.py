@@ -90,6 +90,14 @@ def _int_arg(p, v, what):
     return v
 
 
+def limit_arg(p, v, what, name="the limit"):
+    """An Integer argument that bounds a read: between 1 and 2^30."""
+    _int_arg(p, v, what)
+    if not 0 < v <= 1 << 30:
+        fail(p, "Error", f"{what} {name} must be between 1 and 2^30, not {v}")
+    return v
+
+
 def _str_arg(p, v, what):
     if type(v) is not str:
         fail(p, "Error", f"{what} expects a String, not {p.interp.describe(v)}")
@@ -307,18 +315,13 @@ def _read_line(p, s, ms):
 
 @prim("TCPSocket", "readLine:limit:")
 def _read_line_limit(p, s, ms, limit):
-    _int_arg(p, limit, "readLine:limit:")
-    if not 0 < limit <= 1 << 30:
-        fail(p, "Error", f"readLine:limit: the limit must be between 1 and 2^30, not {limit}")
-    return read_line(p, s, ms, limit, "readLine:limit:")
+    return read_line(p, s, ms, limit_arg(p, limit, "readLine:limit:"), "readLine:limit:")
 
 
 @prim("TCPSocket", "readBytes:timeout:")
 def _read_bytes(p, s, n, ms):
     what = "readBytes:timeout:"
-    _int_arg(p, n, what)
-    if not 0 < n <= 1 << 30:
-        fail(p, "Error", f"{what}: the count must be between 1 and 2^30, not {n}")
+    limit_arg(p, n, what, "the count")
     deadline, _ = _started(p, ms, what)
     r, data = read_some(p, s, what, lib.lprt_conn_read_exact, n)
     return _read_result(p, s, r, data, what, ms, deadline, None)
