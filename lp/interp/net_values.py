@@ -12,7 +12,7 @@ from lp.runtime.binding import ffi, lib
 
 
 class Socket:
-    __slots__ = ("conn", "fd", "peer", "busy", "pool_key", "reused")
+    __slots__ = ("conn", "fd", "peer", "busy", "pool_key", "reused", "tls")
 
     def __init__(self, fd: int, peer: str):
         self.conn = lib.lprt_conn_new(fd)
@@ -24,6 +24,7 @@ class Socket:
         self.busy = False
         self.pool_key = None   # (host, port) when it came from TCP pooledConnect:...
         self.reused = False    # taken from the pool rather than freshly connected
+        self.tls = False       # a TLS handshake has begun on it
 
     def close(self):
         c, self.conn = self.conn, None

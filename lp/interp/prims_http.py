@@ -164,15 +164,15 @@ EMPTY = b""
 
 def _fields_of(p, headers, what):
     """A Dictionary of header names and values as an lprt_http_field array (and the bytes it points
-    into, to keep alive while it is used); a line break in either raises."""
+    into, to keep alive while it is used); a line break in either is a response that cannot be sent."""
     pairs = []
     for k, v in headers.entries() if len(headers) else ():
         if type(k) is not str or type(v) is not str:
-            fail(p, "Error", f"{what} header names and values must be Strings, not {p.interp.describe(k)} -> "
-                             f"{p.interp.describe(v)}")
+            wire_error(p, 500, f"{what} header names and values must be Strings, not {p.interp.describe(k)} -> "
+                               f"{p.interp.describe(v)}")
         for t in (k, v):
             if "\r" in t or "\n" in t:
-                fail(p, "Error", f"{what} a header may not contain a line break: {t!r}")
+                wire_error(p, 500, f"{what} a header may not contain a line break: {t!r}")
             pairs.append(t.encode("utf-8"))
     if not pairs:
         return ffi.NULL, 0, pairs
@@ -181,17 +181,18 @@ def _fields_of(p, headers, what):
 
 
 def _write_response(p, s, status, headers, body, keep, head_only, ms, what):
-    """Assemble the whole response in C (lprt_http_render_response) and write it in one write."""
+    """Assemble the whole response in C (lprt_http_render_response) and write it in one write. A
+    response that cannot be sent (a status out of range, a line break in a header, values of other
+    types than the checker's, from a program run without it) raises HttpWireError 500."""
     if p.stack[-1].wait is not None:
         return write(p, s, None, ms, what)     # the rest of the bytes the write began with
-    _int_arg(p, status, what)
-    if not 100 <= status <= 999:
-        fail(p, "Error", f"{what} the status must be between 100 and 999, not {status}")
+    if type(status) is not int or not 100 <= status <= 999:
+        wire_error(p, 500, f"{what} the status must be an Integer between 100 and 999, not {p.interp.describe(status)}")
     if type(headers) is not LPDict:
-        fail(p, "Error", f"{what} expects a Dictionary of headers, not {p.interp.describe(headers)}")
+        wire_error(p, 500, f"{what} expects a Dictionary of headers, not {p.interp.describe(headers)}")
     data = body.encode("utf-8") if type(body) is str else body
     if type(data) is not bytes:
-        fail(p, "Error", f"{what} expects a String body, not {p.interp.describe(body)}")
+        wire_error(p, 500, f"{what} expects a String body, not {p.interp.describe(body)}")
     fields, n, alive = _fields_of(p, headers, what)
     cap = 256 + len(data) + sum(len(b) + 4 for b in alive)
     out = ffi.new("char[]", cap)

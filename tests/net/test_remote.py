@@ -378,6 +378,7 @@ served := main receive: { Actor -> [:a | a] }.
 main monitor: served.
 main monitor: server registry.
 server stop.
+server stop.
 1 to: 2 do: [:i | main receive: { Down -> [:d | (d actor = served or: [d actor = server registry]) printNl] }
     after: 5000 do: ['no Down' displayNl]].
 { served isAlive. server registry isAlive. mine isAlive } printNl.
@@ -388,7 +389,8 @@ mine exit: #killed.
 
 def test_stop_ends_the_registry_and_the_actors_it_started(tmp_path):
     """stop ends the registry and the actors register:for:id: started; an actor given with
-    registerActor:for:id: is its maker's and goes on; later calls find nobody listening."""
+    registerActor:for:id: is its maker's and goes on; later calls find nobody listening; stopping
+    again does nothing."""
     status, out, err = run_source(STOP, tmp_path, domains=2)
     assert (status, err) == (0, ""), err
     assert out == "hello, Ada\ntrue\ntrue\n#(false false true)\nConnectionRefused\n"
