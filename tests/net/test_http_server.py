@@ -54,6 +54,9 @@ def test_keep_alive_and_pipelining_on_one_connection(server):
     assert [h.get("connection") for _, h, _ in rest] == [None, None, "close"]
     # HTTP/1.0 closes unless asked to keep alive
     assert responses(raw(server.port, b"GET /old HTTP/1.0\r\n\r\n"))[0][1]["connection"] == "close"
+    kept = responses(raw(server.port, b"GET /k HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n"
+                                      b"GET /c HTTP/1.0\r\n\r\n"))
+    assert [(b, h.get("connection")) for _, h, b in kept] == [(b"GET /k  - ", None), (b"GET /c  - ", "close")]
 
 
 @pytest.mark.parametrize("request_bytes,status", [
@@ -177,7 +180,8 @@ Import module: #HttpServer.
 server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
     req path = '/bad-status' ifTrue: [HttpResponse status: 1000 body: 'x'] ifFalse: [
     req path = '/bad-header' ifTrue: [HttpResponse fields: { status: 200. headers: (Dictionary new at: 'X' put: 'a', String crlf, 'Injected: 1'). body: 'x'. upgrade: Maybe none }] ifFalse: [
-    (HttpResponse ok: req text) header: 'X-Path' value: req path]]].
+    r := (HttpResponse ok: req text) header: 'X-Path' value: req path.
+    req path = '/b' ifTrue: [r header: 'content-type' value: 'text/x-b'] ifFalse: [r]]]].
 sock := TCP connect: '127.0.0.1' port: server port timeout: 5000.
 sock write: 'POST /a HTTP/1.1', String crlf, 'Content-Length: 5', String crlf, String crlf, 'hello'.
 sock write: 'POST /b HTTP/1.1', String crlf, 'Transfer-Encoding: chunked', String crlf, String crlf, '3', String crlf, 'abc', String crlf, '0', String crlf, String crlf.
@@ -193,7 +197,7 @@ server stop printNl.
 
 def test_every_response_is_written_once_and_one_that_cannot_be_sent_is_a_500(tmp_path, monkeypatch):
     """Status line, headers, blank line and body go out in one write (each write the server makes
-    holds one whole response); a response the handler made that cannot be sent (a status out of
+    holds one whole response), with a Content-Type unless the handler gave one (in any case); a response the handler made that cannot be sent (a status out of
     range, a header with a line break) is answered 500 and logged; a second stop answers 0."""
     from lp.interp import prims_net
     writes = []
@@ -214,5 +218,5 @@ def test_every_response_is_written_once_and_one_that_cannot_be_sent_is_a_500(tmp
     assert all(not w.startswith(b"HTTP/1.1") for w in writes if w not in responses_written)
     assert responses_written[:2] == [
         b"HTTP/1.1 200 OK\r\nX-Path: /a\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 5\r\n\r\nhello",
-        b"HTTP/1.1 200 OK\r\nX-Path: /b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 3\r\n\r\nabc"]
+        b"HTTP/1.1 200 OK\r\nX-Path: /b\r\ncontent-type: text/x-b\r\nContent-Length: 3\r\n\r\nabc"]   # its own type
     assert len(writes) == 3 + 1 + len(responses_written)    # the client's requests, and nothing in pieces
