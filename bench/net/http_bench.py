@@ -53,7 +53,8 @@ def wrk(port, connections, seconds):
 def measure(cmd, args, root=ROOT):
     p, port = start(cmd, root)
     try:
-        wrk(port, args.connections, 1)       # warm-up
+        subprocess.run(["wrk", "-t1", f"-c{args.connections}", "-d1s", f"http://127.0.0.1:{port}/"],
+                       capture_output=True, timeout=60)      # warm-up
         cpu0 = cpu_seconds(p.pid)
         rps, p50, p99, errors, total = wrk(port, args.connections, args.seconds)
         cpu_us = (cpu_seconds(p.pid) - cpu0) * 1e6 / max(total, 1)
