@@ -1,16 +1,19 @@
-"""HTTP/1.1 framing for the HttpServer module (stdlib/http_server.lp): the request head and
-chunked bodies are read by the runtime's C parser (runtime/net_http.c), which docs/network.md
-explains by measurement. The waits follow prims_net: "would block" registers an fd wait with
-the deadline and the send repeats when the actor wakes.
+"""HTTP/1.1 on sockets for the HttpServer and Http modules (stdlib/http_server.lp, http.lp): the
+framing and the responses are the runtime's C (runtime/net_http.c), which docs/network.md explains
+by measurement. The waits follow prims_net: "would block" registers an fd wait with the deadline
+and the send repeats when the actor wakes.
 
-`sock readHttpHead: idleMs timeout: headMs maxLine: a maxHeaders: b maxHead: c` answers
-`Maybe some:` an HttpHead (method, target, version, headers with lowercase names; repeated
-fields joined with ', '), or `Maybe none` when the stream ends before a request. Waiting for
-a request's first byte longer than idleMs raises Timeout; once a byte is there, the whole head
-must follow within headMs, else HttpWireError 408. Malformed or too large heads raise
-HttpWireError with the status to answer (400, 414, 431, 505).
-`sock readHttpChunked: maxBody timeout: ms` answers a chunked body's data (a ByteArray);
-HttpWireError 400 / 413; Timeout after ms."""
+`sock readHttpRequest: idleMs timeout: headMs bodyTimeout: bodyMs maxLine: a maxHeaders: b
+maxHead: c maxBody: d` answers `Maybe some:` an HttpHead (method, target, path, query, version,
+headers with lowercase names, a repeated field's values joined with ', ', the body as a ByteArray,
+and keepAlive), or `Maybe none` when the stream ends before a request. Waiting for a request's
+first byte longer than idleMs raises Timeout; once a byte is there the head must follow within
+headMs and then the body within bodyMs, else HttpWireError 408. A malformed or too large request
+raises HttpWireError with the status to answer (400, 413, 414, 431, 501, 505).
+`sock writeHttpResponse: status headers: d body: text keepAlive: k head: h` writes a whole
+response in one write (HttpWireError 500 for one that cannot be sent).
+`sock readHttpStatus: ms maxHead: n`, `readHttpChunked: maxBody timeout: ms` and
+`readToEnd:timeout:` read responses for the client."""
 from __future__ import annotations
 
 from lp.interp.errors import LPRaise
