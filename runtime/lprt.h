@@ -395,6 +395,24 @@ int lprt_conn_reusable(lprt_conn *c);
    LPRT_HTTP_BAD_REQUEST (malformed, or the stream ended inside it) or
    LPRT_HTTP_TOO_LARGE (more than max_body bytes of data). */
 long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out);
+/* A request's body framing from its head (fields and header count as
+   lprt_http_read_head answered them): 0 with *length the Content-Length (0
+   without one), 1 chunked; LPRT_HTTP_BAD_REQUEST (a malformed or repeated
+   Content-Length, or both it and Transfer-Encoding), LPRT_HTTP_NOT_IMPLEMENTED
+   (a coding other than chunked), LPRT_HTTP_TOO_LARGE (a length over max_body).
+   *keep_alive: whether the connection stays open after the answer (HTTP/1.1
+   unless "Connection: close", HTTP/1.0 only with "Connection: keep-alive"). */
+long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, size_t max_body, long long *length,
+                               int *keep_alive);
+/* The reason phrase of a status code ("Unknown" for one it does not know). */
+const char *lprt_http_reason(int status);
+/* A whole response in out[0, cap): status line, the headers (pairs name, value
+   in headers[0 .. 2*nheaders)), Content-Type: text/plain; charset=utf-8 unless
+   one of them is a Content-Type, Content-Length, Connection: close unless
+   keep_alive, the blank line and the body (not with head_only). Answers its
+   length; when that is more than cap, nothing past cap was written. */
+size_t lprt_http_render_response(char *out, size_t cap, int status, const lprt_http_field *headers, size_t nheaders,
+                                 const void *body, size_t body_n, int keep_alive, int head_only);
 
 /* ---- UDP (net_udp.c) ---- numeric addresses, the same "would block" rule. */
 /* addr NULL or "": every interface. port 0 picks one (lprt_net_local_port). */

@@ -11,6 +11,7 @@
  * Measured reason for living here rather than in LP: docs/network.md.      */
 #include "net_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define NEED_MORE 1
@@ -226,4 +227,122 @@ long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out) {
         if (r == 0) return LPRT_HTTP_BAD_REQUEST;
         if (r < 0) return r;
     }
+}
+
+/* ---- a request's framing, and responses (for HttpServer) ---- */
+
+static int field_is(const lprt_http_field *f, const char *name) {
+    size_t n = strlen(name);
+    return f->n == n && memcmp(f->p, name, n) == 0;
+}
+
+static int has_token(const lprt_http_field *v, const char *token) { /* case-insensitive substring */
+    size_t n = strlen(token);
+    for (size_t i = 0; i + n <= v->n; i++) {
+        size_t k = 0;
+        while (k < n && (v->p[i + k] | 0x20) == token[k]) k++;
+        if (k == n) return 1;
+    }
+    return 0;
+}
+
+long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, size_t max_body, long long *length,
+                               int *keep_alive) {
+    const lprt_http_field *cl = NULL, *te = NULL;
+    int close = 0, keep = 0, n_cl = 0;
+    for (long i = 0; i < nheaders; i++) {
+        const lprt_http_field *name = &fields[3 + 2 * i], *value = &fields[4 + 2 * i];
+        if (field_is(name, "content-length")) cl = value, n_cl++;
+        else if (field_is(name, "transfer-encoding")) te = value;
+        else if (field_is(name, "connection")) close |= has_token(value, "close"), keep |= has_token(value, "keep-alive");
+    }
+    *keep_alive = fields[2].p[7] == '1' ? !close : keep;
+    *length = 0;
+    if (te && te->n) {
+        if (cl) return LPRT_HTTP_BAD_REQUEST;
+        if (te->n != 7 || !has_token(te, "chunked")) return LPRT_HTTP_NOT_IMPLEMENTED;
+        return 1;
+    }
+    if (!cl) return 0;
+    if (n_cl > 1 || cl->n == 0 || cl->n > 15) return LPRT_HTTP_BAD_REQUEST;
+    long long n = 0;
+    for (size_t i = 0; i < cl->n; i++) {
+        if (cl->p[i] < '0' || cl->p[i] > '9') return LPRT_HTTP_BAD_REQUEST;
+        n = n * 10 + (cl->p[i] - '0');
+    }
+    if ((unsigned long long)n > max_body) return LPRT_HTTP_TOO_LARGE;
+    *length = n;
+    return 0;
+}
+
+const char *lprt_http_reason(int status) {
+    switch (status) {
+    case 100: return "Continue";
+    case 101: return "Switching Protocols";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 303: return "See Other";
+    case 304: return "Not Modified";
+    case 307: return "Temporary Redirect";
+    case 308: return "Permanent Redirect";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+    }
+}
+
+/* Appends s to out[0, cap) at *at when it fits; *at counts on either way. */
+static void put(char *out, size_t cap, size_t *at, const char *s, size_t n) {
+    if (*at + n <= cap) memcpy(out + *at, s, n);
+    *at += n;
+}
+
+#define PUTS(s) put(out, cap, &at, (s), strlen(s))
+
+size_t lprt_http_render_response(char *out, size_t cap, int status, const lprt_http_field *headers, size_t nheaders,
+                                 const void *body, size_t body_n, int keep_alive, int head_only) {
+    size_t at = 0;
+    char num[48];
+    int typed = 0;
+    snprintf(num, sizeof num, "HTTP/1.1 %03d ", status % 1000);
+    PUTS(num);
+    PUTS(lprt_http_reason(status));
+    PUTS("\r\n");
+    for (size_t i = 0; i < nheaders; i++) {
+        const lprt_http_field *name = &headers[2 * i], *value = &headers[2 * i + 1];
+        typed |= name->n == 12 && has_token(name, "content-type");
+        put(out, cap, &at, name->p, name->n);
+        PUTS(": ");
+        put(out, cap, &at, value->p, value->n);
+        PUTS("\r\n");
+    }
+    if (!typed) PUTS("Content-Type: text/plain; charset=utf-8\r\n");
+    snprintf(num, sizeof num, "Content-Length: %zu\r\n", body_n);
+    PUTS(num);
+    if (!keep_alive) PUTS("Connection: close\r\n");
+    PUTS("\r\n");
+    if (!head_only) put(out, cap, &at, body, body_n);
+    return at;
 }

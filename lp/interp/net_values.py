@@ -12,7 +12,7 @@ from lp.runtime.binding import ffi, lib
 
 
 class Socket:
-    __slots__ = ("conn", "fd", "peer", "busy", "pool_key", "reused")
+    __slots__ = ("conn", "fd", "peer", "busy", "pool_key", "reused", "tls")
 
     def __init__(self, fd: int, peer: str):
         self.conn = lib.lprt_conn_new(fd)
@@ -24,6 +24,7 @@ class Socket:
         self.busy = False
         self.pool_key = None   # (host, port) when it came from TCP pooledConnect:...
         self.reused = False    # taken from the pool rather than freshly connected
+        self.tls = False       # a TLS handshake has begun on it
 
     def close(self):
         c, self.conn = self.conn, None
@@ -88,7 +89,7 @@ class WebSock:
     """A WebSocket over a connected socket: the role (clients mask their frames), a message
     being reassembled from fragments, the close handshake's state, and control frames
     (pong, close) waiting to be written."""
-    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "out", "sending")
+    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "out")
 
     def __init__(self, sock, client: bool):
         self.sock = sock
@@ -98,7 +99,6 @@ class WebSock:
         self.close_sent = False
         self.close_code = None
         self.out = b""
-        self.sending = None
 
 
 class RemoteProxy:

@@ -1,21 +1,24 @@
-"""HTTP/1.1 framing for the HttpServer module (stdlib/http_server.lp): the request head and
-chunked bodies are read by the runtime's C parser (runtime/net_http.c), which docs/network.md
-explains by measurement. The waits follow prims_net: "would block" registers an fd wait with
-the deadline and the send repeats when the actor wakes.
+"""HTTP/1.1 on sockets for the HttpServer and Http modules (stdlib/http_server.lp, http.lp): the
+framing and the responses are the runtime's C (runtime/net_http.c), which docs/network.md explains
+by measurement. The waits follow prims_net: "would block" registers an fd wait with the deadline
+and the send repeats when the actor wakes.
 
-`sock readHttpHead: idleMs timeout: headMs maxLine: a maxHeaders: b maxHead: c` answers
-`Maybe some:` an HttpHead (method, target, version, headers with lowercase names; repeated
-fields joined with ', '), or `Maybe none` when the stream ends before a request. Waiting for
-a request's first byte longer than idleMs raises Timeout; once a byte is there, the whole head
-must follow within headMs, else HttpWireError 408. Malformed or too large heads raise
-HttpWireError with the status to answer (400, 414, 431, 505).
-`sock readHttpChunked: maxBody timeout: ms` answers a chunked body's data (a ByteArray);
-HttpWireError 400 / 413; Timeout after ms."""
+`sock readHttpRequest: idleMs timeout: headMs bodyTimeout: bodyMs maxLine: a maxHeaders: b
+maxHead: c maxBody: d` answers `Maybe some:` an HttpHead (method, target, path, query, version,
+headers with lowercase names, a repeated field's values joined with ', ', the body as a ByteArray,
+and keepAlive), or `Maybe none` when the stream ends before a request. Waiting for a request's
+first byte longer than idleMs raises Timeout; once a byte is there the head must follow within
+headMs and then the body within bodyMs, else HttpWireError 408. A malformed or too large request
+raises HttpWireError with the status to answer (400, 413, 414, 431, 501, 505).
+`sock writeHttpResponse: status headers: d body: text keepAlive: k head: h` writes a whole
+response in one write (HttpWireError 500 for one that cannot be sent).
+`sock readHttpStatus: ms maxHead: n`, `readHttpChunked: maxBody timeout: ms` and
+`readToEnd:timeout:` read responses for the client."""
 from __future__ import annotations
 
 from lp.interp.errors import LPRaise
 from lp.interp.net_values import Socket  # noqa: F401 (the receiver's class)
-from lp.interp.prims_net import _fmt, _int_arg, _ms, _Use, fail, os_error, read_some, wait_for, would_block
+from lp.interp.prims_net import _fmt, _int_arg, _ms, _Use, fail, os_error, read_some, wait_for, would_block, write
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, LPDict, Maybe
 from lp.runtime.binding import ffi, lib
@@ -44,54 +47,170 @@ def _text(field):
         return b.decode("latin-1")
 
 
-class _HeadWait:
-    __slots__ = ("phase", "limits", "fields")
+def _headers(f, n) -> LPDict:
+    """The header fields f[3 ...] of a parsed head, names lowercase, a repeated field's values joined."""
+    headers = {}
+    for i in range(n):
+        name, value = _text(f[3 + 2 * i]), _text(f[4 + 2 * i])
+        headers[name] = headers[name] + ", " + value if name in headers else value
+    return LPDict.of(headers.items())
 
-    def __init__(self, limits):
+
+class _RequestWait:
+    """A request being read: the phase ("idle" until its first byte, "head", then "length" or
+    "chunked" for its body), the limits, the C parser's field array, and the head once parsed."""
+    __slots__ = ("phase", "limits", "fields", "max_body", "head_ms", "body_ms", "head", "length")
+
+    def __init__(self, limits, max_body, head_ms, body_ms):
         self.phase = "idle"
         self.limits = limits
         self.fields = ffi.new("lprt_http_field[]", MAX_FIELDS)
+        self.max_body, self.head_ms, self.body_ms = max_body, head_ms, body_ms
+        self.head = None
+        self.length = 0
 
 
-@prim("TCPSocket", "readHttpHead:timeout:maxLine:maxHeaders:maxHead:")
-def _read_head(p, s, idle_ms, head_ms, max_line, max_headers, max_head):
-    what = "readHttpHead:"
+_FRAMING = {lib.LPRT_HTTP_BAD_REQUEST: "malformed Content-Length, or both it and Transfer-Encoding",
+            lib.LPRT_HTTP_NOT_IMPLEMENTED: "only the chunked transfer coding is supported",
+            lib.LPRT_HTTP_TOO_LARGE: "the request body is too large"}
+_LATE = "the request body did not arrive in time"
+
+
+@prim("TCPSocket", "readHttpRequest:timeout:bodyTimeout:maxLine:maxHeaders:maxHead:maxBody:")
+def _read_request(p, s, idle_ms, head_ms, body_ms, max_line, max_headers, max_head, max_body):
+    what = "readHttpRequest:"
     frame = p.stack[-1]
     w = frame.wait
     if w is None:
-        for v in (max_line, max_headers, max_head):
+        for v in (head_ms, body_ms, max_line, max_headers, max_head, max_body):
             _int_arg(p, v, what)
-        if min(max_line, max_headers, max_head) < 1 or max(max_line, max_head) > 1 << 24 or max_headers > 1024:
-            fail(p, "Error", f"{what} the limits must be positive (lines and head at most 2^24, headers 1024)")
-        st = _HeadWait(ffi.new("lprt_http_limits *", (max_line, max_headers, max_head)))
+        if min(max_line, max_headers, max_head) < 1 or max(max_line, max_head) > 1 << 24 or max_headers > 1024 \
+                or not 0 <= max_body <= 1 << 30:
+            fail(p, "Error", f"{what} the limits must be positive (lines and head at most 2^24, headers 1024, "
+                             "the body 2^30)")
+        st = _RequestWait(ffi.new("lprt_http_limits *", (max_line, max_headers, max_head)), max_body, head_ms,
+                          body_ms)
         deadline = _ms(p, idle_ms, what)
     else:
         deadline, st = w[1], w[2]
+    if st.head is None:
+        r = _head(p, s, st, what)
+        if r is NONE:
+            return r
+        if r is not True:       # would block
+            if st.phase == "idle" and lib.lprt_conn_buffered(s.conn):
+                st.phase = "head"
+                deadline = _ms(p, head_ms, what)
+            if st.phase == "head" and lib.lprt_now() >= deadline:
+                wire_error(p, 408, f"the request head did not arrive within {_fmt(head_ms)} ms")
+            return wait_for(p, s.fd, r, deadline, st, f"{what} (waiting for a request)", idle_ms)
+        if st.phase != "none":
+            deadline = _ms(p, body_ms, what)
+    body = _body(p, s, st, what)
+    if type(body) is int:       # would block
+        if lib.lprt_now() >= deadline:
+            wire_error(p, 408, _LATE)
+        return wait_for(p, s.fd, body, deadline, st, what, body_ms)
+    frame.wait = None
+    h = st.head
+    h[6] = body
+    return Maybe(True, Instance(p.interp.classes["HttpHead"], tuple(h)))
+
+
+def _head(p, s, st, what):
+    """Parse the head if it is complete: the "would block" code, NONE at end of stream, else True with
+    st.head (method, target, version, headers, path, query, body, keepAlive) and st.phase the body's."""
     with _Use(p, s, what):
         r = lib.lprt_http_read_head(s.conn, st.limits, st.fields, MAX_FIELDS)
-        buffered = lib.lprt_conn_buffered(s.conn) if r < 0 else 0
     if r >= 0:
-        frame.wait = None
         f = st.fields
-        headers = {}
-        for i in range(r):
-            name, value = _text(f[3 + 2 * i]), _text(f[4 + 2 * i])
-            headers[name] = headers[name] + ", " + value if name in headers else value
-        cls = p.interp.classes["HttpHead"]
-        return Maybe(True, Instance(cls, (_text(f[0]), _text(f[1]), _text(f[2]), LPDict.of(headers.items()))))
+        length, keep = ffi.new("long long *"), ffi.new("int *")
+        framing = lib.lprt_http_request_framing(f, r, st.max_body, length, keep)
+        if framing < 0:
+            wire_error(p, -framing, _FRAMING[framing])
+        target = _text(f[1])
+        path, _, query = target.partition("?")
+        st.head = [_text(f[0]), target, _text(f[2]), _headers(f, r), path, query, EMPTY, keep[0] != 0]
+        st.phase, st.length = ("chunked" if framing == 1 else "length" if length[0] else "none"), length[0]
+        return True
     if would_block(r):
-        if st.phase == "idle" and buffered:
-            st.phase = "head"
-            deadline = _ms(p, head_ms, what)
-        if deadline != -1 and lib.lprt_now() >= deadline and st.phase == "head":
-            wire_error(p, 408, f"the request head did not arrive within {_fmt(head_ms)} ms")
-        return wait_for(p, s.fd, r, deadline, st, f"{what} (waiting for a request)", idle_ms)
-    frame.wait = None
+        return r
+    p.stack[-1].wait = None
     if r == lib.LPRT_NET_EOF:
         return NONE
     if -r in _TEXT:
         wire_error(p, -r, _TEXT[-r])
     os_error(p, r, f"{what} from {s.peer}")
+
+
+def _body(p, s, st, what):
+    """The body (a ByteArray), or the "would block" code."""
+    if st.phase == "none":
+        return EMPTY
+    if st.phase == "length":
+        r, data = read_some(p, s, what, lib.lprt_conn_read_exact, st.length)
+    else:
+        r, data = read_some(p, s, what, lib.lprt_http_read_chunked, st.max_body)
+    if r >= 0:
+        return data
+    if would_block(r):
+        return r
+    if r in (lib.LPRT_NET_EOF, lib.LPRT_NET_TRUNCATED):
+        wire_error(p, 400, "the connection ended inside the request body")
+    if -r in _TEXT:
+        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _TEXT[-r])
+    os_error(p, r, f"{what} from {s.peer}")
+
+
+EMPTY = b""
+
+
+def _fields_of(p, headers, what):
+    """A Dictionary of header names and values as an lprt_http_field array (and the bytes it points
+    into, to keep alive while it is used); a line break in either is a response that cannot be sent."""
+    pairs = []
+    for k, v in headers.entries() if len(headers) else ():
+        if type(k) is not str or type(v) is not str:
+            wire_error(p, 500, f"{what} header names and values must be Strings, not {p.interp.describe(k)} -> "
+                               f"{p.interp.describe(v)}")
+        for t in (k, v):
+            if "\r" in t or "\n" in t:
+                wire_error(p, 500, f"{what} a header may not contain a line break: {t!r}")
+            pairs.append(t.encode("utf-8"))
+    if not pairs:
+        return ffi.NULL, 0, pairs
+    keep = [ffi.from_buffer(b) for b in pairs]
+    return ffi.new("lprt_http_field[]", [(k, len(b)) for k, b in zip(keep, pairs)]), len(pairs) // 2, keep
+
+
+def _write_response(p, s, status, headers, body, keep, head_only, ms, what):
+    """Assemble the whole response in C (lprt_http_render_response) and write it in one write. A
+    response that cannot be sent (a status out of range, a line break in a header, values of other
+    types than the checker's, from a program run without it) raises HttpWireError 500."""
+    if p.stack[-1].wait is not None:
+        return write(p, s, None, ms, what)     # the rest of the bytes the write began with
+    if type(status) is not int or not 100 <= status <= 999:
+        wire_error(p, 500, f"{what} the status must be an Integer between 100 and 999, not {p.interp.describe(status)}")
+    if type(headers) is not LPDict:
+        wire_error(p, 500, f"{what} expects a Dictionary of headers, not {p.interp.describe(headers)}")
+    data = body.encode("utf-8") if type(body) is str else body
+    if type(data) is not bytes:
+        wire_error(p, 500, f"{what} expects a String body, not {p.interp.describe(body)}")
+    fields, n, alive = _fields_of(p, headers, what)
+    cap = 256 + len(data) + sum(len(b) + 4 for b in alive)
+    out = ffi.new("char[]", cap)
+    size = lib.lprt_http_render_response(out, cap, status, fields, n, data, len(data), keep is True, head_only is True)
+    return write(p, s, ffi.buffer(out, size)[:], ms, what)
+
+
+@prim("TCPSocket", "writeHttpResponse:headers:body:keepAlive:head:")
+def _write_http_response(p, s, status, headers, body, keep, head_only):
+    return _write_response(p, s, status, headers, body, keep, head_only, None, "writeHttpResponse:")
+
+
+@prim("TCPSocket", "writeHttpResponse:headers:body:keepAlive:head:timeout:")
+def _write_http_response_timeout(p, s, status, headers, body, keep, head_only, ms):
+    return _write_response(p, s, status, headers, body, keep, head_only, ms, "writeHttpResponse:")
 
 
 @prim("TCPSocket", "readHttpChunked:timeout:")
@@ -129,7 +248,7 @@ def _read_status(p, s, ms, max_head):
         _int_arg(p, max_head, what)
         if not 0 < max_head <= 1 << 24:
             fail(p, "Error", f"{what} the head limit must be between 1 and 2^24, not {max_head}")
-        st = _HeadWait(ffi.new("lprt_http_limits *", (max_head, 1024, max_head)))
+        st = _RequestWait(ffi.new("lprt_http_limits *", (max_head, 1024, max_head)), 0, ms, ms)
         deadline = _ms(p, ms, what)
     else:
         deadline, st = w[1], w[2]
@@ -138,12 +257,8 @@ def _read_status(p, s, ms, max_head):
     if r >= 0:
         frame.wait = None
         f = st.fields
-        headers = {}
-        for i in range(r):
-            name, value = _text(f[3 + 2 * i]), _text(f[4 + 2 * i])
-            headers[name] = headers[name] + ", " + value if name in headers else value
         cls = p.interp.classes["HttpStatusHead"]
-        return Maybe(True, Instance(cls, (_text(f[0]), int(_text(f[1])), _text(f[2]), LPDict.of(headers.items()))))
+        return Maybe(True, Instance(cls, (_text(f[0]), int(_text(f[1])), _text(f[2]), _headers(f, r))))
     if would_block(r):
         return wait_for(p, s.fd, r, deadline, st, what, ms)
     frame.wait = None

@@ -90,6 +90,14 @@ def _int_arg(p, v, what):
     return v
 
 
+def limit_arg(p, v, what, name="the limit"):
+    """An Integer argument that bounds a read: between 1 and 2^30."""
+    _int_arg(p, v, what)
+    if not 0 < v <= 1 << 30:
+        fail(p, "Error", f"{what} {name} must be between 1 and 2^30, not {v}")
+    return v
+
+
 def _str_arg(p, v, what):
     if type(v) is not str:
         fail(p, "Error", f"{what} expects a String, not {p.interp.describe(v)}")
@@ -307,18 +315,13 @@ def _read_line(p, s, ms):
 
 @prim("TCPSocket", "readLine:limit:")
 def _read_line_limit(p, s, ms, limit):
-    _int_arg(p, limit, "readLine:limit:")
-    if not 0 < limit <= 1 << 30:
-        fail(p, "Error", f"readLine:limit: the limit must be between 1 and 2^30, not {limit}")
-    return read_line(p, s, ms, limit, "readLine:limit:")
+    return read_line(p, s, ms, limit_arg(p, limit, "readLine:limit:"), "readLine:limit:")
 
 
 @prim("TCPSocket", "readBytes:timeout:")
 def _read_bytes(p, s, n, ms):
     what = "readBytes:timeout:"
-    _int_arg(p, n, what)
-    if not 0 < n <= 1 << 30:
-        fail(p, "Error", f"{what}: the count must be between 1 and 2^30, not {n}")
+    limit_arg(p, n, what, "the count")
     deadline, _ = _started(p, ms, what)
     r, data = read_some(p, s, what, lib.lprt_conn_read_exact, n)
     return _read_result(p, s, r, data, what, ms, deadline, None)
@@ -341,19 +344,20 @@ def write_some(p, s, data: bytes, off: int, what):
 
 
 def write(p, s, data, ms, what):
-    """Write all of `data` (bytes), waiting while the socket's buffer is full."""
+    """Write all of `data` (bytes), waiting while the socket's buffer is full. When the send runs
+    again after a wait, the bytes are the ones the write began with (`data` is not used)."""
     frame = p.stack[-1]
     w = frame.wait
     if w is None:
         deadline, off = (-1 if ms is None else _ms(p, ms, what)), 0
     else:
-        deadline, off = w[1], w[2]
+        deadline, (off, data) = w[1], w[2]
     off, r = write_some(p, s, data, off, what)
     if off >= len(data):
         frame.wait = None
         return len(data)
     if would_block(r):
-        return wait_for(p, s.fd, r, deadline, off, what, ms)
+        return wait_for(p, s.fd, r, deadline, (off, data), what, ms)
     if r == lib.LPRT_NET_TLS:
         tls_error(p, s, what)
     os_error(p, r, f"{what} to {s.peer}")

@@ -43,7 +43,10 @@ def _handshake(p, s, ms, what, start):
         fail(p, "Error", f"{what} expects a TCPSocket, not {p.interp.describe(s)}")
     with _Use(p, s, what):
         if p.stack[-1].wait is None:
+            if s.tls:
+                fail(p, "NetworkError", f"{what} the socket is already TLS (a handshake was begun on it)")
             r = start()
+            s.tls = r == 0
             if r != 0:
                 os_error(p, r, f"{what} cannot start TLS on this socket")
         r = lib.lprt_tls_handshake(s.conn)

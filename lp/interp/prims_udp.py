@@ -50,6 +50,8 @@ def _send(p, u, host, port, data):
     what = "sendTo:port:data:"
     addr = _addr(p, host, what)
     _int_arg(p, port, what)
+    if not 0 < port < 65536:
+        fail(p, "Error", f"{what} port {port} is not between 1 and 65535")
     _bytes_arg(p, data, what)
     if len(data) > 65507:
         fail(p, "LimitExceeded", f"{what} a datagram holds at most 65,507 bytes, not {len(data)}")

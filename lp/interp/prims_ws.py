@@ -18,8 +18,8 @@ import os
 import struct
 
 from lp.interp.net_values import Socket, WebSock
-from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail, os_error, read_some, wait_for,
-                                 would_block, write, write_some)
+from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail, limit_arg, os_error, read_some,
+                                 wait_for, would_block, write, write_some)
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, Maybe
 from lp.runtime.binding import ffi, lib
@@ -134,22 +134,15 @@ def _receive(p, ws, ms):
 
 @prim("WebSocket", "receive:limit:")
 def _receive_limit(p, ws, ms, limit):
-    _int_arg(p, limit, "receive:limit:")
-    if not 0 < limit <= 1 << 30:
-        fail(p, "Error", f"receive:limit: the limit must be between 1 and 2^30, not {limit}")
-    return receive(p, ws, ms, limit, "receive:limit:")
+    return receive(p, ws, ms, limit_arg(p, limit, "receive:limit:"), "receive:limit:")
 
 
 def _send(p, ws, opcode, payload, what):
     if ws.close_sent or ws.sock.conn is None:
         fail(p, "NetworkError", f"{what} the WebSocket is closed")
-    if p.stack[-1].wait is None:
-        ws.sending = encode(ws, opcode, payload)   # the same bytes if the write has to wait
-    r = write(p, ws.sock, ws.sending, None, what)
-    if type(r) is int:
-        ws.sending = None
-        return len(payload)
-    return r
+    frame = encode(ws, opcode, payload) if p.stack[-1].wait is None else None   # after a wait write() has it
+    r = write(p, ws.sock, frame, None, what)
+    return len(payload) if type(r) is int else r
 
 
 @prim("WebSocket", "sendText:")

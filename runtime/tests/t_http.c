@@ -4,7 +4,8 @@
  * (400, 414, 431, 505), end of stream, response heads and reusable pooled
  * connections, WebSocket frames (masking, lengths, limits, protocol errors),
  * chunked bodies (extensions, trailers,
- * pieces, 400 and 413), and that buffers stay within the limits.          */
+ * pieces, 400 and 413), and that buffers stay within the limits; a request's
+ * body framing and keep-alive, and responses assembled whole.             */
 #include "harness.h"
 
 #include <sys/socket.h>
@@ -201,9 +202,52 @@ static void websocket(void) {
     CHECK(lprt_ws_read_frame(conn, 100, 0, &op, &fin, &out) == LPRT_NET_EOF);
 }
 
+/* framing of the head f[] holds after head(text): the result, *length and keep-alive */
+static long framing(const char *text, long long *length, int *keep) {
+    long n = head(text);
+    CHECK(n >= 0);
+    return lprt_http_request_framing(f, n, 1000, length, keep);
+}
+
+static void framings(void) {
+    long long len;
+    int keep;
+    CHECK(framing("GET / HTTP/1.1\r\n\r\n", &len, &keep) == 0 && len == 0 && keep == 1);
+    CHECK(framing("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n", &len, &keep) == 0 && keep == 0);
+    CHECK(framing("GET / HTTP/1.0\r\n\r\n", &len, &keep) == 0 && keep == 0);
+    CHECK(framing("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", &len, &keep) == 0 && keep == 1);
+    CHECK(framing("POST / HTTP/1.1\r\nContent-Length: 1000\r\n\r\n", &len, &keep) == 0 && len == 1000);
+    CHECK(framing("POST / HTTP/1.1\r\nContent-Length: 1001\r\n\r\n", &len, &keep) == LPRT_HTTP_TOO_LARGE);
+    CHECK(framing("POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\n", &len, &keep) == LPRT_HTTP_BAD_REQUEST);
+    CHECK(framing("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n", &len, &keep) ==
+          LPRT_HTTP_BAD_REQUEST);
+    CHECK(framing("POST / HTTP/1.1\r\nTransfer-Encoding: Chunked\r\n\r\n", &len, &keep) == 1);
+    CHECK(framing("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", &len, &keep) == LPRT_HTTP_NOT_IMPLEMENTED);
+    CHECK(framing("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", &len, &keep) ==
+          LPRT_HTTP_BAD_REQUEST);
+}
+
+static void render(void) {
+    char out[256];
+    lprt_http_field h[2] = {{"X-A", 3}, {"b", 1}};
+    const char *want = "HTTP/1.1 404 Not Found\r\nX-A: b\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                       "Content-Length: 4\r\n\r\nnope";
+    size_t n = lprt_http_render_response(out, sizeof out, 404, h, 1, "nope", 4, 1, 0);
+    CHECK(n == strlen(want) && memcmp(out, want, n) == 0);
+    lprt_http_field typed[2] = {{"content-TYPE", 12}, {"a/b", 3}};
+    want = "HTTP/1.1 299 Unknown\r\ncontent-TYPE: a/b\r\nContent-Length: 4\r\nConnection: close\r\n\r\n";
+    n = lprt_http_render_response(out, sizeof out, 299, typed, 1, "body", 4, 0, 1); /* HEAD: no body */
+    CHECK(n == strlen(want) && memcmp(out, want, n) == 0);
+    /* too small: the length it needs, nothing written past cap */
+    memset(out, '#', sizeof out);
+    CHECK(lprt_http_render_response(out, 10, 200, NULL, 0, "", 0, 1, 0) > 10 && out[10] == '#');
+}
+
 int main(void) {
     peer = -1;
     heads();
+    framings();
+    render();
     responses();
     chunked();
     websocket();

@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 
+from tests.interp.helpers import run_source
 from tests.net.http_helpers import Server, raw, read_all, responses
 
 
@@ -53,6 +54,9 @@ def test_keep_alive_and_pipelining_on_one_connection(server):
     assert [h.get("connection") for _, h, _ in rest] == [None, None, "close"]
     # HTTP/1.0 closes unless asked to keep alive
     assert responses(raw(server.port, b"GET /old HTTP/1.0\r\n\r\n"))[0][1]["connection"] == "close"
+    kept = responses(raw(server.port, b"GET /k HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n"
+                                      b"GET /c HTTP/1.0\r\n\r\n"))
+    assert [(b, h.get("connection")) for _, h, b in kept] == [(b"GET /k  - ", None), (b"GET /c  - ", "close")]
 
 
 @pytest.mark.parametrize("request_bytes,status", [
@@ -169,3 +173,50 @@ def test_wrk_keep_alive_load(server):
     assert "Non-2xx" not in r.stdout and "Socket errors" not in r.stdout, r.stdout
     assert int(r.stdout.split(" requests in ")[0].split()[-1]) > 0
     assert server.stop()[0] == 0
+
+
+SENDS = """
+Import module: #HttpServer.
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
+    req path = '/bad-status' ifTrue: [HttpResponse status: 1000 body: 'x'] ifFalse: [
+    req path = '/bad-header' ifTrue: [HttpResponse fields: { status: 200. headers: (Dictionary new at: 'X' put: 'a', String crlf, 'Injected: 1'). body: 'x'. upgrade: Maybe none }] ifFalse: [
+    r := (HttpResponse ok: req text) header: 'X-Path' value: req path.
+    req path = '/b' ifTrue: [r header: 'content-type' value: 'text/x-b'] ifFalse: [r]]]].
+sock := TCP connect: '127.0.0.1' port: server port timeout: 5000.
+sock write: 'POST /a HTTP/1.1', String crlf, 'Content-Length: 5', String crlf, String crlf, 'hello'.
+sock write: 'POST /b HTTP/1.1', String crlf, 'Transfer-Encoding: chunked', String crlf, String crlf, '3', String crlf, 'abc', String crlf, '0', String crlf, String crlf.
+sock write: 'GET /bad-header HTTP/1.1', String crlf, String crlf.
+((1 to: 3) collect: [:i | (sock readLine: 5000) valueOr: '']) printNl.
+other := TCP connect: '127.0.0.1' port: server port timeout: 5000.
+other write: 'GET /bad-status HTTP/1.1', String crlf, String crlf.
+(other readLine: 5000) printNl.
+server stop printNl.
+server stop printNl.
+"""
+
+
+def test_every_response_is_written_once_and_one_that_cannot_be_sent_is_a_500(tmp_path, monkeypatch):
+    """Status line, headers, blank line and body go out in one write (each write the server makes
+    holds one whole response), with a Content-Type unless the handler gave one (in any case); a response the handler made that cannot be sent (a status out of
+    range, a header with a line break) is answered 500 and logged; a second stop answers 0."""
+    from lp.interp import prims_net
+    writes = []
+    real = prims_net.write_some
+
+    def recording(p, s, data, off, what):
+        writes.append(bytes(data[off:]))
+        return real(p, s, data, off, what)
+
+    monkeypatch.setattr(prims_net, "write_some", recording)
+    status, out, err = run_source(SENDS, tmp_path)
+    assert status == 0, err
+    assert out.splitlines()[:2] == ["#('HTTP/1.1 200 OK' 'X-Path: /a' 'Content-Type: text/plain; charset=utf-8')",
+                                    "Maybe some: 'HTTP/1.1 500 Internal Server Error'"]
+    assert out.splitlines()[3:] == ["0"]
+    assert err.count("the handler answered a response that cannot be sent") == 2, err
+    responses_written = [w for w in writes if w.startswith(b"HTTP/1.1")]
+    assert all(not w.startswith(b"HTTP/1.1") for w in writes if w not in responses_written)
+    assert responses_written[:2] == [
+        b"HTTP/1.1 200 OK\r\nX-Path: /a\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 5\r\n\r\nhello",
+        b"HTTP/1.1 200 OK\r\nX-Path: /b\r\ncontent-type: text/x-b\r\nContent-Length: 3\r\n\r\nabc"]   # its own type
+    assert len(writes) == 3 + 1 + len(responses_written)    # the client's requests, and nothing in pieces

@@ -361,3 +361,36 @@ def test_a_routed_actor_that_ends_is_resolved_again(tmp_path):
     status, out, err = run_source(ONE_SHOT, tmp_path, domains=2)
     assert (status, err) == (0, ""), err
     assert out == "1\n2\n3\n4\n5\n5\n"
+
+
+STOP = """
+Import module: #Remote.
+Object subclass: #Greeter fields: (greeting watcher).
+Greeter >> greet: name = (self watcher ! Actor self. self greeting , ', ' , name).
+main := Actor self.
+server := RemoteServer startHost: '127.0.0.1' port: 0.
+server register: (Greeter fields: { greeting: 'hello'. watcher: main }) for: #Greeter id: 'en'.
+mine := Actor spawn: [:me | me receive: { #never -> [] }].
+server registerActor: mine for: #Greeter id: 'mine'.
+url := 'http://127.0.0.1:' , server port printString , '/rpc'.
+((Remote at: url for: #Greeter id: 'en') greet: 'Ada') displayNl.
+served := main receive: { Actor -> [:a | a] }.
+main monitor: served.
+main monitor: server registry.
+server stop.
+server stop.
+1 to: 2 do: [:i | main receive: { Down -> [:d | (d actor = served or: [d actor = server registry]) printNl] }
+    after: 5000 do: ['no Down' displayNl]].
+{ served isAlive. server registry isAlive. mine isAlive } printNl.
+(Error try: [(Remote at: url for: #Greeter id: 'en' timeout: 2000) greet: 'Bob'] onError: [:e | e class name]) displayNl.
+mine exit: #killed.
+"""
+
+
+def test_stop_ends_the_registry_and_the_actors_it_started(tmp_path):
+    """stop ends the registry and the actors register:for:id: started; an actor given with
+    registerActor:for:id: is its maker's and goes on; later calls find nobody listening; stopping
+    again does nothing."""
+    status, out, err = run_source(STOP, tmp_path, domains=2)
+    assert (status, err) == (0, ""), err
+    assert out == "hello, Ada\ntrue\ntrue\n#(false false true)\nConnectionRefused\n"

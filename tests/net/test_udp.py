@@ -59,6 +59,7 @@ def test_deadlines_closing_and_errors(tmp_path):
     (Timeout try: [(u receiveFrom: 30) printString] onError: [:e | e printString]) displayNl.
     (Error try: [u sendTo: 'example.com' port: 9 data: (ByteArray new: 1). 'sent'] onError: [:e | e message]) displayNl.
     (Error try: [u sendTo: '127.0.0.1' port: 9 data: (ByteArray new: 70000). 'sent'] onError: [:e | e printString]) displayNl.
+    (Error try: [u sendTo: '127.0.0.1' port: 0 data: (ByteArray new: 1). 'sent'] onError: [:e | e message]) displayNl.
     (Error try: [UDPSocket bindHost: '127.0.0.1' port: u port. 'bound'] onError: [:e | e printString]) displayNl.
     u close.
     (u receiveFrom: 1000) printNl.
@@ -69,8 +70,9 @@ def test_deadlines_closing_and_errors(tmp_path):
         "Timeout(message: 'receiveFrom: timed out after 30 ms')",
         "sendTo:port:data: needs a numeric address such as 127.0.0.1 or ::1, not 'example.com'",
         "LimitExceeded(message: 'sendTo:port:data: a datagram holds at most 65,507 bytes, not 70000')",
-        out.split("\n")[3],
+        "sendTo:port:data: port 0 is not between 1 and 65535",
+        out.split("\n")[4],
         "Maybe none",
         "sendTo:port:data:: the socket is closed"]
-    assert out.split("\n")[3].startswith("NetworkError(message: 'cannot bind UDP 127.0.0.1:") and \
-        "Address already in use" in out.split("\n")[3]
+    assert out.split("\n")[4].startswith("NetworkError(message: 'cannot bind UDP 127.0.0.1:") and \
+        "Address already in use" in out.split("\n")[4]
