@@ -35,6 +35,8 @@ HIERARCHY = [
     ("Remote", "Object", ()), ("RemoteRequest", "Object", ("callId", "selector", "className", "id", "arguments")),
     # grains (docs/grains.md): a reference to one grain, whose sends go to its class's methods
     ("GrainRef", "Object", ()),
+    # what `lp run --observe` shows (docs/observer.md)
+    ("RuntimeView", "Object", ()),
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}

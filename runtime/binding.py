@@ -527,8 +527,27 @@ class Runtime:
         n = lib.lprt_snapshot(self._rt, ffi.NULL, 0)
         buf = ffi.new("lprt_actor_info[]", n + 64)
         n = min(lib.lprt_snapshot(self._rt, buf, n + 64), n + 64)
-        return [{"id": int(buf[i].id), "state": STATES[buf[i].state], "mailbox": int(buf[i].mailbox),
-                 "kind": "fiber" if buf[i].kind else "step"} for i in range(n)]
+        return [{"id": int(b.id), "state": STATES[b.state], "mailbox": int(b.mailbox),
+                 "kind": "fiber" if b.kind else "step", "turns": int(b.turns), "domain": int(b.domain),
+                 "traps": bool(b.traps), "links": int(b.links), "monitors": int(b.monitors)}
+                for b in (buf[i] for i in range(n))]
+
+    def peers(self, actor_id, cap=64):
+        """(ids linked to the actor, ids of the actors monitoring it), each at most `cap`, with
+        their full counts; None when it is not live."""
+        links, watchers = ffi.new("uint64_t[]", cap), ffi.new("uint64_t[]", cap)
+        nl, nw = ffi.new("size_t *"), ffi.new("size_t *")
+        if not lib.lprt_actor_peers(self._rt, actor_id, links, nl, watchers, nw, cap):
+            return None
+        return ([int(links[i]) for i in range(min(nl[0], cap))], int(nl[0]),
+                [int(watchers[i]) for i in range(min(nw[0], cap))], int(nw[0]))
+
+    def domain_loads(self):
+        """Per domain: turns run, nanoseconds parked (idle) so far, actors queued."""
+        buf = ffi.new("lprt_domain_info[]", 256)
+        n = min(lib.lprt_domain_snapshot(self._rt, buf, 256), 256)
+        return [{"turns": int(buf[i].turns), "parked_ns": int(buf[i].parked_ns), "queued": int(buf[i].queued)}
+                for i in range(n)]
 
     def stats(self):
         s = ffi.new("lprt_stats *")

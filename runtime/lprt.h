@@ -232,9 +232,27 @@ typedef struct {
     int state; /* LPRT_ST_* */
     int kind;  /* LPRT_STEP / LPRT_FIBER */
     size_t mailbox;
+    uint64_t turns;  /* times it was given a domain to run on */
+    int domain;      /* the domain it last ran on, -1: never ran */
+    int traps;       /* traps exit signals */
+    int links, monitors; /* links and monitors it holds (its `monitors` are the ones watching it) */
 } lprt_actor_info;
 /* Fills up to cap entries of live actors; returns how many live actors there are. */
 size_t lprt_snapshot(lprt *rt, lprt_actor_info *out, size_t cap);
+/* One actor's links and watchers (the actors monitoring it): ids into the arrays, up to cap
+   each; answers 0 when the actor is not live. The counts say how many there are. */
+int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uint64_t *watchers,
+                     size_t *nwatchers, size_t cap);
+
+typedef struct {
+    int index;
+    uint64_t turns;     /* turns run on this domain */
+    uint64_t parked_ns; /* time spent parked (idle), including a park in progress */
+    size_t queued;      /* actors in its run queue */
+} lprt_domain_info;
+/* Fills up to cap domains; returns the domain count. Nothing is counted per turn but a
+   single-writer counter, so this costs the scheduler nothing while no one asks. */
+int lprt_domain_snapshot(lprt *rt, lprt_domain_info *out, int cap);
 
 typedef struct {
     uint64_t spawned, exited, steals, parks, messages;

@@ -74,12 +74,16 @@ int lprt_domain_count(lprt *rt) { return rt->ndomains; }
 
 int lprt_deterministic(lprt *rt) { return rt->det != NULL; }
 
-int64_t lprt_now(void) {
-    lprt__domain *d = lprt__cur_domain;
-    if (d && d->rt->det) return lprt__det_now(d->rt->det);
+int64_t lprt__clock_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t lprt_now(void) {
+    lprt__domain *d = lprt__cur_domain;
+    if (d && d->rt->det) return lprt__det_now(d->rt->det);
+    return lprt__clock_ns();
 }
 
 int64_t lprt_deadline_ms(int64_t ms) {

@@ -555,6 +555,15 @@ request: String -> RemoteRequest
 result: String -> Dynamic
 perform: Symbol on: a withArguments: Array[b] -> Dynamic
 """,
+    "RuntimeView": """
+observing -> Boolean
+hide -> UndefinedObject
+announce: Integer -> UndefinedObject
+asset: String -> Maybe[String]
+contentTypeOf: String -> String
+snapshot: String -> String
+supervisor: Symbol event: Symbol child: Symbol detail: String children: Array[Symbol] actors: Array[Integer] restarts: Array[Integer] -> UndefinedObject
+""",
     "GrainRef": """
 label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
 perform: Symbol on: a withArguments: Array[Dynamic] -> Dynamic
