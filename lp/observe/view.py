@@ -53,6 +53,7 @@ def snapshot(runtime, watch, query_text: str) -> str:
                    "desc": bool(q.get("desc")), "rows": rows[page * size:(page + 1) * size]},
         "supervisors": sups,
         "deaths": deaths[::-1],
+        "observer": len(hidden),
         "selected": _selected(runtime, sites, hidden, q.get("select"), rows),
     }
     return json.dumps(answer, separators=(",", ":"))
