@@ -9,6 +9,7 @@ code that reads better as `msg = yield Receive(...)`.
 """
 import itertools
 import sys
+import struct
 import threading
 import traceback
 
@@ -523,14 +524,17 @@ class Runtime:
         """Deterministic mode: (actor turns run, faults injected)."""
         return int(lib.lprt_det_steps(self._rt)), int(lib.lprt_det_faults(self._rt))
 
-    def snapshot(self):
+    def snapshot_rows(self):
+        """The live actors as tuples in SNAPSHOT_FIELDS order (state as LPRT_ST_*, kind as 0/1,
+        traps as 0/1): unpacked in C from one buffer, so 100,000 actors take milliseconds."""
         n = lib.lprt_snapshot(self._rt, ffi.NULL, 0)
         buf = ffi.new("lprt_actor_info[]", n + 64)
         n = min(lib.lprt_snapshot(self._rt, buf, n + 64), n + 64)
-        return [{"id": int(b.id), "state": STATES[b.state], "mailbox": int(b.mailbox),
-                 "kind": "fiber" if b.kind else "step", "turns": int(b.turns), "domain": int(b.domain),
-                 "traps": bool(b.traps), "links": int(b.links), "monitors": int(b.monitors)}
-                for b in (buf[i] for i in range(n))]
+        return list(_SNAPSHOT_ROW.iter_unpack(ffi.buffer(buf, n * _SNAPSHOT_ROW.size)))
+
+    def snapshot(self):
+        return [dict(zip(SNAPSHOT_FIELDS, r), state=STATES[r[1]], kind="fiber" if r[2] else "step",
+                     traps=bool(r[6])) for r in self.snapshot_rows()]
 
     def peers(self, actor_id, cap=64):
         """(ids linked to the actor, ids of the actors monitoring it), each at most `cap`, with
@@ -557,6 +561,14 @@ class Runtime:
     @property
     def live_values(self):
         return len(self._values)
+
+
+
+SNAPSHOT_FIELDS = ("id", "state", "kind", "mailbox", "turns", "domain", "traps", "links", "monitors")
+_SNAPSHOT_ROW = struct.Struct("=QiiQQiiii")
+assert _SNAPSHOT_ROW.size == ffi.sizeof("lprt_actor_info") and all(
+    ffi.offsetof("lprt_actor_info", f) == o for f, o in
+    zip(SNAPSHOT_FIELDS, (0, 8, 12, 16, 24, 32, 36, 40, 44))), "lprt_actor_info changed: update _SNAPSHOT_ROW"
 
 
 # ---- generator actors ----

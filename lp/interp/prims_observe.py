@@ -48,6 +48,12 @@ def _content_type(p, cls, path):
     return ASSETS.get(path, ("", "text/plain; charset=utf-8"))[1]
 
 
+@prim("RuntimeView", "pause", class_side=True)
+def _pause(p, cls):
+    watch = p.interp.observer
+    return 250 if watch is None else watch.pause_ms()
+
+
 @prim("RuntimeView", "snapshot:", class_side=True)
 def _snapshot(p, cls, query):
     from lp.observe.view import snapshot

@@ -22,6 +22,12 @@ class Watch:
         self.deaths: deque = deque(maxlen=DEATHS_KEPT)
         self.supervisors: dict[int, dict] = {}   # supervisor actor id -> its last report
         self.main_site = main_site
+        self.cost_ms = 0.0       # what the last tick took to build (view.snapshot)
+
+    def pause_ms(self) -> int:
+        """The wait before the next tick: 250 ms, longer when ticks are expensive, so the
+        observer takes about 5% of one domain at most (ticks at least every 10 s)."""
+        return max(250, min(10_000, int(self.cost_ms * 20)))
 
     def now_ms(self) -> int:
         return int((time.monotonic() - self.started) * 1000)

@@ -562,6 +562,7 @@ announce: Integer -> UndefinedObject
 asset: String -> Maybe[String]
 contentTypeOf: String -> String
 snapshot: String -> String
+pause -> Integer
 supervisor: Symbol event: Symbol child: Symbol detail: String children: Array[Symbol] actors: Array[Integer] restarts: Array[Integer] -> UndefinedObject
 """,
     "GrainRef": """

@@ -251,6 +251,7 @@ BY_CLASS = {
     ("RuntimeView", "announce:"): "tells the user on stderr the observer's address with this port",
     ("RuntimeView", "asset:"): "the observer page's file served at the path, if there is one",
     ("RuntimeView", "contentTypeOf:"): "the Content-Type of the observer's file at the path",
+    ("RuntimeView", "pause"): "milliseconds until the next tick: 250, or 20 times what the last one took",
     ("RuntimeView", "snapshot:"): "the observer's JSON for one tick, for the query the page sent (sort, page, selection)",
     ("RuntimeView", "supervisor:event:child:detail:children:actors:restarts:"): "a supervisor's event and children, for the observer (stdlib/supervision.lp)",
     ("GrainRef", "label"): "Class/id of the grain it reaches (every selector but the universal ones is a grain call: docs/grains.md)",

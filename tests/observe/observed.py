@@ -15,12 +15,17 @@ from websockets.sync.client import connect
 from tests.conftest import ROOT
 
 
+def _shown(program: Path) -> str:
+    """The path as a user in the repository would type it (spawn sites are printed as given)."""
+    return str(program.relative_to(ROOT)) if program.is_relative_to(ROOT) else str(program)
+
+
 class Observed:
     def __init__(self, program, *flags: str):
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         env.pop("LP_DEBUG", None)
         self.proc = subprocess.Popen([sys.executable, "-m", "lp", "run", "--observe", "0", *flags,
-                                      str(Path(program).relative_to(ROOT))],
+                                      _shown(Path(program))],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         line = self.proc.stderr.readline().decode()
         m = re.fullmatch(r"lp: observing at (http://127\.0\.0\.1:(\d+)/)\n", line)

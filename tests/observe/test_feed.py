@@ -22,7 +22,7 @@ def settled(tick):
 
 @pytest.fixture(scope="module")
 def tree():
-    with Observed(TREE) as o:
+    with Observed(TREE, "--quiet") as o:     # deaths are kept for the page even with --quiet
         o.wait_ready()
         yield o
 
@@ -138,3 +138,70 @@ def test_a_program_not_observed_does_not_load_the_observer(tmp_path):
     prog.write_text("RuntimeView observing printNl.\n")
     r = run_lp("run", str(prog))
     assert (r.returncode, r.stdout, r.stderr) == (0, b"false\n", b"")
+
+
+def test_a_hundred_thousand_actors_one_page_per_tick():
+    with Observed(Path(__file__).with_name("many.lp")) as o:
+        o.wait_ready()
+        with o.ticks({"sort": "mailbox", "desc": True, "page": 10 ** 6}) as feed:
+            tick = feed.next()
+            while tick["actors"]["sort"] != "mailbox":      # the first tick answers the default query
+                tick = feed.next()
+            for _ in range(3):
+                assert tick["totals"]["actors"] == 100_001 and tick["actors"]["count"] == 100_001
+                assert tick["actors"]["page"] == tick["actors"]["pages"] - 1 == 2000     # clamped to the last
+                assert len(tick["actors"]["rows"]) == 1 and feed.last_size < 64 * 1024     # 100,001 = 2,000 x 50 + 1
+                tick = feed.next()
+            feed.send({"sort": "id", "page": 0})
+            while tick["actors"]["page"] != 0:
+                tick = feed.next()
+            assert [r["id"] for r in tick["actors"]["rows"]] == sorted(r["id"] for r in tick["actors"]["rows"])
+            assert len(tick["actors"]["rows"]) == 50 and feed.last_size < 64 * 1024
+
+
+def test_the_page_needs_nothing_from_elsewhere():
+    from importlib import resources
+    page = resources.files("lp.observe").joinpath("page")
+    texts = [f.read_text() for f in page.iterdir() if f.name.endswith((".html", ".js", ".css"))]
+    assert len(texts) == 3
+    for text in texts:
+        for remote in ("http://", "https://", "//cdn", "@import"):
+            assert remote not in text.replace("http://www.w3.org/2000/svg", "")
+
+
+def test_the_host_is_loopback_unless_given(tmp_path):
+    prog = tmp_path / "p.lp"
+    prog.write_text("1 printNl.\n")
+    r = run_lp("run", "--observe", "0", str(prog))
+    assert r.returncode == 0 and r.stdout == b"1\n"
+    assert r.stderr.startswith(b"lp: observing at http://127.0.0.1:")
+    r = run_lp("run", "--observe", "127.0.0.2:0", str(prog))
+    assert r.returncode == 0 and r.stderr.startswith(b"lp: observing at http://127.0.0.2:")
+
+
+def test_an_observed_program_that_waits_forever_keeps_running(tmp_path):
+    prog = tmp_path / "stuck.lp"
+    prog.write_text("Actor self receive: { #never -> [:m | nil] }.\n")
+    assert b"deadlock" in run_lp("run", str(prog)).stderr
+    with Observed(prog) as o:
+        time.sleep(2.0)
+        assert o.proc.poll() is None
+        with o.ticks() as feed:
+            assert feed.next()["totals"]["actors"] == 1
+
+
+def test_the_wait_between_ticks_grows_with_their_cost():
+    from lp.observe.watch import Watch
+    w = Watch("127.0.0.1", 0, "main")
+    for cost, pause in ((0.0, 250), (5.0, 250), (100.0, 2000), (10_000.0, 10_000)):
+        w.cost_ms = cost
+        assert w.pause_ms() == pause
+
+
+def test_binaries_do_not_take_the_flag_yet(tmp_path):
+    import subprocess
+    prog = tmp_path / "p.lp"
+    prog.write_text("1 printNl.\n")
+    assert run_lp("build", str(prog), "-o", str(tmp_path / "p")).returncode == 0
+    r = subprocess.run([str(tmp_path / "p"), "--observe", "0"], capture_output=True, timeout=60)
+    assert r.returncode == 2 and b"unknown argument --observe" in r.stderr

@@ -84,18 +84,14 @@ function renderChart() {
   const svg = $("chart");
   svg.replaceChildren();
   if (history.length < 2) return;
-  const t0 = history[history.length - 1].t - HISTORY_MS;
-  const x = (t) => ((t - t0) / HISTORY_MS) * 600;
+  const t1 = history[history.length - 1].t;
+  const t0 = Math.max(history[0].t, t1 - HISTORY_MS);
+  const x = (t) => ((t - t0) / Math.max(1, t1 - t0)) * 600;
   const maxWait = Math.max(1, ...history.map((h) => h.waiting));
   const maxRate = Math.max(1, ...history.map((h) => h.rate));
   svg.append(polyline(history.map((h) => `${x(h.t).toFixed(1)},${(135 - (h.waiting / maxWait) * 125).toFixed(1)}`), "#c2410c"));
   svg.append(polyline(history.map((h) => `${x(h.t).toFixed(1)},${(135 - (h.rate / maxRate) * 125).toFixed(1)}`), "#2f6fdf"));
-  const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
-  label.setAttribute("x", "4");
-  label.setAttribute("y", "12");
-  label.setAttribute("font-size", "10");
-  label.textContent = `max ${fmt(maxWait)} waiting, ${fmt(maxRate)} msg/s`;
-  svg.append(label);
+  $("chart-scale").textContent = `over ${((t1 - t0) / 1000).toFixed(0)} s; top of the chart: ${fmt(maxWait)} waiting, ${fmt(maxRate)} messages/s`;
 }
 
 function renderActors(d) {
@@ -107,15 +103,22 @@ function renderActors(d) {
     th.classList.toggle("sorted", th.dataset.key === a.sort);
     th.classList.toggle("asc", th.dataset.key === a.sort && !a.desc);
   }
+  // rows are updated in place (a click landing during a tick still hits its row)
   const body = $("actors").tBodies[0];
-  body.replaceChildren(...a.rows.map((r) => {
-    const tr = el("tr", { "data-actor": r.id, onclick: () => select(r.id) },
-      el("td", {}, r.id), el("td", {}, r.site), el("td", {}, r.state + (r.traps ? " (traps exits)" : "")),
-      el("td", {}, r.mailbox), el("td", {}, r.turns), el("td", {}, r.links), el("td", {}, r.monitors),
-      el("td", {}, r.domain < 0 ? "–" : r.domain));
-    if (r.id === query.select) tr.classList.add("selected");
-    return tr;
-  }));
+  while (body.rows.length > a.rows.length) body.deleteRow(-1);
+  a.rows.forEach((r, i) => {
+    let tr = body.rows[i];
+    if (!tr) {
+      tr = body.insertRow();
+      for (let c = 0; c < 8; c++) tr.insertCell();
+      tr.addEventListener("click", () => select(Number(tr.dataset.actor)));
+    }
+    tr.dataset.actor = r.id;
+    const cells = [r.id, r.site, r.state + (r.traps ? " (traps exits)" : ""), r.mailbox, r.turns, r.links,
+                   r.monitors, r.domain < 0 ? "–" : r.domain];
+    cells.forEach((v, c) => { if (tr.cells[c].textContent !== String(v)) tr.cells[c].textContent = v; });
+    tr.classList.toggle("selected", r.id === query.select);
+  });
 }
 
 function renderDetails(d) {
@@ -170,6 +173,14 @@ function renderDeaths(d) {
     x.where ? el("span", { class: "muted" }, " at " + x.where) : "")));
 }
 
+const shown = {};
+function changed(name, data) {
+  const text = JSON.stringify(data);
+  if (shown[name] === text) return false;
+  shown[name] = text;
+  return true;
+}
+
 function tick(d) {
   if (last && d.t > last.t) {
     const dt = (d.t - last.t) / 1000;
@@ -181,9 +192,9 @@ function tick(d) {
   renderDomains(d);
   renderChart();
   renderActors(d);
-  renderDetails(d);
-  renderSupervisors(d);
-  renderDeaths(d);
+  if (changed("selected", d.selected)) renderDetails(d);
+  if (changed("supervisors", d.supervisors)) renderSupervisors(d);
+  if (changed("deaths", d.deaths)) renderDeaths(d);
   last = d;
   document.body.dataset.ticks = String(Number(document.body.dataset.ticks || 0) + 1);
 }
