@@ -438,7 +438,8 @@ class _State:
 class Runtime:
     """One runtime: create, spawn the main actor (and others), run once."""
 
-    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None, seed=None, faults=None):
+    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None, seed=None, faults=None,
+                 observe=False):
         """on_deadlock(): called (on a domain thread, every actor blocked) when no actor can ever
         run again; run() then answers EDEADLOCK. Only for programs where nothing but the
         actors themselves sends messages or signals."""
@@ -451,7 +452,8 @@ class Runtime:
         self._handle = ffi.new_handle(self)
         cfg = ffi.new("lprt_config *", {"domains": domains or 0, "budget": budget, "fiber_stack": 0,
                                         "deterministic": seed is not None, "seed": seed or 0,
-                                        "faults": faults is not None, "max_faults": faults or 0})
+                                        "faults": faults is not None, "max_faults": faults or 0,
+                                        "observe": bool(observe)})
         hooks = ffi.new("lprt_hooks *", {
             "retain": lib.lprt_py_retain, "release": lib.lprt_py_release,
             "on_exit": lib.lprt_py_on_exit, "unobserved": lib.lprt_py_unobserved,
@@ -546,6 +548,19 @@ class Runtime:
         return ([int(links[i]) for i in range(min(nl[0], cap))], int(nl[0]),
                 [int(watchers[i]) for i in range(min(nw[0], cap))], int(nw[0]))
 
+    def peek(self, actor_id, cap=10):
+        """With observe=True: the oldest messages in a live actor's mailbox, up to cap, as
+        (kind, value), value None for DOWN/EXIT and TAKEN for a message taken meanwhile; None
+        when the actor is not live."""
+        kinds, values = ffi.new("int[]", cap), ffi.new("void *[]", cap)
+        n = lib.lprt_mbox_peek(self._rt, actor_id, kinds, values, cap)
+        if n < 0:
+            return None
+        objs = self._values._objs
+        return [(int(kinds[i]), objs.get(int(ffi.cast("uintptr_t", values[i])), TAKEN)
+                 if kinds[i] == lib.LPRT_MSG_USER else None)
+                for i in range(n)]
+
     def domain_loads(self):
         """Per domain: turns run, nanoseconds parked (idle) so far, actors queued."""
         buf = ffi.new("lprt_domain_info[]", 256)
@@ -564,6 +579,7 @@ class Runtime:
 
 
 
+TAKEN = object()   # peek: the message was taken (and its value freed) while it was looked at
 SNAPSHOT_FIELDS = ("id", "state", "kind", "mailbox", "turns", "domain", "traps", "links", "monitors")
 _SNAPSHOT_ROW = struct.Struct("=QiiQQiiii")
 assert _SNAPSHOT_ROW.size == ffi.sizeof("lprt_actor_info") and all(

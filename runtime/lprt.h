@@ -125,6 +125,9 @@ typedef struct {
        late), at most max_faults of them (0: no limit). */
     int faults;
     uint64_t max_faults;
+    /* Nonzero: mailboxes can be looked into from outside (lprt_mbox_peek): the owner then
+       takes its own lock around changing its mailbox list. Fixed for the runtime's life. */
+    int observe;
 } lprt_config;
 
 /* ---- runtime ---- */
@@ -243,6 +246,14 @@ size_t lprt_snapshot(lprt *rt, lprt_actor_info *out, size_t cap);
    each; answers 0 when the actor is not live. The counts say how many there are. */
 int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uint64_t *watchers,
                      size_t *nwatchers, size_t cap);
+
+/* With lprt_config.observe: the oldest messages waiting in a live actor's mailbox (those the
+   owner has already moved to its list; the newest may not be there yet), up to cap: their
+   kinds (LPRT_MSG_*) and values, copied under the actor's lock and NOT retained, so the engine
+   must be able to look a value up after its message was taken and freed (the Python binding's
+   handle table can: a freed handle is simply absent). Answers how many were copied, or -1 when
+   the actor is not live or the runtime does not observe. */
+int lprt_mbox_peek(lprt *rt, uint64_t id, int *kinds, void **values, int cap);
 
 typedef struct {
     int index;

@@ -183,6 +183,7 @@ struct lprt {
     _Atomic uint64_t next_ref;
     _Atomic int nparked;
     _Atomic int stopping;
+    int observe; /* lprt_config.observe: owners lock their mailbox list (mailbox.c) */
     _Atomic int deadlocked; /* the deadlock hook has fired */
     _Atomic int running;
     lprt_actor *main;

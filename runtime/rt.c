@@ -29,6 +29,7 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
     if (n > 256) n = 256;
     rt->ndomains = n;
     rt->budget = cfg && cfg->budget > 0 ? cfg->budget : 2000;
+    rt->observe = cfg && cfg->observe;
     rt->fiber_stack = cfg && cfg->fiber_stack ? cfg->fiber_stack : 64 * 1024;
     atomic_init(&rt->next_id, 1);
     atomic_init(&rt->next_ref, 1);

@@ -57,6 +57,26 @@ int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uin
     return found;
 }
 
+int lprt_mbox_peek(lprt *rt, uint64_t id, int *kinds, void **values, int cap) {
+    if (!rt->observe) return -1;
+    lprt__shard *s = &rt->reg[id % REG_SHARDS];
+    int n = -1;
+    pthread_mutex_lock(&s->mu);
+    for (lprt_actor *a = s->head; a; a = a->reg_next) {
+        if (a->id != id) continue;
+        pthread_mutex_lock(&a->lock);
+        n = 0;
+        for (lprt_msg *m = a->head; m && n < cap; m = m->_next, n++) {
+            kinds[n] = m->kind;
+            values[n] = m->kind == LPRT_MSG_USER ? m->value : NULL;
+        }
+        pthread_mutex_unlock(&a->lock);
+        break;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
 int lprt_domain_snapshot(lprt *rt, lprt_domain_info *out, int cap) {
     int64_t now = lprt__clock_ns();
     for (int i = 0; i < rt->ndomains && i < cap; i++) {

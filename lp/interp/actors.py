@@ -601,7 +601,7 @@ def run_main_code(interp, code, domains=None, seed=None, faults=None):
     proc = Process(interp, Frame(code, code.template[:], None))
     interp.main_process = proc
     st = ActorState(interp, proc, is_main=True)
-    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved,
+    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved, observe=interp.observer is not None,
                          on_deadlock=lambda: report_deadlock(interp, runtime), seed=seed, faults=faults)
     interp.runtime = runtime
     ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)

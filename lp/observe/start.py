@@ -19,6 +19,16 @@ def observe(interp, sources, main_file: str, host: str, port: int):
         sys.stderr.write(f"lp: --observe: cannot serve on {host}:{port}: {e.strerror or e}\n")
         return None
     interp.observer = Watch(host, port, main_file)
+    interp.observer.class_name = lambda value: _class_name(interp, value)
     text = f"RuntimeView announce: (Observer startHost: '{host}' port: {port}).\n"
     sources.add("<observe>", text)
     return list(parse_text(text, "<observe>").statements)
+
+
+def _class_name(interp, value) -> str:
+    """The LP class of a waiting message; the interpreter's own envelopes (an ask: reply, say)
+    are named by what they carry for the program."""
+    try:
+        return interp.class_of(value).name
+    except (KeyError, AttributeError, TypeError):
+        return {"FutureReady": "a reply (ask:)"}.get(type(value).__name__, type(value).__name__)

@@ -8,7 +8,7 @@ import json
 import time
 from operator import itemgetter
 
-from lp.runtime.binding import SNAPSHOT_FIELDS, STATES
+from lp.runtime.binding import SNAPSHOT_FIELDS, STATES, TAKEN, lib
 
 COLUMN = {name: i for i, name in enumerate(SNAPSHOT_FIELDS)}
 SORT_KEYS = set(COLUMN) - {"kind", "traps"} | {"site"}
@@ -74,13 +74,13 @@ def snapshot(runtime, watch, query_text: str) -> str:
         "supervisors": sups,
         "deaths": deaths[::-1],
         "observer": len(hidden),
-        "selected": _selected(runtime, sites, hidden, q.get("select"), everyone),
+        "selected": _selected(runtime, sites, hidden, q.get("select"), everyone, watch.class_name),
     }
     watch.cost_ms = (time.perf_counter() - began) * 1000
     return json.dumps(answer, separators=(",", ":"))
 
 
-def _selected(runtime, sites, hidden, actor_id, rows):
+def _selected(runtime, sites, hidden, actor_id, rows, watch_class_name):
     if type(actor_id) is not int or actor_id in hidden:
         return None
     row = next((r for r in rows if r[0] == actor_id), None)
@@ -90,4 +90,20 @@ def _selected(runtime, sites, hidden, actor_id, rows):
     links, nlinks, watchers, nwatchers = peers
     named = [{"id": i, "site": sites.get(i, "")} for i in links if i not in hidden]
     watching = [{"id": i, "site": sites.get(i, "")} for i in watchers if i not in hidden]
-    return dict(_row(row, sites), alive=True, linked=named, linkCount=nlinks, watchers=watching, watcherCount=nwatchers)
+    return dict(_row(row, sites), alive=True, linked=named, linkCount=nlinks, watchers=watching,
+                watcherCount=nwatchers, oldest=_oldest(runtime, watch_class_name, actor_id))
+
+
+MESSAGES_SHOWN = 10
+KIND_NAMES = {lib.LPRT_MSG_DOWN: "Down", lib.LPRT_MSG_EXIT: "Exit"}
+
+
+def _oldest(runtime, class_name, actor_id) -> list[str]:
+    """The classes (never the contents) of the oldest messages waiting in the actor's mailbox."""
+    out = []
+    for kind, value in runtime.peek(actor_id, MESSAGES_SHOWN) or ():
+        if kind in KIND_NAMES:
+            out.append(KIND_NAMES[kind])
+        elif value is not TAKEN:
+            out.append(class_name(value))
+    return out

@@ -23,6 +23,7 @@ class Watch:
         self.supervisors: dict[int, dict] = {}   # supervisor actor id -> its last report
         self.main_site = main_site
         self.cost_ms = 0.0       # what the last tick took to build (view.snapshot)
+        self.class_name = lambda value: type(value).__name__   # the interpreter's, set by start.observe
 
     def pause_ms(self) -> int:
         """The wait before the next tick: 250 ms, longer when ticks are expensive, so the

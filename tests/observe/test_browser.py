@@ -69,6 +69,7 @@ def test_the_page_shows_the_running_tree(browser, tmp_path):
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#details-list[data-actor='{actor}']"))
         details = text_of(browser, "details")
         assert "tests/observe/tree.lp:31" in details and "7 waiting" in details
+        assert text_of(browser, "details-messages") == ", ".join(["Symbol"] * 7)
         ticks = int(browser.find_element(By.TAG_NAME, "body").get_attribute("data-ticks"))
         wait.until(lambda d: int(d.find_element(By.TAG_NAME, "body").get_attribute("data-ticks")) > ticks + 2)
 

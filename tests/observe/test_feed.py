@@ -91,6 +91,14 @@ def test_sorting_paging_filtering_and_selection(tree):
         sel = tick["selected"]
         assert sel["alive"] and sel["traps"] and sel["linkCount"] == 4     # its 3 workers and the root
         assert {p["id"] for p in sel["linked"]} >= {c["actor"] for c in sup["children"]}
+        assert sel["oldest"] == []
+        stuck = next(r for r in tick["actors"]["rows"] + tree.until(settled, {"size": 200})["actors"]["rows"]
+                     if r["site"] == "tests/observe/tree.lp:31")
+        feed.send({"select": stuck["id"]})
+        tick = feed.next()
+        while tick["selected"]["id"] != stuck["id"]:
+            tick = feed.next()
+        assert tick["selected"]["oldest"] == ["Symbol"] * 7        # classes, never contents
         feed.send({"select": 10 ** 9})
         tick = feed.next()
         while tick["selected"]["id"] != 10 ** 9:

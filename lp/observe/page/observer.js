@@ -142,7 +142,10 @@ function renderDetails(d) {
     el("dt", {}, "turns"), el("dd", {}, s.turns),
     el("dt", {}, "domain"), el("dd", {}, s.domain < 0 ? "–" : s.domain),
     el("dt", {}, "linked to"), el("dd", {}, list(s.linked, s.linkCount)),
-    el("dt", {}, "monitored by"), el("dd", {}, list(s.watchers, s.watcherCount))));
+    el("dt", {}, "monitored by"), el("dd", {}, list(s.watchers, s.watcherCount)),
+    el("dt", {}, "oldest messages"), el("dd", { id: "details-messages" }, s.oldest.length
+      ? s.oldest.join(", ") + (s.mailbox > s.oldest.length ? `, … (${s.mailbox} in all)` : "")
+      : el("span", { class: "muted" }, "none"))));
 }
 
 function renderSupervisors(d) {
