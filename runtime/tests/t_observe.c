@@ -72,6 +72,7 @@ static void sink_main(lprt_actor *self, void *ud) {
     shared *sh = ud;
     lprt *rt = lprt_runtime(self);
     atomic_store(&sh->sink_id, lprt_id(self));
+    while (atomic_load(&sh->peeks) < 1) lprt_sleep_ms(self, 1);   /* the peeker is running */
     /* actors that die with mail left in their mailboxes, linked to each other and to us */
     lprt_trap_exits(self, 1);
     for (int i = 0; i < DYING; i++) {
@@ -107,7 +108,9 @@ static void sink_main(lprt_actor *self, void *ud) {
         lprt_msg_free(rt, m);
         got++;
     }
-    /* now the evens, in order per sender */
+    /* let the peeker look at the evens waiting here, then take them, in order per sender */
+    long seen = atomic_load(&sh->peeks);
+    while (atomic_load(&sh->peeks) < seen + 50) lprt_sleep_ms(self, 1);
     long next_even[SENDERS] = {0};
     for (long k = 0; k < total / 2; k++) {
         long v = h_recv_num(self);
