@@ -42,6 +42,8 @@ HIERARCHY = [
     ("NumericOutOfRange", "StorageError", ()), ("ResultTooLarge", "StorageError", ()),
     ("StorageFull", "StorageError", ()), ("StorageBusy", "StorageError", ()),
     ("BackendUnavailable", "StorageError", ()),
+    # what `lp run --observe` shows (docs/observer.md)
+    ("RuntimeView", "Object", ()),
 ]
 # only at run time: record literals, which the checker types as the arguments of fields: and with:
 RUNTIME_ONLY = {"Record"}

@@ -56,6 +56,14 @@ def _seed_count(text: str) -> int:
     return _whole(text, 10 ** 9)
 
 
+def _observe_address(text: str) -> tuple[str, int]:
+    """[HOST:]PORT; the host is 127.0.0.1 unless given."""
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"expected [HOST:]PORT (a port from 0 to 65535), not {text!r}")
+    return host or "127.0.0.1", int(port)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="lp", description="LP: a statically typed, Smalltalk-flavoured actor language.")
     p.add_argument("--version", action="version", version=f"lp {__version__}")
@@ -68,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="run in deterministic mode with this seed: one domain, virtual time (docs/testing.md)")
     run.add_argument("--no-check", action="store_true", help="skip the type check")
+    run.add_argument("--observe", type=_observe_address, default=None, metavar="[HOST:]PORT",
+                     help="serve a live view of the running program at http://HOST:PORT/ "
+                          "(HOST 127.0.0.1 unless given; docs/observer.md)")
     run.add_argument("--stack-limit", type=_stack_limit, default=200_000, metavar="N",
                      help="nested calls allowed before a stack overflow error (default 200000)")
 
@@ -134,10 +145,11 @@ def _load(path: str, sources: SourceMap):
     return parse_text(text, path)
 
 
-def _load_program(path: str, sources: SourceMap):
-    """The main module and its imports (the core library first), parsed once each."""
+def _load_program(path: str, sources: SourceMap, extra_modules: tuple[str, ...] = ()):
+    """The main module and its imports (the core library first), parsed once each, with the
+    stdlib modules `extra_modules` as if it imported them."""
     from lp.modules import Loader
-    return Loader(sources).load_main(path)
+    return Loader(sources).load_main(path, extra_modules)
 
 
 def _type_check(main, imports, sources: SourceMap, quiet: bool = False):
@@ -175,12 +187,22 @@ def cmd_check(args, sources: SourceMap) -> int:
 
 def cmd_run(args, sources: SourceMap) -> int:
     from lp.interp.interp import Interpreter
-    main, imports = _load_program(args.file, sources)
+    if args.observe is not None and args.seed is not None:
+        sys.stderr.write("lp: --observe serves the page over the network, which deterministic mode (--seed) "
+                         "does not allow\n")
+        return EXIT_USAGE
+    main, imports = _load_program(args.file, sources, ("Observer",) if args.observe else ())
     if not args.no_check:
         _type_check(main, imports, sources, quiet=args.quiet)
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     interp.load(imports + [main])
-    return interp.run_main(main, args.domains, seed=args.seed)
+    prelude = []
+    if args.observe is not None:
+        from lp.observe.start import observe
+        prelude = observe(interp, sources, args.file, *args.observe)
+        if prelude is None:
+            return EXIT_USAGE
+    return interp.run_main(main, args.domains, seed=args.seed, prelude=prelude)
 
 
 def cmd_fmt(args, sources: SourceMap) -> int:

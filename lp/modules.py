@@ -50,8 +50,9 @@ class Loader:
         self.sources.add(display, text)
         return parse_text(text, display)
 
-    def load_main(self, path: str) -> tuple[A.Program, list[A.Program]]:
-        """Parse the main file; answers it and its imports (core first), in dependency order."""
+    def load_main(self, path: str, extra: tuple[str, ...] = ()) -> tuple[A.Program, list[A.Program]]:
+        """Parse the main file; answers it and its imports (core first), in dependency order, with
+        the stdlib modules named in `extra` loaded too."""
         core = self.stdlib / module_file_name(CORE)
         if not core.is_file():
             raise LPError(Diagnostic("standard library missing", f"The standard library is not installed: "
@@ -59,6 +60,8 @@ class Loader:
         self._load(core, [], None)
         main = self._parse(Path(path), path)
         self._imports(main, Path(path).resolve().parent, [Path(path).resolve()])
+        for name in extra:
+            self._load(self.stdlib / module_file_name(name), [], None)
         return main, list(self.order)
 
     def _load(self, path: Path, chain: list[Path], at: A.Import | None) -> None:

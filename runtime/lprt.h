@@ -133,6 +133,9 @@ typedef struct {
        once (LPRT_WAKE_KILLED). The kill's reason ends it, whatever the fiber
        sets. Zero: a killed fiber's stack is released without unwinding. */
     int unwind_killed_fibers;
+    /* Nonzero: mailboxes can be looked into from outside (lprt_mbox_peek): the owner then
+       takes its own lock around changing its mailbox list. Fixed for the runtime's life. */
+    int observe;
 } lprt_config;
 
 /* ---- runtime ---- */
@@ -246,9 +249,35 @@ typedef struct {
     int state; /* LPRT_ST_* */
     int kind;  /* LPRT_STEP / LPRT_FIBER */
     size_t mailbox;
+    uint64_t turns;  /* times it was given a domain to run on */
+    int domain;      /* the domain it last ran on, -1: never ran */
+    int traps;       /* traps exit signals */
+    int links, monitors; /* links and monitors it holds (its `monitors` are the ones watching it) */
 } lprt_actor_info;
 /* Fills up to cap entries of live actors; returns how many live actors there are. */
 size_t lprt_snapshot(lprt *rt, lprt_actor_info *out, size_t cap);
+/* One actor's links and watchers (the actors monitoring it): ids into the arrays, up to cap
+   each; answers 0 when the actor is not live. The counts say how many there are. */
+int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uint64_t *watchers,
+                     size_t *nwatchers, size_t cap);
+
+/* With lprt_config.observe: the oldest messages waiting in a live actor's mailbox (those the
+   owner has already moved to its list; the newest may not be there yet), up to cap: their
+   kinds (LPRT_MSG_*) and values, copied under the actor's lock and NOT retained, so the engine
+   must be able to look a value up after its message was taken and freed (the Python binding's
+   handle table can: a freed handle is simply absent). Answers how many were copied, or -1 when
+   the actor is not live or the runtime does not observe. */
+int lprt_mbox_peek(lprt *rt, uint64_t id, int *kinds, void **values, int cap);
+
+typedef struct {
+    int index;
+    uint64_t turns;     /* turns run on this domain */
+    uint64_t parked_ns; /* time spent parked (idle), including a park in progress */
+    size_t queued;      /* actors in its run queue */
+} lprt_domain_info;
+/* Fills up to cap domains; returns the domain count. Nothing is counted per turn but a
+   single-writer counter, so this costs the scheduler nothing while no one asks. */
+int lprt_domain_snapshot(lprt *rt, lprt_domain_info *out, int cap);
 
 typedef struct {
     uint64_t spawned, exited, steals, parks, messages;

@@ -78,6 +78,9 @@ struct lprt_actor {
     int wait_fd, wait_events;
     lprt__resolve *resolve;
     int budget;
+    /* observers read these (snapshot.c); only the running domain writes them */
+    _Atomic uint64_t turns;
+    _Atomic int ran_on; /* domain index + 1; 0: never ran */
 
     /* timer heap node (guarded by the timer lock) */
     int64_t t_deadline;
@@ -142,6 +145,9 @@ struct lprt__domain {
     int stack_cache_n;
     size_t stack_cache_size;
     unsigned rng;
+    /* load (snapshot.c): turns run here; nanoseconds parked, and when the current park began (0: busy) */
+    _Atomic uint64_t turns, parked_ns;
+    _Atomic int64_t parked_since;
 #ifdef LPRT_TSAN
     void *tsan_sched;
 #endif
@@ -182,6 +188,7 @@ struct lprt {
     _Atomic uint64_t next_ref;
     _Atomic int nparked;
     _Atomic int stopping;
+    int observe; /* lprt_config.observe: owners lock their mailbox list (mailbox.c) */
     _Atomic int deadlocked; /* the deadlock hook has fired */
     _Atomic int running;
     lprt_actor *main;
@@ -206,6 +213,7 @@ void lprt__value_retain(lprt *rt, void *v);
 void lprt__value_release(lprt *rt, void *v);
 void lprt__reason_release(lprt *rt, lprt_reason r);
 void lprt__registry_remove(lprt_actor *a);
+int64_t lprt__clock_ns(void); /* the monotonic clock, never the simulated one */
 
 /* sched.c */
 extern _Thread_local lprt__domain *lprt__cur_domain;

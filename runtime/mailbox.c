@@ -5,7 +5,9 @@
  * each sender's order is preserved) and appends it to a private doubly linked
  * list, numbering entries with increasing `seq`. Selective receive walks that
  * list; a receive that blocks records the last seq it examined, and only a
- * newer entry wakes it (see sched.c for the wake protocol).                  */
+ * newer entry wakes it (see sched.c for the wake protocol). When the runtime
+ * observes (lprt_config.observe), the owner changes its list under its own lock
+ * so lprt_mbox_peek can read it from another thread.                         */
 #include "lprt_internal.h"
 
 #include <stdlib.h>
@@ -75,8 +77,17 @@ size_t lprt_mbox_len(lprt_actor *a) {
     return n > 0 ? (size_t)n : 0;
 }
 
+static inline void list_lock(lprt_actor *a) {
+    if (a->rt->observe) pthread_mutex_lock(&a->lock);
+}
+
+static inline void list_unlock(lprt_actor *a) {
+    if (a->rt->observe) pthread_mutex_unlock(&a->lock);
+}
+
 void lprt__mbox_drain(lprt_actor *self) {
     if (!atomic_load_explicit(&self->inbound, memory_order_relaxed)) return;
+    list_lock(self);
     lprt_msg *s = atomic_exchange_explicit(&self->inbound, NULL, memory_order_acquire);
     lprt_msg *rev = NULL;
     while (s) {
@@ -95,6 +106,7 @@ void lprt__mbox_drain(lprt_actor *self) {
         self->tail = rev;
         rev = n;
     }
+    list_unlock(self);
 }
 
 lprt_msg *lprt_mbox_first(lprt_actor *self) {
@@ -121,11 +133,13 @@ uint64_t lprt_mbox_mark(lprt_actor *self) {
 }
 
 void lprt_mbox_take(lprt_actor *self, lprt_msg *m) {
+    list_lock(self);
     if (m->_prev) m->_prev->_next = m->_next;
     else self->head = m->_next;
     if (m->_next) m->_next->_prev = m->_prev;
     else self->tail = m->_prev;
     m->_next = m->_prev = NULL;
+    list_unlock(self);
     atomic_fetch_sub_explicit(&self->mlen, 1, memory_order_relaxed);
 }
 
@@ -136,8 +150,10 @@ bool lprt__mbox_has_after(lprt_actor *self, uint64_t seq) {
 
 void lprt__mbox_free_all(lprt_actor *a) {
     lprt__mbox_drain(a);
+    list_lock(a);
     lprt_msg *m = a->head;
     a->head = a->tail = NULL;
+    list_unlock(a);
     while (m) {
         lprt_msg *n = m->_next;
         atomic_fetch_sub_explicit(&a->mlen, 1, memory_order_relaxed);

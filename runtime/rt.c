@@ -29,6 +29,7 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
     if (n > 256) n = 256;
     rt->ndomains = n;
     rt->budget = cfg && cfg->budget > 0 ? cfg->budget : 2000;
+    rt->observe = cfg && cfg->observe;
     rt->fiber_stack = cfg && cfg->fiber_stack ? cfg->fiber_stack : 64 * 1024;
     rt->unwind_killed_fibers = cfg && cfg->unwind_killed_fibers;
     atomic_init(&rt->next_id, 1);
@@ -76,12 +77,16 @@ int lprt_domain_count(lprt *rt) { return rt->ndomains; }
 
 int lprt_deterministic(lprt *rt) { return rt->det != NULL; }
 
-int64_t lprt_now(void) {
-    lprt__domain *d = lprt__cur_domain;
-    if (d && d->rt->det) return lprt__det_now(d->rt->det);
+int64_t lprt__clock_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t lprt_now(void) {
+    lprt__domain *d = lprt__cur_domain;
+    if (d && d->rt->det) return lprt__det_now(d->rt->det);
+    return lprt__clock_ns();
 }
 
 int64_t lprt_deadline_ms(int64_t ms) {

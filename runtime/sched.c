@@ -212,6 +212,12 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     uint64_t seq = W_SEQ(w);
     atomic_store_explicit(&a->st, W_MAKE(LPRT_ST_RUNNING, 0, seq), memory_order_seq_cst);
     a->home = d;
+    /* single writer: plain relaxed load and store, no locked instruction on the turn's path */
+    atomic_store_explicit(&a->turns, atomic_load_explicit(&a->turns, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    atomic_store_explicit(&a->ran_on, d->index + 1, memory_order_relaxed);
+    atomic_store_explicit(&d->turns, atomic_load_explicit(&d->turns, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     a->wake_reason = W_REASON(w);
     a->budget = d->rt->det ? lprt__det_budget(d->rt) : d->rt->budget;
     a->wait_kind = WAIT_NONE;
@@ -274,7 +280,11 @@ static void park(lprt__domain *d) {
         /* the last domain to park checks whether anything can ever wake an actor again */
         if (np == rt->ndomains && rt->hooks.deadlock && lprt__deadlocked(rt)) lprt__report_deadlock(rt);
         atomic_fetch_add_explicit(&rt->st_parks, 1, memory_order_relaxed);
+        int64_t since = lprt__clock_ns();
+        atomic_store_explicit(&d->parked_since, since, memory_order_relaxed);
         lprt__futex_wait(&d->futex, v);
+        atomic_store_explicit(&d->parked_since, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&d->parked_ns, (uint64_t)(lprt__clock_ns() - since), memory_order_relaxed);
     }
     atomic_fetch_sub_explicit(&rt->nparked, 1, memory_order_seq_cst);
     atomic_store_explicit(&d->parked, 0, memory_order_seq_cst);

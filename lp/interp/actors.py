@@ -219,6 +219,8 @@ class ActorState:
             self.interp.main_done = True
 
     def on_exit(self, ctx, kind, value):
+        if self.interp.observer is not None:
+            self.interp.observer.ended(ctx.id)
         if self.is_main:
             self.interp.main_done = True
             self.interp.main_reason = (kind, value)
@@ -239,7 +241,7 @@ class ActorState:
                           "in its mailbox")
 
 
-def spawn(interp, closure: Closure, link_to=None, monitor_by=None):
+def spawn(interp, closure: Closure, link_to=None, monitor_by=None, parent=None):
     code = closure.code
     if code.nparams > 1:
         raise LPRaise(make_error(interp, f"Actor spawn: takes a block with one parameter (the actor itself), "
@@ -249,6 +251,9 @@ def spawn(interp, closure: Closure, link_to=None, monitor_by=None):
     proc = Process(interp, Frame(code, regs, None, closure.home))
     st = ActorState(interp, proc)
     ref = interp.runtime.spawn(st.step, on_exit=st.on_exit, link=link_to)
+    if interp.observer is not None:
+        interp.observer.spawned(ref.id, f"{code.span.file}:{code.span.line}" if code.span else "",
+                                parent.id if parent is not None else None)
     return ActorValue(ref)
 
 
@@ -267,12 +272,12 @@ def _self(p, cls):
 def _spawn(p, cls, blk):
     if type(blk) is not Closure:
         raise LPRaise(make_error(p.interp, f"Actor spawn: needs a block, not {p.interp.describe(blk)}"))
-    return spawn(p.interp, blk)
+    return spawn(p.interp, blk, parent=p.ctx)
 
 
 @prim("Actor", "spawnLink:", class_side=True)
 def _spawn_link(p, cls, blk):
-    return spawn(p.interp, blk, link_to=p.ctx)
+    return spawn(p.interp, blk, link_to=p.ctx, parent=p.ctx)
 
 
 @prim("Actor", "trapExits:", class_side=True)
@@ -573,10 +578,10 @@ def _future(p, pr):
 
 # ---- running a program
 
-def run_program(interp, main, domains=None, seed=None) -> int:
-    """Run the main program's statements as the main actor (in deterministic mode with a seed);
-    answers the process exit status."""
-    code = interp.compiler.main(list(main.statements), main.span)
+def run_program(interp, main, domains=None, seed=None, prelude=()) -> int:
+    """Run the main program's statements as the main actor (in deterministic mode with a seed),
+    after the `prelude` statements (`--observe`'s); answers the process exit status."""
+    code = interp.compiler.main(list(prelude) + list(main.statements), main.span)
     status, proc, st = run_main_code(interp, code, domains, seed)
     if status == rt.EDEADLOCK:
         return 1
@@ -603,10 +608,12 @@ def run_main_code(interp, code, domains=None, seed=None, faults=None):
     proc = Process(interp, Frame(code, code.template[:], None))
     interp.main_process = proc
     st = ActorState(interp, proc, is_main=True)
-    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved,
+    runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved, observe=interp.observer is not None,
                          on_deadlock=lambda: report_deadlock(interp, runtime), seed=seed, faults=faults)
     interp.runtime = runtime
     ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
+    if interp.observer is not None:
+        interp.observer.spawned(ref.id, "main", None)
 
     def interrupted():
         interp.main_done = True

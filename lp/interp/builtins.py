@@ -25,8 +25,8 @@ BLOCK_SELECTORS = ("value", "value:", "value:value:", "value:value:value:", "val
 def install_primitive_modules() -> None:
     """Import the primitive modules: each registers its primitives in lp.interp.registry on import."""
     from lp.interp import (actors, prims_bytes, prims_collections, prims_grain, prims_http,  # noqa: F401
-                           prims_net, prims_numbers, prims_objects, prims_pool, prims_remote, prims_storage, prims_text,
-                           prims_tls, prims_udp, prims_ws)
+                           prims_net, prims_numbers, prims_objects, prims_observe, prims_pool, prims_remote,
+                           prims_storage, prims_text, prims_tls, prims_udp, prims_ws)
 
 
 def install(interp) -> None:

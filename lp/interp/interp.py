@@ -52,6 +52,7 @@ class Interpreter:
         self.runtime = None
         self.main_process = None
         self.main_done = False
+        self.observer = None   # lp.observe.watch.Watch under --observe
         self.int_ops: dict = {}
         self.out_closed = False
         builtins.install(self)
@@ -153,6 +154,8 @@ class Interpreter:
 
     def unobserved(self, actor_id, kind, value):
         from lp.interp.actors import describe_reason
+        if self.observer is not None and not self.main_done:
+            self.observer.died(actor_id, describe_reason(self, kind, value), self.where(value).removeprefix(" at "))
         if self.quiet or self.main_done or (self.main_process is not None and self.main_process.ctx is not None
                                             and self.main_process.ctx.id == actor_id):
             return
@@ -199,6 +202,6 @@ class Interpreter:
                     pass
 
     # ---- running
-    def run_main(self, main: A.Program, domains=None, seed=None) -> int:
+    def run_main(self, main: A.Program, domains=None, seed=None, prelude=()) -> int:
         from lp.interp.actors import run_program
-        return run_program(self, main, domains, seed)
+        return run_program(self, main, domains, seed, prelude)

@@ -580,6 +580,16 @@ current -> Storage
 currentGrain -> String
 currentDir -> String
 """,
+    "RuntimeView": """
+observing -> Boolean
+hide -> UndefinedObject
+announce: Integer -> UndefinedObject
+asset: String -> Maybe[String]
+contentTypeOf: String -> String
+snapshot: String -> String
+pause -> Integer
+supervisor: Symbol event: Symbol child: Symbol detail: String children: Array[Symbol] actors: Array[Integer] restarts: Array[Integer] -> UndefinedObject
+""",
     "GrainRef": """
 label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
 nodeId -> String

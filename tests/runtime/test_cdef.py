@@ -36,7 +36,7 @@ def test_every_function_of_the_header_is_in_the_extension():
 def test_types_and_constants_match_the_header():
     fresh = FFI()
     fresh.cdef(_builder().header_cdef())
-    for struct in ("lprt_reason", "lprt_msg", "lprt_hooks", "lprt_config", "lprt_actor_info", "lprt_stats"):
+    for struct in ("lprt_reason", "lprt_msg", "lprt_hooks", "lprt_config", "lprt_actor_info", "lprt_stats", "lprt_domain_info"):
         assert fresh.sizeof(struct) == ffi.sizeof(struct), struct
         for field, _ in fresh.typeof(struct).fields:
             assert fresh.offsetof(struct, field) == ffi.offsetof(struct, field), (struct, field)

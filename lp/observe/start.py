@@ -1,0 +1,34 @@
+"""`lp run --observe HOST:PORT`: check the address can be served, set up the Watch, and answer
+the statements the main actor runs first to start the server (stdlib/observer.lp)."""
+from __future__ import annotations
+
+import socket
+import sys
+
+from lp.observe.watch import Watch
+from lp.syntax.parser import parse_text
+
+
+def observe(interp, sources, main_file: str, host: str, port: int):
+    """The prelude statements, or None (after a one-line message) when host:port cannot be served."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except (OSError, OverflowError) as e:
+        sys.stderr.write(f"lp: --observe: cannot serve on {host}:{port}: {e.strerror or e}\n")
+        return None
+    interp.observer = Watch(host, port, main_file)
+    interp.observer.class_name = lambda value: _class_name(interp, value)
+    text = f"RuntimeView announce: (Observer startHost: '{host}' port: {port}).\n"
+    sources.add("<observe>", text)
+    return list(parse_text(text, "<observe>").statements)
+
+
+def _class_name(interp, value) -> str:
+    """The LP class of a waiting message; the interpreter's own envelopes (an ask: reply, say)
+    are named by what they carry for the program."""
+    try:
+        return interp.class_of(value).name
+    except (KeyError, AttributeError, TypeError):
+        return {"FutureReady": "a reply (ask:)"}.get(type(value).__name__, type(value).__name__)
