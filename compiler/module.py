@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lp.compiler import actors, prims
+from lp.compiler import actors, net, prims
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
@@ -72,6 +72,7 @@ C_FUNCS = {
     "lpn_dict_remove": ("V", ["v", "v"]), "lpn_dict_size": ("V", ["v"]), "lpn_dict_list": ("V", ["i32", "v"]),
 }
 C_FUNCS.update(actors.C_FUNCS)
+C_FUNCS.update(net.C_FUNCS)
 _TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
 
 

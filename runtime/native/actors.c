@@ -81,6 +81,7 @@ int lpn_output_allowed(void) {
 
 /* Switch out until woken; answers the wake reason. */
 static int park(nactor *s) {
+    lpn_flush_pending();
     s->cx = lpn_cx;
     s->depth = lpn_depth;
     s->reds = lpn_reductions;
@@ -90,6 +91,25 @@ static int park(nactor *s) {
     lpn_reductions = s->reds;
     s->wait_what = NULL;
     return r;
+}
+
+/* Around a wait made outside this file (the network primitives, runtime/native/net_*.c, which
+   suspend the fiber through the runtime's fd and resolver waits): the actor, with its per-thread
+   state saved; lpn_wait_end restores it once the fiber runs again. */
+lprt_actor *lpn_wait_begin(void) {
+    lpn_flush_pending();
+    nactor *s = self_state();
+    s->cx = lpn_cx;
+    s->depth = lpn_depth;
+    s->reds = lpn_reductions;
+    return s->a;
+}
+
+void lpn_wait_end(void) {
+    nactor *s = self_state();
+    lpn_cx = s->cx;
+    lpn_depth = s->depth;
+    lpn_reductions = s->reds;
 }
 
 void lpn_preempt(void) {
@@ -593,6 +613,9 @@ lpn_value lpn_actor_ask(lpn_value to, lpn_value msg) {
 }
 
 /* ---- waiting ------------------------------------------------------------------------- */
+
+static int64_t deadline_of(lpn_value ms, const char *what, int *bad);
+int64_t lpn_deadline_of(lpn_value ms, const char *what, int *bad) { return deadline_of(ms, what, bad); }
 
 static int64_t deadline_of(lpn_value ms, const char *what, int *bad) {
     *bad = 0;
