@@ -43,7 +43,12 @@ typedef struct nactor {
     uint64_t *stale;             /* refs of ask: monitors whose Down is to be dropped */
     size_t nstale, cstale;
     struct nactor *prev, *next;  /* the registry (deadlock report) */
+    int returned;                /* its body returned (else it was ended where it stood: killed) */
 } nactor;
+
+/* Set by the network primitives: called with the id of an actor ended without unwinding, whose
+   frames' values are not dropped, so the sockets it was using get closed. */
+void (*lpn_abandoned_hook)(uint64_t actor_id);
 
 static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
 static nactor *registry;
@@ -394,6 +399,7 @@ static void on_exit_hook(lprt_actor *a, int kind, void *value, void *ud_actor, v
         main_done = 1;
         return;
     }
+    if (!s->returned && lpn_abandoned_hook) lpn_abandoned_hook(s->id);
     state_free(s);
     free(s);
 }
@@ -504,6 +510,7 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     s->block = LPN_NIL_VALUE;
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
     lpn_value r = lpn_call_block(blk, nargs ? actor_value(self) : LPN_NIL_VALUE, nargs);
+    s->returned = 1;
     ended(s, r);
     free(lpn_cx.trace);
     memset(&lpn_cx, 0, sizeof lpn_cx);

@@ -225,6 +225,7 @@ struct lprt_actor;
 struct lprt_actor *lpn_wait_begin(void);            /* the running actor, its per-thread state saved */
 void lpn_wait_end(void);                            /* restores it after the fiber resumed */
 int64_t lpn_deadline_of(lpn_value ms, const char *what, int *bad); /* borrows ms; raises when not a number */
+extern void (*lpn_abandoned_hook)(uint64_t actor_id); /* an actor ended without unwinding (killed) */
 
 /* ---- net_bytes.c ---- */
 lpn_value lpn_bytes_new(const void *data, uint64_t len);

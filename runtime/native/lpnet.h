@@ -23,6 +23,8 @@ typedef struct nsock {
     int reused;            /* taken from the connection pool */
     char *pool_key;        /* "host:port" of TCP pooledConnect:..., else NULL */
     char peer[300];        /* sockets: who it talks to; bound sockets: where they are bound */
+    uint64_t owner;        /* the id of the actor that made or last used it */
+    struct nsock *prev, *next;   /* every live socket (closing a killed actor's) */
 } nsock;
 
 enum { NS_TCP, NS_LISTENER, NS_UDP };

@@ -24,8 +24,35 @@ uint64_t lpnet_class(const char *name) {
 static uint64_t sock_classes[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
 static const char *const sock_names[3] = {"TCPSocket", "TCPListener", "UDPSocket"};
 
+/* Every live socket, so that those a killed actor was using are closed (its frames' values
+   are released without being dropped: docs/native.md "Actors"). */
+static nsock *live;
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t running_actor(void) {
+    lprt_actor *a = lprt_self();
+    return a ? lprt_id(a) : 0;
+}
+
+static void close_abandoned(uint64_t id) {
+    pthread_mutex_lock(&live_mu);
+    for (nsock *s = live; s; s = s->next) {
+        if (s->owner != id) continue;
+        if (s->conn) lprt_conn_free(s->conn);
+        else if (s->fd >= 0) lprt_net_close(s->fd);
+        s->conn = NULL;
+        s->fd = -1;
+    }
+    pthread_mutex_unlock(&live_mu);
+}
+
 static void sock_fin(lpn_foreign *f) {
     nsock *s = (nsock *)f;
+    pthread_mutex_lock(&live_mu);
+    if (s->prev) s->prev->next = s->next;
+    else live = s->next;
+    if (s->next) s->next->prev = s->prev;
+    pthread_mutex_unlock(&live_mu);
     if (s->conn) lprt_conn_free(s->conn);
     if (s->fd >= 0 && !s->conn) lprt_net_close(s->fd);
     free(s->pool_key);
@@ -49,6 +76,14 @@ lpn_value lpnet_sock_new(int kind, int fd, const char *peer) {
     s->reused = 0;
     s->pool_key = NULL;
     snprintf(s->peer, sizeof s->peer, "%s", peer);
+    s->owner = running_actor();
+    lpn_abandoned_hook = close_abandoned;
+    pthread_mutex_lock(&live_mu);
+    s->prev = NULL;
+    s->next = live;
+    if (live) live->prev = s;
+    live = s;
+    pthread_mutex_unlock(&live_mu);
     if (kind == NS_TCP) {
         s->conn = lprt_conn_new(fd);
         if (!s->conn) {
@@ -70,6 +105,7 @@ nsock *lpnet_use(lpn_value v, int kind, const char *what) {
         lpnet_fail("NetworkError", "%s: the socket is in use by another actor", what);
         return NULL;
     }
+    s->owner = running_actor();
     return s;
 }
 
