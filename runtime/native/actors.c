@@ -92,6 +92,7 @@ static int park(nactor *s) {
     s->reds = lpn_reductions;
     int r = lprt_suspend(s->a);
     lpn_cx = s->cx;
+    memset(&s->cx, 0, sizeof s->cx);   /* the running context owns its trace again */
     lpn_depth = s->depth;
     lpn_reductions = s->reds;
     s->wait_what = NULL;
@@ -113,6 +114,7 @@ lprt_actor *lpn_wait_begin(void) {
 void lpn_wait_end(void) {
     nactor *s = self_state();
     lpn_cx = s->cx;
+    memset(&s->cx, 0, sizeof s->cx);
     lpn_depth = s->depth;
     lpn_reductions = s->reds;
 }
@@ -125,6 +127,7 @@ void lpn_preempt(void) {
     s->depth = lpn_depth;
     lprt_yield(s->a);
     lpn_cx = s->cx;
+    memset(&s->cx, 0, sizeof s->cx);
     lpn_depth = s->depth;
     lpn_reductions = BUDGET;
 }
