@@ -1,6 +1,7 @@
 """The LP Http client (stdlib/http.lp) against Python's http.server and raw socket servers:
 methods, headers, status, bodies framed by length, chunks or the end of the connection,
-keep-alive pooling, the one retry of a reused connection the server dropped, and errors."""
+keep-alive pooling, the one retry of a reused connection the server dropped, and errors; under
+`lp run` and as a binary (`lp build`)."""
 from __future__ import annotations
 
 import socket
@@ -9,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.interp.helpers import run_source
+from tests.net.helpers import MODES, run_program
 
 CLIENT = "Import module: #Http.\nurl := 'http://127.0.0.1:PORT'.\n"
 
@@ -70,13 +71,14 @@ def http_server():
     srv.server_close()
 
 
-def run(src, port, tmp_path):
-    status, out, err = run_source(CLIENT.replace("PORT", str(port)) + src, tmp_path)
+def run(src, port, tmp_path, mode="run"):
+    status, out, err = run_program(CLIENT.replace("PORT", str(port)) + src, tmp_path, mode)
     assert (status, err) == (0, ""), err
     return out.split("\n")[:-1]
 
 
-def test_requests_statuses_headers_and_bodies(http_server, tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_requests_statuses_headers_and_bodies(http_server, tmp_path, mode):
     out = run("""
     r := Http get: url, '/x?y=1' headers: (Dictionary new at: 'X-Name' put: 'Ada') timeout: 5000.
     r status printNl. r text printNl. (r header: 'x-answer') printNl. r reason printNl.
@@ -87,7 +89,7 @@ def test_requests_statuses_headers_and_bodies(http_server, tmp_path):
     (Http get: url, '/chunked' timeout: 5000) text printNl.
     (Http get: url, '/until-close' timeout: 5000) text printNl.
     (Http get: url, '/after' timeout: 5000) text printNl.
-    """, http_server, tmp_path)
+    """, http_server, tmp_path, mode)
     assert out == ["200", "'GET /x?y=1 Ada'", "Maybe some: '42'", "'OK'", "404", "201", "'got é=1'", "0",
                    "'chunks of text'", "'read until the end'", "'GET /after -'"]
     # keep-alive: one connection for everything up to the response that closed it, then a new one
@@ -120,7 +122,8 @@ def _read_request(f):
         pass
 
 
-def test_a_reused_connection_the_server_dropped_is_retried_once(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_reused_connection_the_server_dropped_is_retried_once(tmp_path, mode):
     def serve(c, index):
         f = c.makefile("rb")
         _read_request(f)
@@ -133,14 +136,15 @@ def test_a_reused_connection_the_server_dropped_is_retried_once(tmp_path):
         out = run("""
         (Http get: url, '/1' timeout: 5000) text printNl.
         (Http get: url, '/2' timeout: 5000) text printNl.
-        """, ls.getsockname()[1], tmp_path)
+        """, ls.getsockname()[1], tmp_path, mode)
     finally:
         ls.close()
     assert out == ["'conn 1'", "'conn 2'"]
     assert len(conns) == 2
 
 
-def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path, mode):
     def drop(c, index):
         _read_request(c.makefile("rb"))
         c.close()
@@ -163,7 +167,7 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path):
         T show: [Http get: 'http://127.0.0.1:{ls2.getsockname()[1]}/' timeout: 100].
         T show: [Http get: 'http://127.0.0.1:{refused}/' timeout: 5000].
         T show: [Http get: 'ftp://x/' timeout: 5000].
-        """, ls.getsockname()[1], tmp_path)
+        """, ls.getsockname()[1], tmp_path, mode)
     finally:
         ls.close()
         ls2.close()
