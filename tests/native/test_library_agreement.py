@@ -53,17 +53,9 @@ def missing_selectors() -> list[tuple[str, str]]:
     return out
 
 
-# The network library (docs/network.md) runs in the interpreter; compiled mode needs the fiber waits
-# of issue 12, so every selector of its classes is listed, with the few it adds to other classes.
-NETWORK_CLASSES = ("ByteArray", "TCP", "TCPSocket", "TCPListener", "UDPSocket", "Datagram", "TLS",
-                   "WebSocket", "WebSocketMessage", "HttpHead", "HttpStatusHead")
-_NET = "the network library is not compiled yet (it needs native actors' fiber waits, issue 12)"
-NOT_YET.update({(c + side, s): _NET for c in NETWORK_CLASSES for side, table in
-                (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
-_GRAIN = "grains (stdlib/grain.lp) run on the network library: compiled with it"
+_GRAIN = "grains (stdlib/grain.lp): their primitives (GrainRef, prims_grain.py) are not compiled yet"
 NOT_YET.update({(c + side, s): _GRAIN for c in ("GrainRef",) for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
-NOT_YET.update({("String", "asByteArray"): _NET})
 
 
 def test_every_typed_selector_is_compiled_or_listed():
