@@ -1,5 +1,5 @@
-"""HTTP keep-alive hello-world: wrk against the LP server (interpreted, per domain count) and
-against an aiohttp server, in one command.
+"""HTTP keep-alive hello-world: wrk against the LP server (interpreted and compiled by `lp build`,
+per domain count) and against an aiohttp server, in one command.
 
     python bench/net/http_bench.py [--domains 1 2] [--connections 10] [--seconds 5]
 
@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -54,11 +55,16 @@ def main():
     ap.add_argument("--seconds", type=int, default=5)
     args = ap.parse_args()
     rows = []
+    binary = Path(tempfile.mkdtemp(prefix="lp-bench-net-")) / "hello"
+    subprocess.run([sys.executable, "-m", "lp", "build", str(HERE / "hello.lp"), "-o", str(binary)], check=True,
+                   cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     base = measure([sys.executable, str(HERE / "aiohttp_hello.py")], args)
     rows.append(("aiohttp (1 process)", base))
     for d in args.domains:
         rows.append((f"LP interpreted, --domains {d}",
                      measure([sys.executable, "-m", "lp", "run", "--domains", str(d), str(HERE / "hello.lp")], args)))
+        time.sleep(0.5)
+        rows.append((f"LP compiled (lp build), --domains {d}", measure([str(binary), "--domains", str(d)], args)))
         time.sleep(0.5)
     print(f"wrk -t1 -c{args.connections} -d{args.seconds}s, keep-alive, 'Hello, World!'\n")
     print("| server | requests/s | p50 | p99 | vs aiohttp |")
