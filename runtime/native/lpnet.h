@@ -36,6 +36,7 @@ void lpnet_done(nsock *s);
 
 lpn_value lpnet_fail(const char *cls, const char *fmt, ...);   /* raises a cls with the message */
 lpn_value lpnet_os_error(long code, const char *what);          /* -errno as prims_net.os_error */
+lpn_value lpnet_os_error_at(long code, const char *what, const char *sep, const char *peer); /* what+sep+peer */
 lpn_value lpnet_tls_fail(nsock *s, const char *what);
 void lpnet_ms_text(lpn_value ms, char *out, size_t cap);        /* a timeout as messages show it */
 int lpnet_int(lpn_value v, const char *what, int64_t *out);     /* 0, or -1 with the error raised */

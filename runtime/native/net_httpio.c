@@ -103,9 +103,7 @@ lpn_value lpn_sock_read_http_head(lpn_value *a) {
         if (r == LPRT_NET_EOF) out = lpn_maybe_new(0, LPN_NIL_VALUE);
         else if (status_text(-r)) wire_error(-r, "%s", status_text(-r));
         else {
-            char w[400];
-            snprintf(w, sizeof w, "%s from %s", what, s->peer);
-            lpnet_os_error(r, w);
+            lpnet_os_error_at(r, what, " from ", s->peer);
         }
         goto done;
     }
@@ -142,9 +140,7 @@ lpn_value lpn_sock_read_http_chunked(lpn_value *a) {
         }
         if (status_text(-r)) wire_error(-r, "%s", r == LPRT_HTTP_BAD_REQUEST ? "malformed chunked body" : status_text(-r));
         else {
-            char w[400];
-            snprintf(w, sizeof w, "%s from %s", what, s->peer);
-            lpnet_os_error(r, w);
+            lpnet_os_error_at(r, what, " from ", s->peer);
         }
         goto done;
     }
@@ -190,9 +186,7 @@ lpn_value lpn_sock_read_http_status(lpn_value *a) {
             if (r != LPRT_HTTP_HEADERS_TOO_LARGE) wire_error(502, "malformed HTTP response from %s", s->peer);
             else wire_error(502, "the response head from %s is longer than %lld bytes", s->peer, (long long)max_head);
         } else {
-            char w[400];
-            snprintf(w, sizeof w, "%s from %s", what, s->peer);
-            lpnet_os_error(r, w);
+            lpnet_os_error_at(r, what, " from ", s->peer);
         }
         goto done;
     }
@@ -237,9 +231,7 @@ lpn_value lpn_sock_read_to_end(lpn_value *a) {
             if (lpnet_wait(fd, r, deadline, what, a[2])) goto done;
             continue;
         }
-        char w[400];
-        snprintf(w, sizeof w, "%s from %s", what, s->peer);
-        lpnet_os_error(r, w);
+        lpnet_os_error_at(r, what, " from ", s->peer);
         goto done;
     }
 done:

@@ -132,6 +132,12 @@ lpn_value lpnet_os_error(long code, const char *what) {
     return lpnet_fail("NetworkError", "%s: %s", what, text);
 }
 
+lpn_value lpnet_os_error_at(long code, const char *what, const char *sep, const char *peer) {
+    char w[400];
+    snprintf(w, sizeof w, "%s%s%s", what, sep, peer);
+    return lpnet_os_error(code, w);
+}
+
 lpn_value lpnet_tls_fail(nsock *s, const char *what) {
     return lpnet_fail("TLSError", "%s %s: %s", what, s->peer, lprt_tls_error(s->conn));
 }
@@ -229,9 +235,7 @@ lpn_value lpnet_read_error(nsock *s, long r, const char *what, size_t limit) {
         return lpnet_fail("ConnectionClosed", "%s: the peer (%s) closed the connection in the middle of the data",
                           what, s->peer);
     if (r == LPRT_NET_TLS) return lpnet_tls_fail(s, what);
-    char w[400];
-    snprintf(w, sizeof w, "%s from %s", what, s->peer);
-    return lpnet_os_error(r, w);
+    return lpnet_os_error_at(r, what, " from ", s->peer);
 }
 
 /* ---- connecting ------------------------------------------------------------------------ */
@@ -613,9 +617,7 @@ lpn_value lpnet_write_all(lpn_value sock, const void *data, size_t n, lpn_value 
             continue;
         }
         if (r == LPRT_NET_TLS) return lpnet_tls_fail(s, what);
-        char w[400];
-        snprintf(w, sizeof w, "%s to %s", what, s->peer);
-        return lpnet_os_error(r, w);
+        return lpnet_os_error_at(r, what, " to ", s->peer);
     }
     return lpn_int((int64_t)n);
 }

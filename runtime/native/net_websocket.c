@@ -152,8 +152,7 @@ static lpn_value receive(wsock *w, lpn_value ms, size_t limit, const char *what)
             return fail_closing(w, 1002, "NetworkError", text);
         }
         if (n < 0) {
-            snprintf(text, sizeof text, "%s from %s", what, s->peer);
-            return lpnet_os_error(n, text);
+            return lpnet_os_error_at(n, what, " from ", s->peer);
         }
         if (op == PING) {
             size_t len, cap = w->nout;

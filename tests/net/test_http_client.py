@@ -176,3 +176,28 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path, mod
     assert out[1].startswith("Timeout(message: 'readHttpStatus:maxHead: timed out after ")
     assert out[2].startswith("ConnectionRefused(")
     assert out[3] == "Error(message: 'Http: not an http: URL: ftp://x/')"
+
+
+STRESS = """
+Import module: #HttpServer.
+Import module: #Http.
+Object subclass: #Client.
+Client class >> run: url times: n bad: bad = n = 0 ifTrue: [bad] ifFalse: [
+    r := Http get: url, '/', n printString timeout: 20000.
+    Client run: url times: n - 1 bad: bad + ((r text = ('got /', n printString)) ifTrue: [0] ifFalse: [1])].
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: 'got ', req path].
+url := 'http://127.0.0.1:', server port printString.
+main := Actor self.
+1 to: 20 do: [:i | Actor spawn: [:me | main ! (Client run: url times: 10 bad: 0)]].
+total := (1 to: 20) inject: 0 into: [:acc :i | acc + (main receive: { Integer -> [:b | b] })].
+('wrong answers ', total printString) displayNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("domains", [1, 2])
+def test_many_actors_share_the_connection_pool_and_one_server(tmp_path, mode, domains):
+    """20 client actors, 10 requests each, through one program's pool to its own server: every
+    answer is the one asked for, whichever domain runs which actor."""
+    status, out, err = run_program(STRESS, tmp_path, mode, domains=domains)
+    assert (status, out, err) == (0, "wrong answers 0\n", "")
