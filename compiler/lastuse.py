@@ -4,12 +4,17 @@ generator can move the value instead of `dup`ing it and dropping the binding lat
 A backward pass over one function body in evaluation order, keeping the set of variables
 used later. A read is a last use when its variable is not in that set. Branches are
 analysed separately and joined; a loop body's reads of variables bound outside it are
-never last (the body runs again); `^` and tail calls end the path. A closure's captures
+never last (the body runs again); `^` and tail calls end the path. Sockets are never moved
+(HELD). A closure's captures
 count as reads where the closure is made; its body is another function.
 """
 from __future__ import annotations
 
 from lp.ir import nodes as I
+
+# A binding of a socket is never moved: it lives (and its socket stays open) until its scope
+# ends, as in the interpreter, where a listener nobody accepts on yet still queues connections.
+HELD = {"TCPListener", "TCPSocket", "UDPSocket", "WebSocket"}
 
 
 class LastUses:
@@ -35,6 +40,8 @@ class LastUses:
         return self.expr(s, live)
 
     def use(self, key, var: I.Var, live: set) -> set:
+        if var.type.known and var.type.name in HELD:
+            return live | {var.id}
         if var.id not in live:
             self.last.add(key)
             live = live | {var.id}

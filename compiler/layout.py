@@ -14,7 +14,7 @@ PTR = ir.PointerType()
 
 FIXED_IDS = {"UndefinedObject": 0, "Boolean": 1, "Integer": 2, "Float": 3, "Character": 4, "Symbol": 5,
              "String": 16, "Array": 17, "Dictionary": 18, "Interval": 19, "Association": 20, "Maybe": 21,
-             "Block": 22}
+             "Block": 22, "ByteArray": 27}
 CLASS_VALUE, UNWIND, FIRST_HEAP, FIRST_INST = 6, 7, 16, 32
 IMMEDIATE_CLASSES = {n for n, i in FIXED_IDS.items() if i < FIRST_HEAP}
 

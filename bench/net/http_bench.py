@@ -1,5 +1,5 @@
-"""HTTP keep-alive hello-world: wrk against the LP server (interpreted, per domain count) and
-against an aiohttp server, in one command.
+"""HTTP keep-alive hello-world: wrk against the LP server (interpreted and compiled by `lp build`,
+per domain count) and against an aiohttp server, in one command.
 
     python bench/net/http_bench.py [--domains 1 2] [--connections 10] [--seconds 5] [--rounds 3]
                                    [--baseline /path/to/another/checkout]
@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -74,11 +75,16 @@ def main():
     args = ap.parse_args()
     servers = [("aiohttp (1 process)", [sys.executable, str(HERE / "aiohttp_hello.py")], ROOT)]
     roots = [("", ROOT)] + ([(f" ({args.baseline})", args.baseline.resolve())] if args.baseline else [])
+    binary = Path(tempfile.mkdtemp(prefix="lp-bench-net-")) / "hello"
+    subprocess.run([sys.executable, "-m", "lp", "build", str(HERE / "hello.lp"), "-o", str(binary)], check=True,
+                   cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     for label, root in roots:
         for d in args.domains:
             servers.append((f"LP interpreted, --domains {d}{label}",
                             [sys.executable, "-m", "lp", "run", "--domains", str(d), str(root / "bench/net/hello.lp")],
                             root))
+            if not label:
+                servers.append((f"LP compiled (lp build), --domains {d}", [str(binary), "--domains", str(d)], root))
     results = {name: [] for name, _, _ in servers}
     for _ in range(args.rounds):
         base = None

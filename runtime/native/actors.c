@@ -40,7 +40,12 @@ typedef struct nactor {
     uint64_t *stale;             /* refs of ask: monitors whose Down is to be dropped */
     size_t nstale, cstale;
     struct nactor *prev, *next;  /* the registry (deadlock report) */
+    int returned;                /* its body returned (else it was ended where it stood: killed) */
 } nactor;
+
+/* Set by the network primitives: called with the id of an actor ended without unwinding, whose
+   frames' values are not dropped, so the sockets it was using get closed. */
+void (*lpn_abandoned_hook)(uint64_t actor_id);
 
 static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
 static nactor *registry;
@@ -114,18 +119,39 @@ static void tls_save(nactor *s) {
 
 static void tls_restore(nactor *s) {
     *cx_here() = s->cx;
+    memset(&s->cx, 0, sizeof s->cx);   /* the running context owns its trace again */
     *depth_here() = s->depth;
     *floor_here() = s->floor;
 }
 
 /* Switch out until woken; answers the wake reason (LPRT_WAKE_KILLED: unwind, LPN_SIGNALLED). */
 static int park(nactor *s) {
+    lpn_flush_pending();
     tls_save(s);
     int r = lprt_suspend(s->a);
     tls_restore(s);
     s->wait_what = NULL;
     if (r == LPRT_WAKE_KILLED) killed(s);
     return r;
+}
+
+/* Around a wait made outside this file (the network primitives, runtime/native/net_*.c, which
+   suspend the fiber through the runtime's fd and resolver waits): the actor, with its per-thread
+   state saved; lpn_wait_end restores it once the fiber runs again and answers nonzero when the
+   actor was killed meanwhile (the unwinding is then set: the primitive gives up and unwinds). */
+lprt_actor *lpn_wait_begin(void) {
+    lpn_flush_pending();
+    nactor *s = self_state();
+    tls_save(s);
+    return s->a;
+}
+
+int lpn_wait_end(void) {
+    nactor *s = self_state();
+    tls_restore(s);
+    if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
+    killed(s);
+    return 1;
 }
 
 int64_t lpn_preempt(void) {
@@ -409,6 +435,7 @@ static void on_exit_hook(lprt_actor *a, int kind, void *value, void *ud_actor, v
         main_done = 1;
         return;
     }
+    if (!s->returned && lpn_abandoned_hook) lpn_abandoned_hook(s->id);
     state_free(s);
     free(s);
 }
@@ -523,6 +550,7 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     s->block = LPN_NIL_VALUE;
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
     lpn_value r = lpn_call_block(blk, nargs ? actor_value(self) : LPN_NIL_VALUE, nargs);
+    s->returned = 1;
     ended(s, r);
     free(cx_here()->trace);
     memset(cx_here(), 0, sizeof lpn_cx);
@@ -632,6 +660,9 @@ lpn_value lpn_actor_ask(lpn_value to, lpn_value msg) {
 }
 
 /* ---- waiting ------------------------------------------------------------------------- */
+
+static int64_t deadline_of(lpn_value ms, const char *what, int *bad);
+int64_t lpn_deadline_of(lpn_value ms, const char *what, int *bad) { return deadline_of(ms, what, bad); }
 
 static int64_t deadline_of(lpn_value ms, const char *what, int *bad) {
     *bad = 0;

@@ -60,6 +60,12 @@ uint64_t lpn_hash(lpn_value v) {
         for (uint64_t i = 0; i < s->len; i++) h = (h ^ (unsigned char)s->data[i]) * 1099511628211ULL;
         return mix(h);
     }
+    case LPN_BYTES: {
+        lpn_bytes *s = (lpn_bytes *)lpn_ptr(v);
+        uint64_t h = 3;
+        for (uint64_t i = 0; i < s->len; i++) h = (h ^ s->data[i]) * 1099511628211ULL;
+        return mix(h);
+    }
     case LPN_SYMBOL: {
         const lpn_symbol *s = (const lpn_symbol *)(uintptr_t)v.bits;
         uint64_t h = 7;

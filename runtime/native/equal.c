@@ -17,6 +17,10 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
         lpn_str *s = (lpn_str *)x, *t = (lpn_str *)y;
         return s->len == t->len && memcmp(s->data, t->data, s->len) == 0;
     }
+    case LPN_BYTES: {
+        lpn_bytes *s = (lpn_bytes *)x, *t = (lpn_bytes *)y;
+        return s->len == t->len && memcmp(s->data, t->data, s->len) == 0;
+    }
     case LPN_ARRAY: {
         lpn_arr *s = (lpn_arr *)x, *t = (lpn_arr *)y;
         if (s->len != t->len) return 0;

@@ -20,6 +20,7 @@ enum {
     LPN_FIRST_HEAP = 16,
     LPN_STRING = 16, LPN_ARRAY = 17, LPN_DICT = 18, LPN_INTERVAL = 19, LPN_ASSOC = 20,
     LPN_MAYBE = 21, LPN_BLOCK = 22, LPN_HOME = 23,
+    LPN_BYTES = 27,  /* ByteArray (net_bytes.c): immutable binary data */
     LPN_FIRST_INST = 32  /* instances (lpn_inst): Object, Error, ..., user classes */
 };
 
@@ -38,6 +39,7 @@ typedef struct lpn_block {
     uint32_t arity, ncap;
     lpn_value cap[];
 } lpn_block;
+typedef struct lpn_bytes { lpn_obj h; uint64_t len; unsigned char data[]; } lpn_bytes;
 typedef struct lpn_symbol { const char *name; uint64_t len; } lpn_symbol;
 
 /* A foreign instance (an Actor, a Future, a Promise, a reply address: actors.c) is an lpn_inst
@@ -230,6 +232,7 @@ lpn_value lpn_json_decode(lpn_value s);             /* json.c: JSON decode: as l
 lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages); consumes v */
 lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
 void lpn_flush(void);
+void lpn_flush_pending(void);                       /* flush stdout if it holds output: before an actor waits */
 
 /* ---- actors.c (the generated code calls the rest of it through lp.compiler.actors) ---- */
 int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack); /* the exit status */
@@ -241,6 +244,17 @@ uint64_t lpn_monitors_take(lpn_monitors *m, uint64_t id, uint64_t ref);     /* r
 void lpn_monitors_free(lpn_monitors *m);
 int64_t lpn_preempt(void);                          /* the turn's reductions are spent: yield; 1: the actor was
                                                        killed meanwhile and unwinds (LPN_SIGNALLED) */
+
+/* ---- actors.c, for waits made elsewhere (the network primitives) ---- */
+struct lprt_actor;
+struct lprt_actor *lpn_wait_begin(void);            /* the running actor, its per-thread state saved */
+int lpn_wait_end(void);   /* restores it after the fiber resumed; nonzero: killed meanwhile (unwinding set) */
+int64_t lpn_deadline_of(lpn_value ms, const char *what, int *bad); /* borrows ms; raises when not a number */
+extern void (*lpn_abandoned_hook)(uint64_t actor_id); /* an actor ended without unwinding (killed) */
+
+/* ---- net_bytes.c ---- */
+lpn_value lpn_bytes_new(const void *data, uint64_t len);
+int lpn_utf8_valid(const char *p, uint64_t n);      /* strict, as Python's decoder */
 
 /* ---- instances ---- */
 lpn_value lpn_field_missing(uint64_t cls, const char *name);

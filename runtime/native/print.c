@@ -1,6 +1,7 @@
 /* print.c — printString / displayString in the interpreter's formats, and standard output. */
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,6 +290,16 @@ static int print_builtin(buf *b, lpn_value v) {
         return printed(b, a->value);
     }
     case LPN_BLOCK: puts_(b, "a Block"); return 0;
+    case LPN_BYTES: {
+        lpn_bytes *y = (lpn_bytes *)lpn_ptr(v);
+        puts_(b, "#[");
+        for (uint64_t i = 0; i < y->len; i++) {
+            snprintf(tmp, sizeof tmp, i ? " %u" : "%u", y->data[i]);
+            puts_(b, tmp);
+        }
+        puts_(b, "]");
+        return 0;
+    }
     case LPN_MAYBE: {
         lpn_maybe *m = (lpn_maybe *)lpn_ptr(v);
         if (!m->present) { puts_(b, "Maybe none"); return 0; }
@@ -421,3 +432,6 @@ lpn_value lpn_transcript(lpn_value s, int newline) {
 }
 
 void lpn_flush(void) { fflush(stdout); }
+void lpn_flush_pending(void) {
+    if (__fpending(stdout)) fflush(stdout);
+}

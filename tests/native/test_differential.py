@@ -19,16 +19,12 @@ from tests.native.test_actors import ACTOR_PROGRAMS
 PROGRAMS = sorted((ROOT / "tests/native/programs").glob("*.lp"))
 EXAMPLES = sorted((ROOT / "examples").glob("*.lp"))
 
-_NETWORK = "the network library is not compiled yet"
 UNSUPPORTED: dict[str, str] = {}
 # Doc programs are recognised by a marker in their text (a doc name and a line the program contains),
 # not by their line in the doc, which moves whenever the doc is edited above them.
 UNSUPPORTED_DOCS = {
-    ("network.md", "TCP listenHost:"): _NETWORK,
-    ("network.md", "UDPSocket bindHost:"): _NETWORK,
-    ("network.md", "Import module: #Http"): _NETWORK,
-    ("network.md", "Import module: #Remote"): _NETWORK,
-    ("grains.md", "Import module: #Grain"): "grains run on the network library, not compiled yet",
+    ("network.md", "Import module: #Remote"): "Remote proxies and `Remote perform:` are not compiled yet",
+    ("grains.md", "Import module: #Grain"): "grains (GrainRef) are not compiled yet",
 }
 
 

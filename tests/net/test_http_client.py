@@ -1,6 +1,7 @@
 """The LP Http client (stdlib/http.lp) against Python's http.server and raw socket servers:
 methods, headers, status, bodies framed by length, chunks or the end of the connection,
-keep-alive pooling, the one retry of a reused connection the server dropped, and errors."""
+keep-alive pooling, the one retry of a reused connection the server dropped, and errors; under
+`lp run` and as a binary (`lp build`)."""
 from __future__ import annotations
 
 import socket
@@ -9,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.interp.helpers import run_source
+from tests.net.helpers import MODES, run_program
 
 CLIENT = "Import module: #Http.\nurl := 'http://127.0.0.1:PORT'.\n"
 
@@ -70,13 +71,14 @@ def http_server():
     srv.server_close()
 
 
-def run(src, port, tmp_path):
-    status, out, err = run_source(CLIENT.replace("PORT", str(port)) + src, tmp_path)
+def run(src, port, tmp_path, mode="run"):
+    status, out, err = run_program(CLIENT.replace("PORT", str(port)) + src, tmp_path, mode)
     assert (status, err) == (0, ""), err
     return out.split("\n")[:-1]
 
 
-def test_requests_statuses_headers_and_bodies(http_server, tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_requests_statuses_headers_and_bodies(http_server, tmp_path, mode):
     out = run("""
     r := Http get: url, '/x?y=1' headers: (Dictionary new at: 'X-Name' put: 'Ada') timeout: 5000.
     r status printNl. r text printNl. (r header: 'x-answer') printNl. r reason printNl.
@@ -87,7 +89,7 @@ def test_requests_statuses_headers_and_bodies(http_server, tmp_path):
     (Http get: url, '/chunked' timeout: 5000) text printNl.
     (Http get: url, '/until-close' timeout: 5000) text printNl.
     (Http get: url, '/after' timeout: 5000) text printNl.
-    """, http_server, tmp_path)
+    """, http_server, tmp_path, mode)
     assert out == ["200", "'GET /x?y=1 Ada'", "Maybe some: '42'", "'OK'", "404", "201", "'got é=1'", "0",
                    "'chunks of text'", "'read until the end'", "'GET /after -'"]
     # keep-alive: one connection for everything up to the response that closed it, then a new one
@@ -120,7 +122,8 @@ def _read_request(f):
         pass
 
 
-def test_a_reused_connection_the_server_dropped_is_retried_once(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_reused_connection_the_server_dropped_is_retried_once(tmp_path, mode):
     def serve(c, index):
         f = c.makefile("rb")
         _read_request(f)
@@ -133,14 +136,15 @@ def test_a_reused_connection_the_server_dropped_is_retried_once(tmp_path):
         out = run("""
         (Http get: url, '/1' timeout: 5000) text printNl.
         (Http get: url, '/2' timeout: 5000) text printNl.
-        """, ls.getsockname()[1], tmp_path)
+        """, ls.getsockname()[1], tmp_path, mode)
     finally:
         ls.close()
     assert out == ["'conn 1'", "'conn 2'"]
     assert len(conns) == 2
 
 
-def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path, mode):
     def drop(c, index):
         _read_request(c.makefile("rb"))
         c.close()
@@ -163,7 +167,7 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path):
         T show: [Http get: 'http://127.0.0.1:{ls2.getsockname()[1]}/' timeout: 100].
         T show: [Http get: 'http://127.0.0.1:{refused}/' timeout: 5000].
         T show: [Http get: 'ftp://x/' timeout: 5000].
-        """, ls.getsockname()[1], tmp_path)
+        """, ls.getsockname()[1], tmp_path, mode)
     finally:
         ls.close()
         ls2.close()
@@ -172,3 +176,28 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path):
     assert out[1].startswith("Timeout(message: 'readHttpStatus:maxHead: timed out after ")
     assert out[2].startswith("ConnectionRefused(")
     assert out[3] == "Error(message: 'Http: not an http: URL: ftp://x/')"
+
+
+STRESS = """
+Import module: #HttpServer.
+Import module: #Http.
+Object subclass: #Client.
+Client class >> run: url times: n bad: bad = n = 0 ifTrue: [bad] ifFalse: [
+    r := Http get: url, '/', n printString timeout: 20000.
+    Client run: url times: n - 1 bad: bad + ((r text = ('got /', n printString)) ifTrue: [0] ifFalse: [1])].
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: 'got ', req path].
+url := 'http://127.0.0.1:', server port printString.
+main := Actor self.
+1 to: 20 do: [:i | Actor spawn: [:me | main ! (Client run: url times: 10 bad: 0)]].
+total := (1 to: 20) inject: 0 into: [:acc :i | acc + (main receive: { Integer -> [:b | b] })].
+('wrong answers ', total printString) displayNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("domains", [1, 2])
+def test_many_actors_share_the_connection_pool_and_one_server(tmp_path, mode, domains):
+    """20 client actors, 10 requests each, through one program's pool to its own server: every
+    answer is the one asked for, whichever domain runs which actor."""
+    status, out, err = run_program(STRESS, tmp_path, mode, domains=domains)
+    assert (status, out, err) == (0, "wrong answers 0\n", "")

@@ -1,6 +1,7 @@
 """The LP HTTP server (stdlib/http_server.lp) driven by Python's http.client and urllib and by raw
 sockets: requests and bodies, keep-alive and pipelining, every limit with its status, a handler
-that raises, slow and vanishing clients, idle connections, and both kinds of stop."""
+that raises, slow and vanishing clients, idle connections, and both kinds of stop; each run by
+`lp run` and as a binary (`lp build`)."""
 from __future__ import annotations
 
 import http.client
@@ -14,12 +15,13 @@ import urllib.request
 import pytest
 
 from tests.interp.helpers import run_source
+from tests.net.helpers import MODES
 from tests.net.http_helpers import Server, raw, read_all, responses
 
 
-@pytest.fixture
-def server(tmp_path):
-    with Server(tmp_path) as s:
+@pytest.fixture(params=MODES)
+def server(tmp_path, request):
+    with Server(tmp_path, mode=request.param) as s:
         yield s
 
 
@@ -97,8 +99,9 @@ def test_a_handler_that_raises_gets_500_and_the_connection_goes_on(server):
     assert "HttpServer: the handler raised Error(message: 'boom')" in err
 
 
-def test_abuse_leaves_a_well_behaved_client_served(tmp_path):
-    with Server(tmp_path, idle=3000) as server:
+@pytest.mark.parametrize("mode", MODES)
+def test_abuse_leaves_a_well_behaved_client_served(tmp_path, mode):
+    with Server(tmp_path, idle=3000, mode=mode) as server:
         port = server.port
         good = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         good.connect()
@@ -140,9 +143,10 @@ def _rss(pid) -> int:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("graceful", [True, False], ids=["graceful", "immediate"])
-def test_stop(tmp_path, graceful):
-    with Server(tmp_path, graceful=graceful) as server:
+def test_stop(tmp_path, graceful, mode):
+    with Server(tmp_path, graceful=graceful, mode=mode) as server:
         idle = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         idle.request("GET", "/first")
         assert idle.getresponse().read() == b"GET /first  - "

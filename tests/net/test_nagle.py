@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.interp.helpers import run_source
+from tests.net.helpers import MODES, run_program
 
 PROGRAM = """
 Object subclass: #Bench.
@@ -31,8 +34,9 @@ r := Bench ping: sock times: 1000 into: #() bad: 0.
 """
 
 
-def test_a_thousand_round_trips_never_wait_for_a_delayed_ack(tmp_path):
-    status, out, err = run_source(PROGRAM, tmp_path, domains=2)
+@pytest.mark.parametrize("mode", MODES)
+def test_a_thousand_round_trips_never_wait_for_a_delayed_ack(tmp_path, mode):
+    status, out, err = run_program(PROGRAM, tmp_path, mode, domains=2)
     assert (status, err) == (0, ""), err
     print(out)
     m = re.fullmatch(r"median (\d+) us, wrong answers 0\n", out)

@@ -2,13 +2,16 @@
 and one on a DNS lookup that never comes back (the resolver test hook delays every answer by 5 s),
 while a ticker actor keeps ticking every 10 ms. Every wait ends at its deadline (never before) with
 the Timeout error, and the ticker's longest gap stays far below the 1 s the waits last: a domain
-blocked in a socket call or in getaddrinfo would stall it for the whole second."""
+blocked in a socket call or in getaddrinfo would stall it for the whole second. Both under `lp run`
+and as a binary (`lp build`), whose actors are fibers suspended on the same waits."""
 from __future__ import annotations
 
 import re
 import socket
 
-from tests.interp.helpers import run_source
+import pytest
+
+from tests.net.helpers import MODES, run_program
 
 PROGRAM = """
 Object subclass: #Done fields: (timedOut elapsed).
@@ -51,13 +54,14 @@ ticks := (ticker ask: Report new) await.
 """
 
 
-def test_two_hundred_silent_peers_and_a_hung_dns_lookup_on_one_domain(tmp_path, monkeypatch):
+@pytest.mark.parametrize("mode", MODES)
+def test_two_hundred_silent_peers_and_a_hung_dns_lookup_on_one_domain(tmp_path, monkeypatch, mode):
     monkeypatch.setenv("LPRT_TEST_DNS_DELAY_MS", "5000")
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(512)      # the kernel completes the handshakes; nobody ever reads or writes
     try:
-        status, out, err = run_source(PROGRAM.replace("PORT", str(silent.getsockname()[1])), tmp_path, domains=1)
+        status, out, err = run_program(PROGRAM.replace("PORT", str(silent.getsockname()[1])), tmp_path, mode, domains=1)
     finally:
         silent.close()
     assert (status, err) == (0, ""), err

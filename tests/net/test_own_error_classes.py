@@ -4,7 +4,10 @@ the program's raises and handlers and the sockets' timeouts are one class; anoth
 clear error (lp/classdecls.py, docs/language.md "Errors")."""
 from __future__ import annotations
 
+import pytest
+
 from tests.interp.helpers import run_source
+from tests.net.helpers import MODES, run_program
 
 OWN = """
 Error subclass: #Timeout.
@@ -22,14 +25,15 @@ def test_a_program_declaring_its_own_timeout_runs(tmp_path):
     assert out == "late: mine\nReadTimeout sub\nouter plain\n"
 
 
-def test_its_timeout_is_the_network_librarys(tmp_path):
-    status, out, err = run_source(OWN + """
+@pytest.mark.parametrize("mode", MODES)
+def test_its_timeout_is_the_network_librarys(tmp_path, mode):
+    status, out, err = run_program(OWN + """
 Import module: #Http.
 server := TCP listenHost: '127.0.0.1' port: 0.
 sock := TCP connect: '127.0.0.1' port: server port timeout: 1000.
 (Timeout try: [(sock readLine: 20) printString] onError: [:e | e late]) displayNl.
 (ReadTimeout try: [(sock readLine: 20) printString] onError: [:e | 'wrong']) displayNl.
-""", tmp_path)
+""", tmp_path, mode)
     assert status == 1
     assert out == "late: mine\nReadTimeout sub\nouter plain\nlate: readLine: timed out after 20 ms\n"
     assert "Timeout: readLine: timed out after 20 ms" in err    # a subclass handler lets it through

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from tests.interp.helpers import run_source
-from tests.net.helpers import LPProcess, python_server
+from tests.net.helpers import MODES, LPProcess, python_server, run_program
 
 
 def echo_lines(c):
@@ -19,8 +19,9 @@ def echo_lines(c):
         c.sendall(b"echo " + line)
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("domains", [1, 2])
-def test_lp_client_talks_to_a_python_server(tmp_path, domains):
+def test_lp_client_talks_to_a_python_server(tmp_path, domains, mode):
     port, stop = python_server(echo_lines)
     src = """
     sock := TCP connect: '127.0.0.1' port: PORT timeout: 5000.
@@ -34,7 +35,7 @@ def test_lp_client_talks_to_a_python_server(tmp_path, domains):
     sock isClosed printNl.
     """.replace("PORT", str(port)).replace("#(104 105 10) asByteArray", "(ByteArray withAll: #(104 105 10))")
     try:
-        status, out, err = run_source(src, tmp_path, domains=domains)
+        status, out, err = run_program(src, tmp_path, mode, domains=domains)
     finally:
         stop()
     assert (status, err) == (0, "")
@@ -42,7 +43,8 @@ def test_lp_client_talks_to_a_python_server(tmp_path, domains):
                                    "Maybe some: #[101 99 104 111 32 104 105 10]", "true"]
 
 
-def test_a_name_is_resolved_off_the_domains(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_name_is_resolved_off_the_domains(tmp_path, mode):
     port, stop = python_server(echo_lines)
     src = """
     sock := TCP connect: 'localhost' port: PORT timeout: 5000.
@@ -50,13 +52,14 @@ def test_a_name_is_resolved_off_the_domains(tmp_path):
     (sock readLine: 5000) printNl.
     """.replace("PORT", str(port))
     try:
-        status, out, err = run_source(src, tmp_path)
+        status, out, err = run_program(src, tmp_path, mode)
     finally:
         stop()
     assert (status, out, err) == (0, "Maybe some: 'echo via dns'\n", "")
 
 
-def test_lp_server_serves_python_clients(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_lp_server_serves_python_clients(tmp_path, mode):
     src = """
     server := TCP listenHost: '127.0.0.1' port: 0.
     server port printNl.
@@ -68,7 +71,7 @@ def test_lp_server_serves_python_clients(tmp_path):
             c close]].
     Actor sleep: 300.
     """
-    with LPProcess(src, tmp_path) as lp:
+    with LPProcess(src, tmp_path, mode=mode) as lp:
         port = int(lp.readline())
         answers = []
         for word in (b"alpha", b"beta", b"gamma"):
@@ -84,13 +87,14 @@ def test_lp_server_serves_python_clients(tmp_path):
     assert out.split("\n")[1:4] == ["Maybe none"] * 3
 
 
-def _lp_run(src, tmp_path, **kw):
-    status, out, err = run_source(src, tmp_path, **kw)
+def _lp_run(src, tmp_path, mode="run"):
+    status, out, err = run_program(src, tmp_path, mode)
     assert (status, err) == (0, ""), err
     return out.split("\n")[:-1]
 
 
-def test_bounded_reads_follow_one_rule(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_bounded_reads_follow_one_rule(tmp_path, mode):
     def peer(c):
         c.sendall(b"first\nno newline at the end")
         c.recv(100)          # wait for the client's "go"
@@ -108,14 +112,15 @@ def test_bounded_reads_follow_one_rule(tmp_path):
     (sock readBytes: 4 timeout: 5000) printNl.
     """.replace("PORT", str(port))
     try:
-        out = _lp_run(src, tmp_path)
+        out = _lp_run(src, tmp_path, mode)
     finally:
         stop()
     assert out == ["Maybe some: 'first'", "Timeout(message: 'readLine: timed out after 50 ms')",
                    "Maybe some: 'no newline at the end'", "Maybe none", "Maybe none"]
 
 
-def test_the_distinct_errors(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_the_distinct_errors(tmp_path, mode):
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
     refused_port = closed.getsockname()[1]
@@ -151,7 +156,7 @@ def test_the_distinct_errors(tmp_path):
     for k, v in {"REFUSED": refused_port, "TRUNC": t_port, "RESET": r_port, "FLOOD": f_port}.items():
         src = src.replace(k, str(v))
     try:
-        out = _lp_run(src, tmp_path)
+        out = _lp_run(src, tmp_path, mode)
     finally:
         stop1(), stop2(), stop3()
     out = [_class_and_message(line) for line in out[:8]] + out[8:]
@@ -173,19 +178,21 @@ def _class_and_message(printed):
     return m.group(1) + ": " + m.group(2).replace("''", "'")
 
 
-def test_an_uncaught_timeout_is_an_lp_error_with_the_line(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_an_uncaught_timeout_is_an_lp_error_with_the_line(tmp_path, mode):
     src = """server := TCP listenHost: '127.0.0.1' port: 0.
 sock := TCP connect: '127.0.0.1' port: server port timeout: 1000.
 line := sock readLine: 30.
 """
-    status, out, err = run_source(src, tmp_path)
+    status, out, err = run_program(src, tmp_path, mode)
     assert status == 1
     assert "prog.lp:3:9: Timeout: readLine: timed out after 30 ms" in err
     assert "line := sock readLine: 30." in err and "^^^^" in err
     assert "Traceback" not in err
 
 
-def test_two_servers_share_a_port_on_different_addresses(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_two_servers_share_a_port_on_different_addresses(tmp_path, mode):
     src = """
     a := TCP listenHost: '127.0.0.1' port: 0.
     b := TCP listenHost: '127.0.0.2' port: a port.
@@ -196,7 +203,7 @@ def test_two_servers_share_a_port_on_different_addresses(tmp_path):
     (Timeout try: [a accept: 20. 'accepted on a'] onError: [:e | e message]) displayNl.
     (b accept: 1000) printNl.
     """
-    out = _lp_run(src, tmp_path)
+    out = _lp_run(src, tmp_path, mode)
     assert out[0] == "true"
     assert out[1].endswith("the address is already in use")
     assert out[2].startswith("TCP listenHost:port: needs a numeric local address")
@@ -216,7 +223,8 @@ def test_bytes_are_not_strings_for_the_checker(tmp_path):
     assert status == 1 and "does not understand `asUppercase`" in err
 
 
-def test_byte_arrays(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_byte_arrays(tmp_path, mode):
     out = _lp_run("""
     b := 'hé!' asByteArray.
     b printNl. b size printNl. (b at: 2) printNl. b asString printNl.
@@ -225,6 +233,6 @@ def test_byte_arrays(tmp_path):
     (b = 'hé!' asByteArray) printNl.
     (b indexOf: 33) printNl.
     (Error try: [(ByteArray withAll: #(255)) asString] onError: [:e | e message]) displayNl.
-    """, tmp_path)
+    """, tmp_path, mode)
     assert out == ["#[104 195 169 33]", "4", "195", "'hé!'", "#[104 195 169 33 0 0]", "#[195 169]", "true", "4",
                    "asString: the bytes are not UTF-8 text (byte 1)"]

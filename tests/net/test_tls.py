@@ -1,6 +1,6 @@
 """TLS against Python's ssl module with a private CA made in the test (trustme): an LP client
 of a Python TLS server, an LP TLS server for a Python client, certificate and host name
-verification failures, and the handshake's deadline."""
+verification failures, and the handshake's deadline; under `lp run` and as a binary (`lp build`)."""
 from __future__ import annotations
 
 import socket
@@ -11,8 +11,7 @@ import pytest
 
 trustme = pytest.importorskip("trustme")
 
-from tests.interp.helpers import run_source  # noqa: E402
-from tests.net.helpers import LPProcess, python_server  # noqa: E402
+from tests.net.helpers import MODES, LPProcess, python_server, run_program  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +40,8 @@ def _tls_echo_server(ca, cert):
     return python_server(handler)
 
 
-def test_lp_client_verifies_and_talks_to_a_python_tls_server(pki, tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_lp_client_verifies_and_talks_to_a_python_tls_server(pki, tmp_path, mode):
     ca, cert, d = pki
     port, stop = _tls_echo_server(ca, cert)
     src = f"""
@@ -52,14 +52,15 @@ def test_lp_client_verifies_and_talks_to_a_python_tls_server(pki, tmp_path):
     (tls readLine: 5000) printNl.
     """
     try:
-        status, out, err = run_source(src, tmp_path)
+        status, out, err = run_program(src, tmp_path, mode)
     finally:
         stop()
     assert (status, err) == (0, ""), err
     assert out.split("\n")[:2] == ["true", "Maybe some: 'tls hello'"]
 
 
-def test_verification_failures_raise_tls_errors(pki, tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_verification_failures_raise_tls_errors(pki, tmp_path, mode):
     ca, cert, d = pki
     port, stop = _tls_echo_server(ca, cert)
     silent_port, stop2 = python_server(lambda c: threading.Event().wait(10))
@@ -75,7 +76,7 @@ def test_verification_failures_raise_tls_errors(pki, tmp_path):
                  caFile: '{d / "missing.pem"}' timeout: 5000].
     """
     try:
-        status, out, err = run_source(src, tmp_path)
+        status, out, err = run_program(src, tmp_path, mode)
     finally:
         stop(), stop2()
     assert (status, err) == (0, ""), err
@@ -87,7 +88,8 @@ def test_verification_failures_raise_tls_errors(pki, tmp_path):
     assert lines[3].startswith("TLSError(message: 'TLS wrapClient:host:caFile:timeout:: cannot load the CA file")
 
 
-def test_lp_tls_server_for_a_python_client(pki, tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_lp_tls_server_for_a_python_client(pki, tmp_path, mode):
     ca, cert, d = pki
     src = f"""
     server := TCP listenHost: '127.0.0.1' port: 0.
@@ -97,7 +99,7 @@ def test_lp_tls_server_for_a_python_client(pki, tmp_path):
     (conn readLine: 10000) ifPresent: [:l | conn write: 'secure ', l, String lf] ifAbsent: [].
     (conn readLine: 10000) printNl.
     """
-    with LPProcess(src, tmp_path) as lp:
+    with LPProcess(src, tmp_path, mode=mode) as lp:
         port = int(lp.readline())
         ctx = ssl.create_default_context()
         ca.configure_trust(ctx)
@@ -112,7 +114,8 @@ def test_lp_tls_server_for_a_python_client(pki, tmp_path):
     assert out.split("\n")[1] == "Maybe none"     # the client's close_notify is a clean end of stream
 
 
-def test_https_server_and_client(pki, tmp_path, monkeypatch):
+@pytest.mark.parametrize("mode", MODES)
+def test_https_server_and_client(pki, tmp_path, monkeypatch, mode):
     ca, cert, d = pki
     monkeypatch.setenv("SSL_CERT_FILE", str(d / "ca.pem"))    # OpenSSL's default CAs: the test's CA
     src = f"""
@@ -126,14 +129,15 @@ def test_https_server_and_client(pki, tmp_path, monkeypatch):
     (Error try: [(Http get: 'http://127.0.0.1:', server port printString, '/plain' timeout: 2000) text]
         onError: [:e | e class printString]) printNl.
     """.replace(" e class printString", " 'refused: ', e messageText")
-    status, out, err = run_source(src, tmp_path)
+    status, out, err = run_program(src, tmp_path, mode)
     assert (status, err) == (0, ""), err
     lines = out.split("\n")
     assert lines[:2] == ["'secret /one'", "'secret /two'"]
     assert lines[2].startswith("'refused: ")     # plain HTTP to an HTTPS port gets no HTTP answer
 
 
-def test_python_client_of_the_lp_https_server(pki, tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_python_client_of_the_lp_https_server(pki, tmp_path, mode):
     ca, cert, d = pki
     src = f"""
     Import module: #HttpServer.
@@ -143,7 +147,7 @@ def test_python_client_of_the_lp_https_server(pki, tmp_path):
     Actor self receive: {{ #never -> [] }} after: 30000 do: [].
     """
     import urllib.request
-    with LPProcess(src, tmp_path) as lp:
+    with LPProcess(src, tmp_path, mode=mode) as lp:
         port = int(lp.readline())
         ctx = ssl.create_default_context()
         ca.configure_trust(ctx)

@@ -1,13 +1,16 @@
-"""UDP both ways between LP and Python sockets, the receive deadline, closing, and the errors."""
+"""UDP both ways between LP and Python sockets, the receive deadline, closing, and the errors; under
+`lp run` and as a binary (`lp build`)."""
 from __future__ import annotations
 
 import socket
 
-from tests.interp.helpers import run_source
-from tests.net.helpers import LPProcess
+import pytest
+
+from tests.net.helpers import MODES, LPProcess, run_program
 
 
-def test_lp_sends_to_python_and_python_answers(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_lp_sends_to_python_and_python_answers(tmp_path, mode):
     py = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     py.bind(("127.0.0.1", 0))
     py.settimeout(10)
@@ -17,7 +20,7 @@ def test_lp_sends_to_python_and_python_answers(tmp_path):
     u sendTo: '127.0.0.1' port: PORT data: 'ping' asByteArray.
     (u receiveFrom: 10000) ifPresent: [:d | d data asString displayNl. d port printNl] ifAbsent: [].
     """.replace("PORT", str(py.getsockname()[1]))
-    with LPProcess(src, tmp_path) as lp:
+    with LPProcess(src, tmp_path, mode=mode) as lp:
         lp_port = int(lp.readline())
         data, sender = py.recvfrom(100)
         assert (data, sender) == (b"ping", ("127.0.0.1", lp_port))
@@ -29,7 +32,8 @@ def test_lp_sends_to_python_and_python_answers(tmp_path):
     assert out.split("\n")[1:3] == ["pong ✓", str(py_port)]
 
 
-def test_python_sends_to_an_lp_server_on_every_interface(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_python_sends_to_an_lp_server_on_every_interface(tmp_path, mode):
     src = """
     Object subclass: #Echo.
     Echo class >> serve: u times: n = n = 0 ifFalse: [
@@ -39,7 +43,7 @@ def test_python_sends_to_an_lp_server_on_every_interface(tmp_path):
     u port printNl.
     Echo serve: u times: 3.
     """
-    with LPProcess(src, tmp_path) as lp:
+    with LPProcess(src, tmp_path, mode=mode) as lp:
         port = int(lp.readline())
         py = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         py.settimeout(10)
@@ -53,8 +57,9 @@ def test_python_sends_to_an_lp_server_on_every_interface(tmp_path):
     assert answers == [b"aa", b"bcbc", bytes(range(256)) * 200]
 
 
-def test_deadlines_closing_and_errors(tmp_path):
-    status, out, err = run_source("""
+@pytest.mark.parametrize("mode", MODES)
+def test_deadlines_closing_and_errors(tmp_path, mode):
+    status, out, err = run_program("""
     u := UDPSocket bindHost: 'localhost' port: 0.
     (Timeout try: [(u receiveFrom: 30) printString] onError: [:e | e printString]) displayNl.
     (Error try: [u sendTo: 'example.com' port: 9 data: (ByteArray new: 1). 'sent'] onError: [:e | e message]) displayNl.
@@ -64,7 +69,7 @@ def test_deadlines_closing_and_errors(tmp_path):
     u close.
     (u receiveFrom: 1000) printNl.
     (Error try: [u sendTo: '127.0.0.1' port: 9 data: (ByteArray new: 1). 'sent'] onError: [:e | e message]) displayNl.
-    """, tmp_path)
+    """, tmp_path, mode)
     assert (status, err) == (0, ""), err
     assert out.split("\n")[:-1] == [
         "Timeout(message: 'receiveFrom: timed out after 30 ms')",

@@ -1,6 +1,7 @@
 """WebSocket (RFC 6455) against the `websockets` package: an LP server upgraded from an
 HttpServer handler, driven by websockets' client (text, binary, fragmented messages, ping/pong,
-close codes, the 1009 size limit), and the LP client against a websockets server."""
+close codes, the 1009 size limit), and the LP client against a websockets server; under `lp run`
+and as a binary (`lp build`)."""
 from __future__ import annotations
 
 import socket
@@ -13,8 +14,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 from websockets.sync.server import serve  # noqa: E402
 
-from tests.interp.helpers import run_source  # noqa: E402
-from tests.net.helpers import LPProcess  # noqa: E402
+from tests.net.helpers import MODES, LPProcess, run_program  # noqa: E402
 
 SERVER = """
 Import module: #HttpServer.
@@ -33,9 +33,9 @@ Actor self receive: { #never -> [] } after: 60000 do: [].
 """
 
 
-@pytest.fixture
-def lp_server(tmp_path):
-    with LPProcess(SERVER, tmp_path) as lp:
+@pytest.fixture(params=MODES)
+def lp_server(tmp_path, request):
+    with LPProcess(SERVER, tmp_path, mode=request.param) as lp:
         yield lp, int(lp.readline())
 
 
@@ -77,7 +77,8 @@ def test_non_upgrade_requests(lp_server):
         assert s.recv(1000).endswith(b"plain")
 
 
-def test_lp_client_against_a_websockets_server(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_lp_client_against_a_websockets_server(tmp_path, mode):
     def handler(conn):
         for message in conn:
             if message == "close please":
@@ -88,7 +89,7 @@ def test_lp_client_against_a_websockets_server(tmp_path):
     with serve(handler, "127.0.0.1", 0) as server:
         port = server.socket.getsockname()[1]
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        status, out, err = run_source(f"""
+        status, out, err = run_program(f"""
         Import module: #Http.
         ws := Http webSocket: 'ws://127.0.0.1:{port}/x' timeout: 5000.
         ws sendText: 'stressed'.
@@ -100,7 +101,7 @@ def test_lp_client_against_a_websockets_server(tmp_path):
         ws closeCode printNl.
         (Error try: [(ws sendText: 'again') printString] onError: [:e | e message]) printNl.
         (Error try: [(Http webSocket: 'ws://127.0.0.1:1/' timeout: 1000) printString] onError: [:e | e printString]) displayNl.
-        """, tmp_path)
+        """, tmp_path, mode)
         server.shutdown()
     assert (status, err) == (0, ""), err
     assert out.split("\n")[:5] == ["'desserts'", "#[3 2 1]", "Maybe none", "4000",
@@ -108,7 +109,8 @@ def test_lp_client_against_a_websockets_server(tmp_path):
     assert out.split("\n")[5].startswith("ConnectionRefused(")
 
 
-def test_wss_client_against_a_websockets_tls_server(tmp_path, monkeypatch):
+@pytest.mark.parametrize("mode", MODES)
+def test_wss_client_against_a_websockets_tls_server(tmp_path, monkeypatch, mode):
     trustme = pytest.importorskip("trustme")
     import ssl
     ca = trustme.CA()
@@ -124,19 +126,20 @@ def test_wss_client_against_a_websockets_tls_server(tmp_path, monkeypatch):
     with serve(handler, "127.0.0.1", 0, ssl=ctx) as server:
         port = server.socket.getsockname()[1]
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        status, out, err = run_source(f"""
+        status, out, err = run_program(f"""
         Import module: #Http.
         ws := Http webSocket: 'wss://localhost:{port}/' timeout: 5000.
         ws sendText: 'hello'.
         (ws receive: 5000) ifPresent: [:m | m text printNl] ifAbsent: [].
         ws close.
-        """, tmp_path)
+        """, tmp_path, mode)
         server.shutdown()
     assert (status, err) == (0, ""), err
     assert out == "'secure hello'\n"
 
 
-def test_wss_server_is_an_https_server(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_wss_server_is_an_https_server(tmp_path, mode):
     trustme = pytest.importorskip("trustme")
     import ssl
     ca = trustme.CA()
@@ -148,7 +151,7 @@ def test_wss_server_is_an_https_server(tmp_path):
                          f"    certFile: '{tmp_path / 'cert.pem'}' keyFile: '{tmp_path / 'key.pem'}'.")
     ctx = ssl.create_default_context()
     ca.configure_trust(ctx)
-    with LPProcess(src, tmp_path) as lp:
+    with LPProcess(src, tmp_path, mode=mode) as lp:
         port = int(lp.readline())
         with connect(f"wss://localhost:{port}/", ssl=ctx, open_timeout=10) as ws:
             ws.send("over tls")
