@@ -56,6 +56,23 @@ def _seed_count(text: str) -> int:
     return _whole(text, 10 ** 9)
 
 
+MAX_FAULT_RATE = 256   # runtime/det.c
+
+
+def _fault_rate(text: str) -> int:
+    return _whole(text, MAX_FAULT_RATE)
+
+
+def _fault_flags(p) -> None:
+    """--faults, --max-faults, --fault-rate: the faults of deterministic mode (docs/testing.md)."""
+    p.add_argument("--faults", action="store_true",
+                   help="inject seeded faults: kill actors, delay deliveries, slow turns, fire timers late")
+    p.add_argument("--max-faults", type=_seed_count, default=None, metavar="N",
+                   help="inject at most N faults (implies --faults; a shrunk failure prints it)")
+    p.add_argument("--fault-rate", type=_fault_rate, default=None, metavar="R",
+                   help="make each fault R times as likely (implies --faults; a shrunk failure prints it)")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="lp", description="LP: a statically typed, Smalltalk-flavoured actor language.")
     p.add_argument("--version", action="version", version=f"lp {__version__}")
@@ -67,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
     run.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="run in deterministic mode with this seed: one domain, virtual time (docs/testing.md)")
+    _fault_flags(run)
     run.add_argument("--no-check", action="store_true", help="skip the type check")
     run.add_argument("--stack-limit", type=_stack_limit, default=200_000, metavar="N",
                      help="nested calls allowed before a stack overflow error (default 200000)")
@@ -107,10 +125,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="the seed of the deterministic schedule (default 1)")
     test.add_argument("--seeds", type=_seed_count, default=None, metavar="K",
                       help="run each test under K seeds (from --seed on), stopping at its first failure")
-    test.add_argument("--faults", action="store_true",
-                      help="inject seeded faults: kill actors, delay deliveries, fire timers late")
-    test.add_argument("--max-faults", type=_seed_count, default=None, metavar="N",
-                      help="inject at most N faults (implies --faults; a shrunk failure prints it)")
+    _fault_flags(test)
     test.add_argument("--real", action="store_true",
                       help="run on the normal multi-domain scheduler and clock instead")
     test.add_argument("--only", action="append", metavar="TEST",
@@ -175,12 +190,16 @@ def cmd_check(args, sources: SourceMap) -> int:
 
 def cmd_run(args, sources: SourceMap) -> int:
     from lp.interp.interp import Interpreter
+    from lp.testing.command import fault_limit
+    faults = fault_limit(args)
+    if faults is not None and args.seed is None:
+        _Parser(prog="lp run").error("--faults, --max-faults and --fault-rate need --seed N")
     main, imports = _load_program(args.file, sources)
     if not args.no_check:
         _type_check(main, imports, sources, quiet=args.quiet)
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     interp.load(imports + [main])
-    return interp.run_main(main, args.domains, seed=args.seed)
+    return interp.run_main(main, args.domains, seed=args.seed, faults=faults, fault_rate=args.fault_rate or 1)
 
 
 def cmd_fmt(args, sources: SourceMap) -> int:

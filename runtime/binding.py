@@ -437,7 +437,8 @@ class _State:
 class Runtime:
     """One runtime: create, spawn the main actor (and others), run once."""
 
-    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None, seed=None, faults=None):
+    def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None, seed=None, faults=None,
+                 fault_rate=1):
         """on_deadlock(): called (on a domain thread, every actor blocked) when no actor can ever
         run again; run() then answers EDEADLOCK. Only for programs where nothing but the
         actors themselves sends messages or signals."""
@@ -450,7 +451,8 @@ class Runtime:
         self._handle = ffi.new_handle(self)
         cfg = ffi.new("lprt_config *", {"domains": domains or 0, "budget": budget, "fiber_stack": 0,
                                         "deterministic": seed is not None, "seed": seed or 0,
-                                        "faults": faults is not None, "max_faults": faults or 0})
+                                        "faults": faults is not None, "max_faults": faults or 0,
+                                        "fault_rate": fault_rate})
         hooks = ffi.new("lprt_hooks *", {
             "retain": lib.lprt_py_retain, "release": lib.lprt_py_release,
             "on_exit": lib.lprt_py_on_exit, "unobserved": lib.lprt_py_unobserved,

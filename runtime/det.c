@@ -11,7 +11,10 @@
  * decides an order (no io or resolver thread, no stealing), so one seed gives
  * one schedule. Faults draw from a second PRNG stream: kill an actor that does
  * not trap exits, hold back a delivery (and every later one between the same
- * sender and target, so per-sender order holds), fire a timer late.
+ * sender and target, so per-sender order holds), let a turn take up to 10 ms
+ * of virtual time (a timer fires before the other actors got their usual
+ * share of turns: early relative to the work, never before its deadline),
+ * fire the timers late at an idle jump.
  * Off (rt->det NULL) the normal scheduler pays one pointer test per choice.  */
 #include "lprt_internal.h"
 
@@ -24,6 +27,9 @@
 #define RELEASE_ONE_IN 4              /* faults: per turn, chance of releasing a held one */
 #define LATE_ONE_IN 2                 /* faults: per idle jump, chance of firing timers late */
 #define LATE_MAX_NS (10 * 1000000LL)  /* ... by up to 10 ms */
+#define SLOW_ONE_IN 64                /* faults: per turn with a timer pending, chance of a slow turn */
+#define SLOW_MAX_NS (10 * 1000000LL)  /* ... that takes up to 10 ms of virtual time */
+#define MAX_FAULT_RATE 256
 
 typedef struct held {
     struct held *next;
@@ -41,6 +47,7 @@ struct lprt__det {
     _Atomic uint64_t steps, injected;
     int faults;
     uint64_t max_faults;
+    uint64_t rate; /* faults are this many times as likely (1..MAX_FAULT_RATE) */
     held *held_head, *held_tail;
 };
 
@@ -59,6 +66,7 @@ lprt__det *lprt__det_new(const lprt_config *cfg) {
     s->frng = cfg->seed ^ 0x5851f42d4c957f2dULL;
     s->faults = cfg->faults;
     s->max_faults = cfg->max_faults;
+    s->rate = cfg->fault_rate < 1 ? 1 : cfg->fault_rate > MAX_FAULT_RATE ? MAX_FAULT_RATE : (uint64_t)cfg->fault_rate;
     return s;
 }
 
@@ -112,6 +120,7 @@ static lprt_actor *take_one(lprt__det *s) {
 
 static bool may_inject(lprt__det *s, uint64_t one_in) {
     if (!s->faults || (s->max_faults && atomic_load(&s->injected) >= s->max_faults)) return false;
+    one_in = one_in > s->rate ? one_in / s->rate : 1;
     if (splitmix(&s->frng) % one_in) return false;
     atomic_fetch_add(&s->injected, 1);
     return true;
@@ -229,6 +238,10 @@ void lprt__det_loop(lprt__domain *d) {
                     atomic_fetch_sub(&s->injected, 1); /* kill_one counts it if it finds a victim */
                     kill_one(rt);
                 }
+                /* a slow turn: the clock moves on while the others wait, so a pending timer may
+                   fire before they get their share (never before its deadline) */
+                if (next > s->now && next < INT64_MAX && may_inject(s, SLOW_ONE_IN))
+                    s->now += (int64_t)(splitmix(&s->frng) % SLOW_MAX_NS);
             }
             s->now += TICK_NS;
             atomic_fetch_add_explicit(&s->steps, 1, memory_order_relaxed);

@@ -121,10 +121,13 @@ typedef struct {
     int deterministic;
     uint64_t seed;
     /* With deterministic: inject seeded faults (kill an actor that does not
-       trap exits, delay deliveries between different senders, fire timers
-       late), at most max_faults of them (0: no limit). */
+       trap exits, delay deliveries between different senders, let a turn
+       take up to 10 ms so timers fire early relative to the work, fire
+       timers late), at most max_faults of them (0: no limit), each
+       fault_rate times as likely as by default (<= 1: the default). */
     int faults;
     uint64_t max_faults;
+    int fault_rate;
 } lprt_config;
 
 /* ---- runtime ---- */

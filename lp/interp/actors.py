@@ -566,11 +566,11 @@ def _future(p, pr):
 
 # ---- running a program
 
-def run_program(interp, main, domains=None, seed=None) -> int:
+def run_program(interp, main, domains=None, seed=None, faults=None, fault_rate=1) -> int:
     """Run the main program's statements as the main actor (in deterministic mode with a seed);
     answers the process exit status."""
     code = interp.compiler.main(list(main.statements), main.span)
-    status, proc, st = run_main_code(interp, code, domains, seed)
+    status, proc, st = run_main_code(interp, code, domains, seed, faults, fault_rate)
     if status == rt.EDEADLOCK:
         return 1
     if proc.error is not None:
@@ -586,7 +586,7 @@ def run_program(interp, main, domains=None, seed=None) -> int:
     return 0
 
 
-def run_main_code(interp, code, domains=None, seed=None, faults=None):
+def run_main_code(interp, code, domains=None, seed=None, faults=None, fault_rate=1):
     """Run compiled main code as the main actor of a fresh runtime (deterministic when `seed` is
     given: runtime/DESIGN.md); answers (runtime status, the main Process, its ActorState)."""
     # Everything loaded so far lives for the whole run: keep the cycle collector off it, and
@@ -597,7 +597,8 @@ def run_main_code(interp, code, domains=None, seed=None, faults=None):
     interp.main_process = proc
     st = ActorState(interp, proc, is_main=True)
     runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved,
-                         on_deadlock=lambda: report_deadlock(interp, runtime), seed=seed, faults=faults)
+                         on_deadlock=lambda: report_deadlock(interp, runtime), seed=seed, faults=faults,
+                         fault_rate=fault_rate)
     interp.runtime = runtime
     ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
 

@@ -199,6 +199,6 @@ class Interpreter:
                     pass
 
     # ---- running
-    def run_main(self, main: A.Program, domains=None, seed=None) -> int:
+    def run_main(self, main: A.Program, domains=None, seed=None, faults=None, fault_rate=1) -> int:
         from lp.interp.actors import run_program
-        return run_program(self, main, domains, seed)
+        return run_program(self, main, domains, seed, faults, fault_rate)

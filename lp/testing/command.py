@@ -46,9 +46,10 @@ def cmd_test(args, sources: SourceMap) -> int:
         for t in tests:
             outcome = None
             for seed in seeds:
-                outcome = run_test(interp, t, seed=seed, faults=_faults(args) if seed is not None else None)
+                outcome = run_test(interp, t, seed=seed, faults=fault_limit(args) if seed is not None else None,
+                                   fault_rate=args.fault_rate or 1)
                 if not outcome.passed:
-                    if outcome.faults == 0 and outcome.injected > 1:
+                    if outcome.faults == 0 and not args.fault_rate and outcome.injected:
                         outcome = shrink(interp, outcome)
                     break
             out.write("." if outcome.passed else "F")
@@ -68,11 +69,11 @@ def cmd_test(args, sources: SourceMap) -> int:
     return 1 if failed or broken else 0
 
 
-def _faults(args):
+def fault_limit(args):
     """None: no faults; else the most to inject (0: no limit)."""
     if args.max_faults is not None:
         return args.max_faults
-    return 0 if args.faults else None
+    return 0 if args.faults or args.fault_rate else None
 
 
 def _seeds(args):
@@ -91,11 +92,12 @@ def _failure(path, o, args) -> str:
         lines.append("  output:")
         lines += ["    " + x for x in o.output.rstrip("\n").split("\n")]
     if o.faults is not None:
-        lines.append(f"  faults injected: {o.injected}" +
-                     (f" (shrunk from {o.shrunk_from})" if o.shrunk_from else ""))
+        lines.append(f"  faults injected: {o.injected} in {o.steps} turns" +
+                     (f" (shrunk from {o.shrunk_from[0]} in {o.shrunk_from[1]} turns)" if o.shrunk_from else ""))
     if o.seed is not None:
         cmd = ["lp", "test", path, "--seed", str(o.seed), "--only", o.test.name]
         if o.faults is not None:
             cmd += ["--max-faults", str(o.faults)] if o.faults else ["--faults"]
+            cmd += ["--fault-rate", str(o.fault_rate)] if o.fault_rate > 1 else []
         lines.append("  reproduce: " + shlex.join(cmd))
     return "\n".join(lines) + "\n"

@@ -214,7 +214,13 @@ lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLi
 void lpn_flush(void);
 
 /* ---- actors.c (the generated code calls the rest of it through lp.compiler.actors) ---- */
-int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack); /* the exit status */
+/* Deterministic mode for a run (lprt_config's fields of the same names; all 0: off). */
+typedef struct {
+    int deterministic, faults;
+    uint64_t seed, max_faults;
+} lpn_sim;
+int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack,
+                    const lpn_sim *sim); /* the exit status */
 void lpn_preempt(void);                             /* the turn's reductions are spent: yield */
 
 /* ---- instances ---- */
