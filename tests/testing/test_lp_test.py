@@ -191,11 +191,83 @@ def test_fixed_bank_passes_many_seeds():
 def test_faults_fail_the_bank_and_the_failure_shrinks_and_replays():
     code, out = bank("examples/testing/fixed_bank_test.lp", "--faults", "--seeds", "20")
     assert code == 1
-    assert "faults injected: 4 (shrunk from 5)" in out
+    assert "faults injected: 4 in 29 turns (shrunk from 5 in 28 turns)" in out
     cmd = out.split("reproduce: ")[1].split("\n")[0]
     assert cmd.endswith("--max-faults 4")
     _, again = bank(*shlex.split(cmd)[2:])
     assert out.split("FAIL")[1].split("faults injected")[0] == again.split("FAIL")[1].split("faults injected")[0]
+
+
+ECHO = """Import module: #Test.
+TestCase subclass: #EchoTest.
+Object subclass: #Echo fields: (n reply).
+Object subclass: #Loop.
+Loop class >> serve: me = me receive: { Echo -> [:e | e reply ! e n. Loop serve: me] }.
+EchoTest >> testEchoes = (
+    echo := Actor spawn: [:me | Loop serve: me].
+    1 to: 500 do: [:i | self assert: (self await: (echo ask: (Echo fields: { n: i })) within: 1000) equals: i]
+).
+"""
+
+
+def faults_line(out):
+    """(injected, turns, shrunk from (injected, turns) or None) of a failure report."""
+    line = out.split("faults injected: ")[1].split("\n")[0]
+    n = [int(w) for w in line.replace("(", " ").replace(")", " ").split() if w.isdigit()]
+    return n[0], n[1], (n[2], n[3]) if len(n) == 4 else None
+
+
+def test_a_failure_under_faults_shrinks_to_a_shorter_run_that_replays(tmp_path):
+    # the echo actor killed fails the test; made more likely, the kill comes sooner
+    _, out, _ = lp_test(tmp_path, "echo_test.lp", "--faults", "--seed", "3", files={"echo_test.lp": ECHO})
+    assert "FAIL EchoTest>>testEchoes (seed 3)" in out and "died before replying: killed" in out
+    injected, turns, (first_injected, first_turns) = faults_line(out)
+    assert injected < first_injected and turns < first_turns
+    cmd = shlex.split(out.split("reproduce: ")[1].split("\n")[0])
+    assert cmd[-2] == "--fault-rate" and int(cmd[-1]) > 1
+    for _ in range(2):
+        _, again, _ = lp_test(tmp_path, *cmd[2:])
+        assert again.split("FAIL")[1].split("faults injected")[0] == out.split("FAIL")[1].split("faults injected")[0]
+        assert faults_line(again) == (injected, turns, None)
+
+
+SLEEPY = """Import module: #Test.
+TestCase subclass: #SleepyTest.
+Object subclass: #Count fields: (n).
+SleepyTest >> testSleepIsEnoughForTheWorker = (
+    main := Actor self.
+    "the worker traps exits, so faults do not kill it: only time can fail this test"
+    Actor spawn: [:me |
+        Actor trapExits: true.
+        1 to: 200 do: [:i | (1 to: 20) inject: 0 into: [:a :b | a + b]. main ! (Count fields: { n: i })]].
+    Actor sleep: 2.
+    self assert: (self lastOf: 0) equals: 200
+).
+SleepyTest >> lastOf: n = Actor self receive: { Count -> [:c | self lastOf: c n] } after: 0 do: [n].
+SleepyTest >> testTimeoutsNeverEndEarly = (
+    t := Actor millisecondClock.
+    Actor spawn: [:me | 1 to: 100 do: [:i | i printString]].
+    Actor self receive: { #never -> [:x | x] } after: 30 do: [nil].
+    self assert: Actor millisecondClock - t >= 30.
+    u := Actor millisecondClock.
+    Actor sleep: 20.
+    self assert: Actor millisecondClock - u >= 20
+).
+"""
+
+
+def test_slow_turns_fire_timers_early_relative_to_the_work_but_never_before_the_deadline(tmp_path):
+    files = {"sleepy_test.lp": SLEEPY}
+    # without faults a turn takes 1 us: 2 ms is time enough for the worker, under every seed
+    assert lp_test(tmp_path, "sleepy_test.lp", "--seeds", "30", files=files)[0] == 0
+    # with faults a turn may take up to 10 ms: the sleep ends before the worker is done
+    code, out, _ = lp_test(tmp_path, "sleepy_test.lp", "--seeds", "30", "--faults")
+    assert code == 1 and out.startswith("sleepy_test.lp F.\n")
+    assert "FAIL SleepyTest>>testSleepIsEnoughForTheWorker" in out and "expected 200 but got" in out
+    # ... yet no timeout or sleep ever ends before its deadline by the clock
+    code, out, _ = lp_test(tmp_path, "sleepy_test.lp", "--seeds", "100", "--faults",
+                           "--only", "testTimeoutsNeverEndEarly")
+    assert code == 0, out
 
 
 def test_supervision_tree_keeps_its_invariants_under_faults():
