@@ -11,6 +11,7 @@ import sys
 
 from lp import __version__
 from lp.diagnostics import LPError, SourceMap, render_all
+from lp.testing import DEFAULT_TIMEOUT
 
 EXIT_OK, EXIT_DIAGNOSTIC, EXIT_USAGE = 0, 1, 2
 
@@ -54,6 +55,10 @@ def _seed(text: str) -> int:
 
 def _seed_count(text: str) -> int:
     return _whole(text, 10 ** 9)
+
+
+def _timeout(text: str) -> int:
+    return _whole(text, 10 ** 6, least=0)
 
 
 MAX_FAULT_RATE = 256   # runtime/det.c
@@ -126,6 +131,9 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--seeds", type=_seed_count, default=None, metavar="K",
                       help="run each test under K seeds (from --seed on), stopping at its first failure")
     _fault_flags(test)
+    test.add_argument("--timeout", type=_timeout, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                      help=f"fail a test still running after this many seconds of real time "
+                           f"(default {DEFAULT_TIMEOUT}; 0: no limit)")
     test.add_argument("--real", action="store_true",
                       help="run on the normal multi-domain scheduler and clock instead")
     test.add_argument("--only", action="append", metavar="TEST",

@@ -525,6 +525,10 @@ class Runtime:
         """Deterministic mode: (actor turns run, faults injected)."""
         return int(lib.lprt_det_steps(self._rt)), int(lib.lprt_det_faults(self._rt))
 
+    def det_clock_ms(self):
+        """Deterministic mode: the virtual clock, in milliseconds."""
+        return int(lib.lprt_det_clock(self._rt)) // 1_000_000
+
     def snapshot(self):
         n = lib.lprt_snapshot(self._rt, ffi.NULL, 0)
         buf = ffi.new("lprt_actor_info[]", n + 64)

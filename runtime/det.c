@@ -3,8 +3,10 @@
  * The same scheduler with its choice points handed to a PRNG: one domain
  * keeps its runnable actors in an array and runs a PRNG-chosen one each turn
  * (with a PRNG-chosen reduction budget, so preemption points vary too).
- * Time is virtual: every turn advances the clock by TICK_NS (nothing else
- * does, so how soon the engine starts the main actor changes nothing), timers whose
+ * Time is virtual: every turn advances the clock by TICK_NS and REDUCTION_NS
+ * per reduction it spent (nothing else does, so how soon the engine starts the
+ * main actor changes nothing, and actors that compute without end still let
+ * the clock reach a timer), timers whose
  * deadline has passed fire before the next choice (simultaneous ones become
  * runnable together, so their order is the PRNG's), and when no actor can run
  * the clock jumps to the next deadline instead of waiting. Nothing else
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 
 #define TICK_NS 1000                  /* virtual time per turn: 1 us */
+#define REDUCTION_NS 1000             /* ... and per reduction it spent: 1 us */
 #define KILL_ONE_IN 256               /* faults: per turn, chance of killing an actor */
 #define DELAY_ONE_IN 8                /* faults: per user message, chance of holding it */
 #define RELEASE_ONE_IN 4              /* faults: per turn, chance of releasing a held one */
@@ -89,6 +92,11 @@ int64_t lprt__det_now(lprt__det *s) { return s->now; }
 
 uint64_t lprt_det_steps(lprt *rt) { return rt->det ? atomic_load(&rt->det->steps) : 0; }
 uint64_t lprt_det_faults(lprt *rt) { return rt->det ? atomic_load(&rt->det->injected) : 0; }
+int64_t lprt_det_clock(lprt *rt) { return rt->det ? rt->det->now : 0; }
+
+void lprt__det_worked(lprt *rt, int reductions) {
+    if (reductions > 0) rt->det->now += (int64_t)reductions * REDUCTION_NS;
+}
 
 int lprt__det_budget(lprt *rt) { return 1 + (int)(splitmix(&rt->det->rng) % (uint64_t)rt->budget); }
 

@@ -149,6 +149,8 @@ int lprt_deterministic(lprt *rt);
 /* Deterministic mode: actor turns run so far, and faults injected so far. */
 uint64_t lprt_det_steps(lprt *rt);
 uint64_t lprt_det_faults(lprt *rt);
+/* Deterministic mode: the virtual clock in nanoseconds (0 when off). */
+int64_t lprt_det_clock(lprt *rt);
 
 /* ---- actors ---- */
 /* create: not yet runnable, so links/monitors/trapping can be set up first. */

@@ -6,11 +6,13 @@ from __future__ import annotations
 import shlex
 import sys
 
+from lp.testing import DEFAULT_TIMEOUT
 from lp.diagnostics import LPError, SourceMap, render_all
 from lp.testing.discover import test_files, test_methods
 from lp.testing.runner import keep_test_frames, run_test, shrink
 
 DEFAULT_SEED = 1
+NO_TESTS_HINT = "a test is a unary method named test... of a subclass of TestCase"
 
 
 def cmd_test(args, sources: SourceMap) -> int:
@@ -36,21 +38,27 @@ def cmd_test(args, sources: SourceMap) -> int:
             interp.load(imports + [main])
             keep_test_frames(interp, main, tests)
         except LPError as e:
+            if all(d.title == "empty file" for d in e.diagnostics):
+                out.write(f"{path}: no tests (the file is empty)\n")
+                continue
             out.flush()
             sys.stderr.write(render_all(e.diagnostics, sources) + "\n")
             broken += 1
             continue
         if args.only:
             tests = [t for t in tests if t.name in args.only or t.selector in args.only]
+        if not tests:
+            out.write(f"{path}: no tests" + ("" if args.only else f" ({NO_TESTS_HINT})") + "\n")
+            continue
         out.write(path + " ")
         for t in tests:
             outcome = None
             for seed in seeds:
                 outcome = run_test(interp, t, seed=seed, faults=fault_limit(args) if seed is not None else None,
-                                   fault_rate=args.fault_rate or 1)
+                                   fault_rate=args.fault_rate or 1, time_limit=args.timeout or None)
                 if not outcome.passed:
-                    if outcome.faults == 0 and not args.fault_rate and outcome.injected:
-                        outcome = shrink(interp, outcome)
+                    if outcome.faults == 0 and not args.fault_rate and outcome.injected and not outcome.out_of_time:
+                        outcome = shrink(interp, outcome, args.timeout or None)
                     break
             out.write("." if outcome.passed else "F")
             out.flush()
@@ -66,6 +74,10 @@ def cmd_test(args, sources: SourceMap) -> int:
         counts.append(f"{broken} file{'s' if broken > 1 else ''} did not load")
     total = passed + len(failed)
     out.write(f"{total} test{'' if total == 1 else 's'}: {', '.join(counts)}\n")
+    if total == 0 and not broken:
+        sys.stderr.write("lp test: no test ran" + (f": --only {' '.join(args.only)} matched no test" if args.only
+                                                    else f" ({NO_TESTS_HINT})") + "\n")
+        return 1
     return 1 if failed or broken else 0
 
 
@@ -96,6 +108,8 @@ def _failure(path, o, args) -> str:
                      (f" (shrunk from {o.shrunk_from[0]} in {o.shrunk_from[1]} turns)" if o.shrunk_from else ""))
     if o.seed is not None:
         cmd = ["lp", "test", path, "--seed", str(o.seed), "--only", o.test.name]
+        if args.timeout != DEFAULT_TIMEOUT:
+            cmd += ["--timeout", str(args.timeout)]
         if o.faults is not None:
             cmd += ["--max-faults", str(o.faults)] if o.faults else ["--faults"]
             cmd += ["--fault-rate", str(o.fault_rate)] if o.fault_rate > 1 else []

@@ -30,6 +30,7 @@ class Outcome:
     injected: int = 0            # deterministic mode: faults injected, and turns run
     steps: int = 0
     shrunk_from: tuple[int, int] | None = None   # shrink: (injected, steps) of the first failing run
+    out_of_time: bool = False    # stopped at its time limit
 
 
 def keep_test_frames(interp: Interpreter, main, tests: list[TestMethod]) -> None:
@@ -48,8 +49,10 @@ COLLECT_EVERY = 200   # runs: each run freezes what is live (lp.interp.actors), 
 _runs = itertools.count(1)
 
 
-def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None, fault_rate=1) -> Outcome:
-    """Run `test` on interp (loaded with the test file; its runtime state is reset here)."""
+def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None, fault_rate=1,
+             time_limit=None) -> Outcome:
+    """Run `test` on interp (loaded with the test file; its runtime state is reset here); after
+    time_limit seconds of real time it is stopped and fails."""
     from lp.interp.actors import describe_reason, run_main_code
     if next(_runs) % COLLECT_EVERY == 0:
         gc.unfreeze()
@@ -61,12 +64,18 @@ def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None, faul
     call = parse_text(f"{test.class_name} new {test.selector}.", test.span.file)
     code = interp.compiler.main(list(call.statements), test.span)
     status, proc, st = run_main_code(interp, code, domains=1 if seed is not None else None,
-                                     seed=seed, faults=faults, fault_rate=fault_rate)
+                                     seed=seed, faults=faults, fault_rate=fault_rate,
+                                     time_limit=time_limit)
     o = Outcome(test, True, [], buf.getvalue(), seed, faults, fault_rate)
     if seed is not None:
         o.steps, o.injected = interp.runtime.det_stats()
     kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
-    if status == rt.EDEADLOCK:
+    if interp.time_limit_hit:
+        o.out_of_time = True
+        virtual = f", {o.steps} turns and {interp.runtime.det_clock_ms()} ms of virtual time" if seed is not None else ""
+        o.lines = [f"the test did not end within {time_limit:g} s of real time{virtual}: it may never end "
+                   f"(give it longer with --timeout SECONDS)"]
+    elif status == rt.EDEADLOCK:
         o.lines = ["deadlock: every actor is blocked and nothing can wake one"]
     elif proc.error is not None:
         o.lines = error_lines(interp.sources, proc.error, test.span.file)
@@ -80,7 +89,7 @@ def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None, faul
 SHRINK_RATES = (2, 4, 8, 16, 32, 64, 128, 256)   # runtime/det.c's MAX_FAULT_RATE
 
 
-def shrink(interp: Interpreter, failed: Outcome) -> Outcome:
+def shrink(interp: Interpreter, failed: Outcome, time_limit=None) -> Outcome:
     """A failure under faults made smaller with the same seed and the same failure: first as few
     faults as still give it (the run allowing 1, 2, ... faults), then as short a run as possible
     (those faults made 2, 4, ... 256 times as likely, so they come sooner and the test fails in
@@ -95,7 +104,8 @@ def shrink(interp: Interpreter, failed: Outcome) -> Outcome:
             best = o
             break
     for rate in SHRINK_RATES:
-        o = run_test(interp, failed.test, seed=failed.seed, faults=best.injected, fault_rate=rate)
+        o = run_test(interp, failed.test, seed=failed.seed, faults=best.injected, fault_rate=rate,
+                     time_limit=time_limit)
         if same(o) and o.steps < best.steps:
             best = o
     if best is not failed:

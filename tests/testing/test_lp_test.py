@@ -131,6 +131,16 @@ def test_same_seed_same_output_and_seeds_choose_schedules(tmp_path):
     assert len(orders) == 3
 
 
+def test_timers_due_together_fire_in_the_order_the_seed_chooses(tmp_path):
+    prog = tmp_path / "t.lp"
+    prog.write_text("main := Actor self.\n1 to: 5 do: [:i | Actor spawn: [:me | Actor sleep: 10. main ! i]].\n"
+                    "1 to: 5 do: [:j | main receive: { Integer -> [:i | Transcript show: i printString] }].\n"
+                    "'' displayNl.\n")
+    outs = {s: {run_lp("run", "--seed", str(s), str(prog), timeout=60).stdout for _ in range(2)} for s in range(1, 7)}
+    assert all(len(o) == 1 for o in outs.values())
+    assert len({next(iter(o)) for o in outs.values()}) > 1
+
+
 def test_virtual_time_skips_a_ten_minute_sleep(tmp_path):
     _, out, _ = lp_test(tmp_path, "order_test.lp", files={"order_test.lp": ORDER}, timeout=60)
     waited = int(out.split("output:\n")[1].split("\n")[0].split()[-1])
@@ -239,11 +249,16 @@ SleepyTest >> testSleepIsEnoughForTheWorker = (
     "the worker traps exits, so faults do not kill it: only time can fail this test"
     Actor spawn: [:me |
         Actor trapExits: true.
-        1 to: 200 do: [:i | (1 to: 20) inject: 0 into: [:a :b | a + b]. main ! (Count fields: { n: i })]].
-    Actor sleep: 2.
+        1 to: 200 do: [:i | Actor sleep: 0. main ! (Count fields: { n: i })]].
+    Actor sleep: 5.
     self assert: (self lastOf: 0) equals: 200
 ).
 SleepyTest >> lastOf: n = Actor self receive: { Count -> [:c | self lastOf: c n] } after: 0 do: [n].
+SleepyTest >> testSleepIsPunctual = (
+    t := Actor millisecondClock.
+    Actor sleep: 30.
+    self assert: Actor millisecondClock - t < 31
+).
 SleepyTest >> testTimeoutsNeverEndEarly = (
     t := Actor millisecondClock.
     Actor spawn: [:me | 1 to: 100 do: [:i | i printString]].
@@ -258,12 +273,16 @@ SleepyTest >> testTimeoutsNeverEndEarly = (
 
 def test_slow_turns_fire_timers_early_relative_to_the_work_but_never_before_the_deadline(tmp_path):
     files = {"sleepy_test.lp": SLEEPY}
-    # without faults a turn takes 1 us: 2 ms is time enough for the worker, under every seed
+    # without faults the worker's 200 short turns take well under 5 ms, under every seed
     assert lp_test(tmp_path, "sleepy_test.lp", "--seeds", "30", files=files)[0] == 0
     # with faults a turn may take up to 10 ms: the sleep ends before the worker is done
-    code, out, _ = lp_test(tmp_path, "sleepy_test.lp", "--seeds", "30", "--faults")
-    assert code == 1 and out.startswith("sleepy_test.lp F.\n")
+    code, out, _ = lp_test(tmp_path, "sleepy_test.lp", "--seeds", "30", "--faults",
+                           "--only", "testSleepIsEnoughForTheWorker")
+    assert code == 1 and out.startswith("sleepy_test.lp F\n")
     assert "FAIL SleepyTest>>testSleepIsEnoughForTheWorker" in out and "expected 200 but got" in out
+    # late timers: a sleep punctual to the millisecond without faults is late under some seed
+    code, out, _ = lp_test(tmp_path, "sleepy_test.lp", "--seeds", "30", "--faults", "--only", "testSleepIsPunctual")
+    assert code == 1 and "FAIL SleepyTest>>testSleepIsPunctual" in out
     # ... yet no timeout or sleep ever ends before its deadline by the clock
     code, out, _ = lp_test(tmp_path, "sleepy_test.lp", "--seeds", "100", "--faults",
                            "--only", "testTimeoutsNeverEndEarly")
@@ -272,3 +291,34 @@ def test_slow_turns_fire_timers_early_relative_to_the_work_but_never_before_the_
 
 def test_supervision_tree_keeps_its_invariants_under_faults():
     assert bank("examples/testing/supervisor_test.lp", "--faults", "--seeds", "15")[0] == 0
+
+
+# ---- what a careless or hostile user may give it
+
+def test_files_without_tests_say_so_and_a_run_of_no_test_fails(tmp_path):
+    files = {"empty_test.lp": "", "none_test.lp": "Import module: #Test.\nTestCase subclass: #N.\nN >> helper = 1.\n",
+             "ok_test.lp": "Import module: #Test.\nTestCase subclass: #T.\nT >> testOk = self assert: true.\n"}
+    code, out, err = lp_test(tmp_path, "empty_test.lp", "none_test.lp", files=files)
+    assert code == 1
+    assert out == ("empty_test.lp: no tests (the file is empty)\n"
+                   "none_test.lp: no tests (a test is a unary method named test... of a subclass of TestCase)\n"
+                   "0 tests: 0 passed, 0 failed\n")
+    assert err == "lp test: no test ran (a test is a unary method named test... of a subclass of TestCase)\n"
+    code, out, err = lp_test(tmp_path, "ok_test.lp", "--only", "testNothing")
+    assert code == 1 and err == "lp test: no test ran: --only testNothing matched no test\n"
+    assert lp_test(tmp_path, ".")[0] == 0   # a folder with one test among them passes
+
+
+def test_a_test_that_never_ends_fails_at_its_time_limit(tmp_path):
+    src = ("Import module: #Test.\nTestCase subclass: #L.\nObject subclass: #S.\n"
+           "S class >> spin: n = S spin: n + 1.\nL >> testForever = S spin: 0.\nL >> testOk = self assert: true.\n")
+    for mode in ([], ["--real"]):
+        code, out, _ = lp_test(tmp_path, "loop_test.lp", "--timeout", "1", *mode, files={"loop_test.lp": src})
+        assert code == 1 and out.startswith("loop_test.lp F.\n"), out
+        assert "the test did not end within 1 s of real time" in out
+        assert "it may never end (give it longer with --timeout SECONDS)" in out
+        assert out.endswith("2 tests: 1 passed, 1 failed\n")
+    _, out, _ = lp_test(tmp_path, "loop_test.lp", "--timeout", "1")
+    assert "of virtual time: it may never end" in out   # deterministic mode says how far it got
+    assert "reproduce: lp test loop_test.lp --seed 1 --only 'L>>testForever' --timeout 1" in out
+    assert lp_test(tmp_path, "loop_test.lp", "--timeout", "-1")[0] == 2
