@@ -322,3 +322,30 @@ def test_a_test_that_never_ends_fails_at_its_time_limit(tmp_path):
     assert "of virtual time: it may never end" in out   # deterministic mode says how far it got
     assert "reproduce: lp test loop_test.lp --seed 1 --only 'L>>testForever' --timeout 1" in out
     assert lp_test(tmp_path, "loop_test.lp", "--timeout", "-1")[0] == 2
+
+
+def test_what_counts_as_a_test_and_only_repeated(tmp_path):
+    src = ("Import module: #Test.\nTestCase subclass: #Base.\nBase subclass: #Sub.\n"
+           "Sub >> testInherited = self assert: true.\nSub >> test: x = self fail: 'a keyword method is no test'.\n"
+           "Sub class >> testClassSide = 1 / 0.\nBase >> testBase = self assert: true.\n")
+    files = {"sub_test.lp": src}
+    code, out, _ = lp_test(tmp_path, files=files)   # no tests/ folder: the current one is searched
+    assert (code, out) == (0, "sub_test.lp ..\n2 tests: 2 passed, 0 failed\n")
+    code, out, _ = lp_test(tmp_path, "--only", "Sub>>testInherited", "--only", "testBase")
+    assert (code, out) == (0, "sub_test.lp ..\n2 tests: 2 passed, 0 failed\n")
+
+
+def test_lp_run_takes_the_fault_flags_with_a_seed(tmp_path):
+    prog = tmp_path / "p.lp"
+    prog.write_text("main := Actor self.\nws := (1 to: 5) collect: [:i | Actor spawn: [:me | main ! i]].\n"
+                    "1 to: 5 do: [:j | main receive: { Integer -> [:i | i printNl] } after: 100 do: ['lost' displayNl]].\n")
+    runs = [run_lp("run", "--seed", "7", "--faults", str(prog), timeout=60) for _ in range(2)]
+    assert runs[0].returncode == 0 and runs[0].stdout == runs[1].stdout
+    r = run_lp("run", "--faults", str(prog), timeout=60)
+    assert r.returncode == 2 and b"--faults, --max-faults and --fault-rate need --seed N" in r.stderr
+
+
+def test_faults_never_kill_an_actor_that_traps_exits(tmp_path):
+    src = ECHO.replace("[:me | Loop serve: me]", "[:me | Actor trapExits: true. Loop serve: me]")
+    code, out, _ = lp_test(tmp_path, "echo_test.lp", "--faults", "--seeds", "10", files={"echo_test.lp": src})
+    assert code == 0, out
