@@ -72,7 +72,8 @@ def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None, faul
     kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
     if interp.time_limit_hit:
         o.out_of_time = True
-        virtual = f", {o.steps} turns and {interp.runtime.det_clock_ms()} ms of virtual time" if seed is not None else ""
+        virtual = "" if seed is None else \
+            f", {o.steps} turns and {interp.runtime.det_clock_ms()} ms of virtual time"
         o.lines = [f"the test did not end within {time_limit:g} s of real time{virtual}: it may never end "
                    f"(give it longer with --timeout SECONDS)"]
     elif status == rt.EDEADLOCK:

@@ -108,7 +108,8 @@ def test_monitors_down_reasons_late_registration_and_demonitor(tmp_path, seed):
     me monitor: e. me demonitor: e. e ! 1.
     (me receive: { Down -> [:d | 'unexpected Down'] } after: 50 do: ['no Down after demonitor']) displayNl.
     """
-    assert run_ok(src, tmp_path, seed=seed) == "Error(message: 'bad')\ntrue\n#normal\n#killed\nno Down after demonitor\n"
+    assert run_ok(src, tmp_path, seed=seed) == \
+        "Error(message: 'bad')\ntrue\n#normal\n#killed\nno Down after demonitor\n"
 
 
 @pytest.mark.parametrize("rep", REPEAT)

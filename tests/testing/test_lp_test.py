@@ -338,7 +338,8 @@ def test_what_counts_as_a_test_and_only_repeated(tmp_path):
 def test_lp_run_takes_the_fault_flags_with_a_seed(tmp_path):
     prog = tmp_path / "p.lp"
     prog.write_text("main := Actor self.\nws := (1 to: 5) collect: [:i | Actor spawn: [:me | main ! i]].\n"
-                    "1 to: 5 do: [:j | main receive: { Integer -> [:i | i printNl] } after: 100 do: ['lost' displayNl]].\n")
+                    "1 to: 5 do: [:j |\n"
+                    "    main receive: { Integer -> [:i | i printNl] } after: 100 do: ['lost' displayNl]].\n")
     runs = [run_lp("run", "--seed", "7", "--faults", str(prog), timeout=60) for _ in range(2)]
     assert runs[0].returncode == 0 and runs[0].stdout == runs[1].stdout
     r = run_lp("run", "--faults", str(prog), timeout=60)
