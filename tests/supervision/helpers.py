@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 
-from tests.interp.helpers import SEEDS, run_source  # noqa: F401 (SEEDS: for the test modules)
+from tests.interp.helpers import run_source
 
 PRELUDE = """
 Import module: #Supervision.

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.supervision.helpers import SEEDS, lines, run_ok
+from tests.interp.helpers import SEEDS
+from tests.supervision.helpers import lines, run_ok
 
 REPEAT = [pytest.param(i, id=f"run{i}") for i in range(3)]
 

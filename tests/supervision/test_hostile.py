@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run_lp
-from tests.supervision.helpers import SEEDS, lines, program, run_ok
+from tests.interp.helpers import SEEDS
+from tests.supervision.helpers import lines, program, run_ok
 
 DOMAINS = [pytest.param(1, id="1dom"), pytest.param(2, id="2dom")]
 

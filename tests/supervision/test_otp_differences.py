@@ -17,7 +17,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run_lp
-from tests.supervision.helpers import SEEDS, lines, run_ok, run_raw
+from tests.interp.helpers import SEEDS
+from tests.supervision.helpers import lines, run_ok, run_raw
 
 DOMAINS = [pytest.param(1, id="1dom"), pytest.param(2, id="2dom")]
 
