@@ -1043,7 +1043,8 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     quiet = quiet_flag;
     program_main = fn;
     lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0, .deterministic = sim->deterministic,
-                       .seed = sim->seed, .faults = sim->faults, .max_faults = sim->max_faults};
+                       .seed = sim->seed, .faults = sim->faults, .max_faults = sim->max_faults,
+                       .fault_rate = sim->fault_rate};
     lprt_hooks hooks = {.retain = msg_retain, .release = msg_release, .on_exit = on_exit_hook,
                         .unobserved = unobserved, .deadlock = deadlocked};
     lprt *rt = lprt_new(&cfg, &hooks);

@@ -216,7 +216,7 @@ void lpn_flush(void);
 /* ---- actors.c (the generated code calls the rest of it through lp.compiler.actors) ---- */
 /* Deterministic mode for a run (lprt_config's fields of the same names; all 0: off). */
 typedef struct {
-    int deterministic, faults;
+    int deterministic, faults, fault_rate;
     uint64_t seed, max_faults;
 } lpn_sim;
 int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack,

@@ -1,6 +1,7 @@
 /* main.c — a native LP program's entry: run-time flags, then the program as the main actor (actors.c).
  * `--seed N` runs it in the runtime's deterministic mode (docs/testing.md), as `lp run --seed N`
- * does: one domain, virtual time, one schedule per seed; `--faults` / `--max-faults N` add faults. */
+ * does: one domain, virtual time, one schedule per seed; `--faults` / `--max-faults N` /
+ * `--fault-rate R` add faults. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ lpn_value lp_program_main(void);   /* generated: the main module's statements */
 static size_t main_stack = (size_t)1 << 30;   /* reserved, committed as it is used */
 
 static void usage(const char *prog, const char *why) {
-    fprintf(stderr, "usage: %s [--domains N] [--quiet] [--stack-limit N] [--seed N [--faults] [--max-faults N]]\n%s: %s\n", prog, prog, why);
+    fprintf(stderr, "usage: %s [--domains N] [--quiet] [--stack-limit N] [--seed N [--faults] [--max-faults N] [--fault-rate R]]\n%s: %s\n", prog, prog, why);
     exit(2);
 }
 
@@ -51,13 +52,17 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--max-faults") == 0) {
             faults = 1;
             sim.max_faults = (uint64_t)at_least(argv[0], "--max-faults", argv[++i], 1);
+        } else if (strcmp(argv[i], "--fault-rate") == 0) {
+            faults = 1;
+            sim.fault_rate = (int)at_least(argv[0], "--fault-rate", argv[++i], 1);
+            if (sim.fault_rate > 256) usage(argv[0], "--fault-rate expects a whole number from 1 to 256");
         } else {
             char why[256];
             snprintf(why, sizeof why, "unknown argument %.200s", argv[i]);
             usage(argv[0], why);
         }
     }
-    if (faults && !sim.deterministic) usage(argv[0], "--faults and --max-faults need --seed N");
+    if (faults && !sim.deterministic) usage(argv[0], "--faults, --max-faults and --fault-rate need --seed N");
     sim.faults = faults;
     if ((size_t)lpn_depth_limit * 512 > main_stack) main_stack = (size_t)lpn_depth_limit * 512;
     return lpn_run_program(lp_program_main, domains, quiet, main_stack, &sim);

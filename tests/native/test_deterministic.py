@@ -1,6 +1,7 @@
 """A built binary's `--seed N` (docs/testing.md): the runtime's deterministic mode, as `lp run
 --seed N` has it: the same seed prints the same bytes, seeds choose the interleaving, virtual
-time skips a ten-minute sleep, and `--faults` / `--max-faults N` inject seeded faults."""
+time skips a ten-minute sleep, and `--faults` / `--max-faults N` / `--fault-rate R` inject
+seeded faults."""
 from __future__ import annotations
 
 import pytest
@@ -45,10 +46,13 @@ def test_faults_are_replayed_by_seed_too(binary):
     assert runs[0].stdout == runs[1].stdout and runs[0].status == runs[1].status
     capped = native(binary, binary.parent, "--seed", "4", "--max-faults", "1")
     assert capped.status in (0, 1)
+    rated = [native(binary, binary.parent, "--seed", "4", "--max-faults", "3", "--fault-rate", "64") for _ in range(2)]
+    assert rated[0].stdout == rated[1].stdout
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--faults"], "--faults and --max-faults need --seed N"),
+    (["--faults"], "--faults, --max-faults and --fault-rate need --seed N"),
+    (["--seed", "1", "--fault-rate", "257"], "--fault-rate expects a whole number from 1 to 256"),
     (["--seed", "-1"], "--seed expects a whole number of at least 0"),
     (["--seed", "x"], "--seed expects a whole number of at least 0"),
     (["--seed"], "--seed expects a whole number of at least 0"),
