@@ -18,6 +18,10 @@ NO_TESTS_HINT = "a test is a unary method named test... of a subclass of TestCas
 def cmd_test(args, sources: SourceMap) -> int:
     from lp.cli import _load_program, _type_check
     from lp.interp.interp import Interpreter
+    if args.real and (fault_limit(args) is not None or args.seed is not None or args.seeds):
+        sys.stderr.write("lp test: --real runs on the normal scheduler: --seed, --seeds and the fault flags "
+                         "need deterministic mode\n")
+        return 2
     files, missing = test_files(args.paths)
     out = sys.stdout
     for m in missing:

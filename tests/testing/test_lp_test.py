@@ -71,6 +71,10 @@ def test_missing_paths_and_files_that_do_not_load(tmp_path):
 def test_usage_errors(tmp_path):
     assert lp_test(tmp_path, "--seed", "-1")[0] == 2
     assert lp_test(tmp_path, "--seeds", "0")[0] == 2
+    assert lp_test(tmp_path, "--fault-rate", "257")[0] == 2
+    for flags in (["--faults"], ["--seed", "3"], ["--seeds", "3"], ["--max-faults", "2"]):
+        code, _, err = lp_test(tmp_path, "--real", *flags)
+        assert code == 2 and "--real runs on the normal scheduler" in err
 
 
 def test_assertions(tmp_path):
