@@ -92,21 +92,31 @@ SHRINK_RATES = (2, 4, 8, 16, 32, 64, 128, 256)   # runtime/det.c's MAX_FAULT_RAT
 
 def shrink(interp: Interpreter, failed: Outcome, time_limit=None) -> Outcome:
     """A failure under faults made smaller with the same seed and the same failure: first as few
-    faults as still give it (the run allowing 1, 2, ... faults), then as short a run as possible
-    (those faults made 2, 4, ... 256 times as likely, so they come sooner and the test fails in
-    fewer turns). Answers the smallest run found, or `failed` itself."""
+    faults as still give it (runs allowing 1, 2, 4, ... faults, then a bisection: allowing as many
+    as it injected replays it), then as short a run as possible (those faults made 2, 4, ... 256
+    times as likely, so they come sooner and the test fails in fewer turns). Answers the
+    smallest run found, or `failed` itself."""
     def same(o):
         return not o.passed and o.lines[:1] == failed.lines[:1]
 
-    best = failed
-    for most in range(1, failed.injected):
-        o = run_test(interp, failed.test, seed=failed.seed, faults=most)
+    def allowing(most, rate=1):
+        return run_test(interp, failed.test, seed=failed.seed, faults=most, fault_rate=rate, time_limit=time_limit)
+
+    best, lo, hi, most = failed, 0, failed.injected, 1
+    while most < hi:
+        o = allowing(most)
         if same(o):
-            best = o
+            best, hi = o, most
             break
+        lo, most = most, most * 2
+    while hi - lo > 1:
+        o = allowing((lo + hi) // 2)
+        if same(o):
+            best, hi = o, (lo + hi) // 2
+        else:
+            lo = (lo + hi) // 2
     for rate in SHRINK_RATES:
-        o = run_test(interp, failed.test, seed=failed.seed, faults=best.injected, fault_rate=rate,
-                     time_limit=time_limit)
+        o = allowing(best.injected, rate)
         if same(o) and o.steps < best.steps:
             best = o
     if best is not failed:
