@@ -11,6 +11,7 @@ import sys
 
 from lp import __version__
 from lp.diagnostics import LPError, SourceMap, render_all
+from lp.testing import DEFAULT_TIMEOUT
 
 EXIT_OK, EXIT_DIAGNOSTIC, EXIT_USAGE = 0, 1, 2
 
@@ -64,6 +65,27 @@ def _observe_address(text: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def _timeout(text: str) -> int:
+    return _whole(text, 10 ** 6, least=0)
+
+
+MAX_FAULT_RATE = 256   # runtime/det.c
+
+
+def _fault_rate(text: str) -> int:
+    return _whole(text, MAX_FAULT_RATE)
+
+
+def _fault_flags(p) -> None:
+    """--faults, --max-faults, --fault-rate: the faults of deterministic mode (docs/testing.md)."""
+    p.add_argument("--faults", action="store_true",
+                   help="inject seeded faults: kill actors, delay deliveries, slow turns, fire timers late")
+    p.add_argument("--max-faults", type=_seed_count, default=None, metavar="N",
+                   help="inject at most N faults (implies --faults; a shrunk failure prints it)")
+    p.add_argument("--fault-rate", type=_fault_rate, default=None, metavar="R",
+                   help="make each fault R times as likely (implies --faults; a shrunk failure prints it)")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="lp", description="LP: a statically typed, Smalltalk-flavoured actor language.")
     p.add_argument("--version", action="version", version=f"lp {__version__}")
@@ -75,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="silence reports of unobserved deaths and unmatched messages")
     run.add_argument("--seed", type=_seed, default=None, metavar="N",
                      help="run in deterministic mode with this seed: one domain, virtual time (docs/testing.md)")
+    _fault_flags(run)
     run.add_argument("--no-check", action="store_true", help="skip the type check")
     run.add_argument("--observe", type=_observe_address, default=None, metavar="[HOST:]PORT",
                      help="serve a live view of the running program at http://HOST:PORT/ "
@@ -118,10 +141,10 @@ def _parser() -> argparse.ArgumentParser:
                       help="the seed of the deterministic schedule (default 1)")
     test.add_argument("--seeds", type=_seed_count, default=None, metavar="K",
                       help="run each test under K seeds (from --seed on), stopping at its first failure")
-    test.add_argument("--faults", action="store_true",
-                      help="inject seeded faults: kill actors, delay deliveries, fire timers late")
-    test.add_argument("--max-faults", type=_seed_count, default=None, metavar="N",
-                      help="inject at most N faults (implies --faults; a shrunk failure prints it)")
+    _fault_flags(test)
+    test.add_argument("--timeout", type=_timeout, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                      help=f"fail a test still running after this many seconds of real time "
+                           f"(default {DEFAULT_TIMEOUT}; 0: no limit)")
     test.add_argument("--real", action="store_true",
                       help="run on the normal multi-domain scheduler and clock instead")
     test.add_argument("--only", action="append", metavar="TEST",
@@ -191,6 +214,10 @@ def cmd_run(args, sources: SourceMap) -> int:
         sys.stderr.write("lp: --observe serves the page over the network, which deterministic mode (--seed) "
                          "does not allow\n")
         return EXIT_USAGE
+    from lp.testing.command import fault_limit
+    faults = fault_limit(args)
+    if faults is not None and args.seed is None:
+        _Parser(prog="lp run").error("--faults, --max-faults and --fault-rate need --seed N")
     main, imports = _load_program(args.file, sources, ("Observer",) if args.observe else ())
     if not args.no_check:
         _type_check(main, imports, sources, quiet=args.quiet)
@@ -202,7 +229,8 @@ def cmd_run(args, sources: SourceMap) -> int:
         prelude = observe(interp, sources, args.file, *args.observe)
         if prelude is None:
             return EXIT_USAGE
-    return interp.run_main(main, args.domains, seed=args.seed, prelude=prelude)
+    return interp.run_main(main, args.domains, seed=args.seed, faults=faults, fault_rate=args.fault_rate or 1,
+                           prelude=prelude)
 
 
 def cmd_fmt(args, sources: SourceMap) -> int:

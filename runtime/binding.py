@@ -439,7 +439,7 @@ class Runtime:
     """One runtime: create, spawn the main actor (and others), run once."""
 
     def __init__(self, domains=None, budget=0, on_unobserved=None, on_deadlock=None, seed=None, faults=None,
-                 observe=False):
+                 fault_rate=1, observe=False):
         """on_deadlock(): called (on a domain thread, every actor blocked) when no actor can ever
         run again; run() then answers EDEADLOCK. Only for programs where nothing but the
         actors themselves sends messages or signals."""
@@ -453,7 +453,7 @@ class Runtime:
         cfg = ffi.new("lprt_config *", {"domains": domains or 0, "budget": budget, "fiber_stack": 0,
                                         "deterministic": seed is not None, "seed": seed or 0,
                                         "faults": faults is not None, "max_faults": faults or 0,
-                                        "observe": bool(observe)})
+                                        "fault_rate": fault_rate, "observe": bool(observe)})
         hooks = ffi.new("lprt_hooks *", {
             "retain": lib.lprt_py_retain, "release": lib.lprt_py_release,
             "on_exit": lib.lprt_py_on_exit, "unobserved": lib.lprt_py_unobserved,
@@ -525,6 +525,10 @@ class Runtime:
     def det_stats(self):
         """Deterministic mode: (actor turns run, faults injected)."""
         return int(lib.lprt_det_steps(self._rt)), int(lib.lprt_det_faults(self._rt))
+
+    def det_clock_ms(self):
+        """Deterministic mode: the virtual clock, in milliseconds."""
+        return int(lib.lprt_det_clock(self._rt)) // 1_000_000
 
     def snapshot_rows(self):
         """The live actors as tuples in SNAPSHOT_FIELDS order (state as LPRT_ST_*, kind as 0/1,

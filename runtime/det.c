@@ -3,15 +3,20 @@
  * The same scheduler with its choice points handed to a PRNG: one domain
  * keeps its runnable actors in an array and runs a PRNG-chosen one each turn
  * (with a PRNG-chosen reduction budget, so preemption points vary too).
- * Time is virtual: every turn advances the clock by TICK_NS (nothing else
- * does, so how soon the engine starts the main actor changes nothing), timers whose
+ * Time is virtual: every turn advances the clock by TICK_NS and REDUCTION_NS
+ * per reduction it spent (nothing else does, so how soon the engine starts the
+ * main actor changes nothing, and actors that compute without end still let
+ * the clock reach a timer), timers whose
  * deadline has passed fire before the next choice (simultaneous ones become
  * runnable together, so their order is the PRNG's), and when no actor can run
  * the clock jumps to the next deadline instead of waiting. Nothing else
  * decides an order (no io or resolver thread, no stealing), so one seed gives
  * one schedule. Faults draw from a second PRNG stream: kill an actor that does
  * not trap exits, hold back a delivery (and every later one between the same
- * sender and target, so per-sender order holds), fire a timer late.
+ * sender and target, so per-sender order holds), let a turn take up to 10 ms
+ * of virtual time (a timer fires before the other actors got their usual
+ * share of turns: early relative to the work, never before its deadline),
+ * fire the timers late at an idle jump.
  * Off (rt->det NULL) the normal scheduler pays one pointer test per choice.  */
 #include "lprt_internal.h"
 
@@ -19,11 +24,15 @@
 #include <stdlib.h>
 
 #define TICK_NS 1000                  /* virtual time per turn: 1 us */
+#define REDUCTION_NS 1000             /* ... and per reduction it spent: 1 us */
 #define KILL_ONE_IN 256               /* faults: per turn, chance of killing an actor */
 #define DELAY_ONE_IN 8                /* faults: per user message, chance of holding it */
 #define RELEASE_ONE_IN 4              /* faults: per turn, chance of releasing a held one */
 #define LATE_ONE_IN 2                 /* faults: per idle jump, chance of firing timers late */
 #define LATE_MAX_NS (10 * 1000000LL)  /* ... by up to 10 ms */
+#define SLOW_ONE_IN 64                /* faults: per turn with a timer pending, chance of a slow turn */
+#define SLOW_MAX_NS (10 * 1000000LL)  /* ... that takes up to 10 ms of virtual time */
+#define MAX_FAULT_RATE 256
 
 typedef struct held {
     struct held *next;
@@ -41,6 +50,7 @@ struct lprt__det {
     _Atomic uint64_t steps, injected;
     int faults;
     uint64_t max_faults;
+    uint64_t rate; /* faults are this many times as likely (1..MAX_FAULT_RATE) */
     held *held_head, *held_tail;
 };
 
@@ -59,6 +69,7 @@ lprt__det *lprt__det_new(const lprt_config *cfg) {
     s->frng = cfg->seed ^ 0x5851f42d4c957f2dULL;
     s->faults = cfg->faults;
     s->max_faults = cfg->max_faults;
+    s->rate = cfg->fault_rate < 1 ? 1 : cfg->fault_rate > MAX_FAULT_RATE ? MAX_FAULT_RATE : (uint64_t)cfg->fault_rate;
     return s;
 }
 
@@ -81,6 +92,11 @@ int64_t lprt__det_now(lprt__det *s) { return s->now; }
 
 uint64_t lprt_det_steps(lprt *rt) { return rt->det ? atomic_load(&rt->det->steps) : 0; }
 uint64_t lprt_det_faults(lprt *rt) { return rt->det ? atomic_load(&rt->det->injected) : 0; }
+int64_t lprt_det_clock(lprt *rt) { return rt->det ? rt->det->now : 0; }
+
+void lprt__det_worked(lprt *rt, int reductions) {
+    if (reductions > 0) rt->det->now += (int64_t)reductions * REDUCTION_NS;
+}
 
 int lprt__det_budget(lprt *rt) { return 1 + (int)(splitmix(&rt->det->rng) % (uint64_t)rt->budget); }
 
@@ -112,6 +128,7 @@ static lprt_actor *take_one(lprt__det *s) {
 
 static bool may_inject(lprt__det *s, uint64_t one_in) {
     if (!s->faults || (s->max_faults && atomic_load(&s->injected) >= s->max_faults)) return false;
+    one_in = one_in > s->rate ? one_in / s->rate : 1;
     if (splitmix(&s->frng) % one_in) return false;
     atomic_fetch_add(&s->injected, 1);
     return true;
@@ -229,6 +246,10 @@ void lprt__det_loop(lprt__domain *d) {
                     atomic_fetch_sub(&s->injected, 1); /* kill_one counts it if it finds a victim */
                     kill_one(rt);
                 }
+                /* a slow turn: the clock moves on while the others wait, so a pending timer may
+                   fire before they get their share (never before its deadline) */
+                if (next > s->now && next < INT64_MAX && may_inject(s, SLOW_ONE_IN))
+                    s->now += (int64_t)(splitmix(&s->frng) % SLOW_MAX_NS);
             }
             s->now += TICK_NS;
             atomic_fetch_add_explicit(&s->steps, 1, memory_order_relaxed);

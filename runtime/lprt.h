@@ -122,10 +122,13 @@ typedef struct {
     int deterministic;
     uint64_t seed;
     /* With deterministic: inject seeded faults (kill an actor that does not
-       trap exits, delay deliveries between different senders, fire timers
-       late), at most max_faults of them (0: no limit). */
+       trap exits, delay deliveries between different senders, let a turn
+       take up to 10 ms so timers fire early relative to the work, fire
+       timers late), at most max_faults of them (0: no limit), each
+       fault_rate times as likely as by default (<= 1: the default). */
     int faults;
     uint64_t max_faults;
+    int fault_rate;
     /* Nonzero: a fiber killed after it first ran is resumed once more before it
        is finished, with its pending lprt_suspend / lprt_yield answering
        LPRT_WAKE_KILLED, so that the engine can unwind its frames and release
@@ -157,6 +160,8 @@ int lprt_deterministic(lprt *rt);
 /* Deterministic mode: actor turns run so far, and faults injected so far. */
 uint64_t lprt_det_steps(lprt *rt);
 uint64_t lprt_det_faults(lprt *rt);
+/* Deterministic mode: the virtual clock in nanoseconds (0 when off). */
+int64_t lprt_det_clock(lprt *rt);
 
 /* ---- actors ---- */
 /* create: not yet runnable, so links/monitors/trapping can be set up first. */

@@ -233,6 +233,7 @@ void lprt__det_push(lprt *rt, lprt_actor *a);  /* a runnable actor */
 void lprt__det_loop(lprt__domain *d);          /* the domain's loop in this mode */
 int64_t lprt__det_now(lprt__det *s);
 int lprt__det_budget(lprt *rt);
+void lprt__det_worked(lprt *rt, int reductions); /* a turn spent them: the clock moves on */
 bool lprt__det_hold(lprt_actor *to, lprt_msg *m); /* faults: true when the delivery is delayed */
 
 /* deadlock.c */

@@ -219,7 +219,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     atomic_store_explicit(&d->turns, atomic_load_explicit(&d->turns, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     a->wake_reason = W_REASON(w);
-    a->budget = d->rt->det ? lprt__det_budget(d->rt) : d->rt->budget;
+    int budget = a->budget = d->rt->det ? lprt__det_budget(d->rt) : d->rt->budget;
     a->wait_kind = WAIT_NONE;
     if (atomic_load_explicit(&a->kill_pending, memory_order_acquire)) {
         if (a->kind == LPRT_FIBER) lprt__fiber_unwind(d, a);
@@ -229,6 +229,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     lprt__cur_actor = a;
     int r = a->kind == LPRT_STEP ? a->step(a, a->ud) : lprt__fiber_resume(d, a);
     lprt__cur_actor = NULL;
+    if (d->rt->det) lprt__det_worked(d->rt, budget - a->budget);
     if (r == LPRT_DONE) {
         lprt_reason own = a->own_reason;
         a->own_reason = (lprt_reason){LPRT_NORMAL, NULL};

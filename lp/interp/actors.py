@@ -15,7 +15,7 @@ from lp.interp.registry import prim
 from lp.interp.deadlock import report_deadlock
 from lp.interp.values import ActorValue, Closure, Future, FutureReady, Instance, LPClass, Promise, ReplyAddress, Symbol
 from lp.interp import vm as vm_module
-from lp.interp.vm import BLOCK, DONE, SUSPEND, Call, Frame, Process
+from lp.interp.vm import BLOCK, BUDGET, DONE, SUSPEND, Call, Frame, Process
 from lp.runtime import binding as rt
 
 NORMAL_SYM, KILLED_SYM = Symbol("normal"), Symbol("killed")
@@ -209,7 +209,10 @@ class ActorState:
             self.report_unmatched(ctx)
             self.ending()
             return rt.DONE
-        return rt.BLOCK if r == BLOCK else rt.YIELD
+        if r == BLOCK:
+            return rt.BLOCK
+        ctx.reductions(BUDGET)   # preempted: the turn spent its budget (deterministic mode's clock counts it)
+        return rt.YIELD
 
     def ending(self):
         """The main actor's last step is over: the program ends now. Set before the runtime
@@ -578,11 +581,11 @@ def _future(p, pr):
 
 # ---- running a program
 
-def run_program(interp, main, domains=None, seed=None, prelude=()) -> int:
+def run_program(interp, main, domains=None, seed=None, faults=None, fault_rate=1, prelude=()) -> int:
     """Run the main program's statements as the main actor (in deterministic mode with a seed),
     after the `prelude` statements (`--observe`'s); answers the process exit status."""
     code = interp.compiler.main(list(prelude) + list(main.statements), main.span)
-    status, proc, st = run_main_code(interp, code, domains, seed)
+    status, proc, st = run_main_code(interp, code, domains, seed, faults, fault_rate)
     if status == rt.EDEADLOCK:
         return 1
     if proc.error is not None:
@@ -598,9 +601,10 @@ def run_program(interp, main, domains=None, seed=None, prelude=()) -> int:
     return 0
 
 
-def run_main_code(interp, code, domains=None, seed=None, faults=None):
+def run_main_code(interp, code, domains=None, seed=None, faults=None, fault_rate=1, time_limit=None):
     """Run compiled main code as the main actor of a fresh runtime (deterministic when `seed` is
-    given: runtime/DESIGN.md); answers (runtime status, the main Process, its ActorState)."""
+    given: runtime/DESIGN.md); answers (runtime status, the main Process, its ActorState). After
+    time_limit seconds (real time) the main actor is killed and interp.time_limit_hit set."""
     # Everything loaded so far lives for the whole run: keep the cycle collector off it, and
     # collect young objects less often (actors allocate many small, acyclic objects).
     gc.freeze()
@@ -609,7 +613,8 @@ def run_main_code(interp, code, domains=None, seed=None, faults=None):
     interp.main_process = proc
     st = ActorState(interp, proc, is_main=True)
     runtime = rt.Runtime(domains=domains, on_unobserved=interp.unobserved, observe=interp.observer is not None,
-                         on_deadlock=lambda: report_deadlock(interp, runtime), seed=seed, faults=faults)
+                         on_deadlock=lambda: report_deadlock(interp, runtime), seed=seed, faults=faults,
+                         fault_rate=fault_rate)
     interp.runtime = runtime
     ref = runtime.spawn(st.step, on_exit=st.on_exit, start=False)
     if interp.observer is not None:
@@ -620,7 +625,13 @@ def run_main_code(interp, code, domains=None, seed=None, faults=None):
         ref.exit(rt.KILLED)
 
     # The runtime runs on its own thread so this one stays free to take Ctrl-C.
-    status = run_interruptibly(lambda: runtime.run(ref), interrupted)
+    def out_of_time():
+        interp.time_limit_hit = True
+        interp.main_done = True
+        ref.exit(rt.KILLED)
+
+    interp.time_limit_hit = False
+    status = run_interruptibly(lambda: runtime.run(ref), interrupted, limit=time_limit, on_limit=out_of_time)
     interp.out.flush()
     return status, proc, st
 

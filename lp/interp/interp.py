@@ -202,6 +202,6 @@ class Interpreter:
                     pass
 
     # ---- running
-    def run_main(self, main: A.Program, domains=None, seed=None, prelude=()) -> int:
+    def run_main(self, main: A.Program, domains=None, seed=None, faults=None, fault_rate=1, prelude=()) -> int:
         from lp.interp.actors import run_program
-        return run_program(self, main, domains, seed, prelude)
+        return run_program(self, main, domains, seed, faults, fault_rate, prelude)

@@ -13,16 +13,19 @@ import os
 import signal
 import sys
 import threading
+import time
 
 _SYNC = hasattr(signal, "sigtimedwait") and hasattr(signal, "pthread_sigmask")
 
 
-def run_interruptibly(target, on_interrupt, grace: float = 5.0):
+def run_interruptibly(target, on_interrupt, grace: float = 5.0, limit: float | None = None, on_limit=None):
     """Run target() on its own thread and answer what it answers (or raise what it raises),
     waiting for it. On SIGINT call on_interrupt(),
     give the thread `grace` seconds to finish, then raise KeyboardInterrupt; if it is
     still running then, end the process at once (a thread inside the runtime must not
-    outlive the interpreter's shutdown)."""
+    outlive the interpreter's shutdown). With a limit: after that many seconds call
+    on_limit() (which should end the run) and keep waiting, as long again as `grace`."""
+    end = time.monotonic() + limit if limit else None
     result = []
     waiter = threading.get_ident()
     sync = _SYNC and threading.current_thread() is threading.main_thread()
@@ -40,12 +43,23 @@ def run_interruptibly(target, on_interrupt, grace: float = 5.0):
     try:
         runner.start()
         while not result:
+            if end is not None and time.monotonic() >= end:
+                on_limit()
+                end = None
+                runner.join(grace)
+                if runner.is_alive():
+                    sys.stdout.flush()
+                    sys.stderr.write("lp: the run did not stop after its time limit\n")
+                    sys.stderr.flush()
+                    os._exit(1)
+                break
+            wait = 0.2 if end is None else max(0.0, min(0.2, end - time.monotonic()))
             if sync:
-                got = signal.sigtimedwait({signal.SIGINT, signal.SIGUSR2}, 0.2)
+                got = signal.sigtimedwait({signal.SIGINT, signal.SIGUSR2}, wait)
                 if got is not None and got.si_signo == signal.SIGINT:
                     raise KeyboardInterrupt
             else:
-                runner.join(0.2)
+                runner.join(wait)
     except KeyboardInterrupt:
         on_interrupt()
         runner.join(grace)

@@ -26,9 +26,11 @@ class Outcome:
     output: str = ""                                 # what the test printed
     seed: int | None = None
     faults: int | None = None    # with faults: the most allowed (0: no limit)
+    fault_rate: int = 1          # ... each this many times as likely
     injected: int = 0            # deterministic mode: faults injected, and turns run
     steps: int = 0
-    shrunk_from: int = 0         # shrink: the faults the first failing run injected
+    shrunk_from: tuple[int, int] | None = None   # shrink: (injected, steps) of the first failing run
+    out_of_time: bool = False    # stopped at its time limit
 
 
 def keep_test_frames(interp: Interpreter, main, tests: list[TestMethod]) -> None:
@@ -47,8 +49,10 @@ COLLECT_EVERY = 200   # runs: each run freezes what is live (lp.interp.actors), 
 _runs = itertools.count(1)
 
 
-def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None) -> Outcome:
-    """Run `test` on interp (loaded with the test file; its runtime state is reset here)."""
+def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None, fault_rate=1,
+             time_limit=None) -> Outcome:
+    """Run `test` on interp (loaded with the test file; its runtime state is reset here); after
+    time_limit seconds of real time it is stopped and fails."""
     from lp.interp.actors import describe_reason, run_main_code
     if next(_runs) % COLLECT_EVERY == 0:
         gc.unfreeze()
@@ -60,12 +64,19 @@ def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None) -> O
     call = parse_text(f"{test.class_name} new {test.selector}.", test.span.file)
     code = interp.compiler.main(list(call.statements), test.span)
     status, proc, st = run_main_code(interp, code, domains=1 if seed is not None else None,
-                                     seed=seed, faults=faults)
-    o = Outcome(test, True, [], buf.getvalue(), seed, faults)
+                                     seed=seed, faults=faults, fault_rate=fault_rate,
+                                     time_limit=time_limit)
+    o = Outcome(test, True, [], buf.getvalue(), seed, faults, fault_rate)
     if seed is not None:
         o.steps, o.injected = interp.runtime.det_stats()
     kind, value = getattr(interp, "main_reason", (rt.NORMAL, None))
-    if status == rt.EDEADLOCK:
+    if interp.time_limit_hit:
+        o.out_of_time = True
+        virtual = "" if seed is None else \
+            f", {o.steps} turns and {interp.runtime.det_clock_ms()} ms of virtual time"
+        o.lines = [f"the test did not end within {time_limit:g} s of real time{virtual}: it may never end "
+                   f"(give it longer with --timeout SECONDS)"]
+    elif status == rt.EDEADLOCK:
         o.lines = ["deadlock: every actor is blocked and nothing can wake one"]
     elif proc.error is not None:
         o.lines = error_lines(interp.sources, proc.error, test.span.file)
@@ -76,15 +87,41 @@ def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None) -> O
     return o
 
 
-def shrink(interp: Interpreter, failed: Outcome) -> Outcome:
-    """A failure under faults, with as few faults as still give the same failure: the same seed
-    run again allowing 1, 2, ... faults (0 allows any). Answers the smallest such run."""
-    for most in range(1, failed.injected):
-        o = run_test(interp, failed.test, seed=failed.seed, faults=most)
-        if not o.passed and o.lines[:1] == failed.lines[:1]:
-            o.shrunk_from = failed.injected
-            return o
-    return failed
+SHRINK_RATES = (2, 4, 8, 16, 32, 64, 128, 256)   # runtime/det.c's MAX_FAULT_RATE
+
+
+def shrink(interp: Interpreter, failed: Outcome, time_limit=None) -> Outcome:
+    """A failure under faults made smaller with the same seed and the same failure: first as few
+    faults as still give it (runs allowing 1, 2, 4, ... faults, then a bisection: allowing as many
+    as it injected replays it), then as short a run as possible (those faults made 2, 4, ... 256
+    times as likely, so they come sooner and the test fails in fewer turns). Answers the
+    smallest run found, or `failed` itself."""
+    def same(o):
+        return not o.passed and o.lines[:1] == failed.lines[:1]
+
+    def allowing(most, rate=1):
+        return run_test(interp, failed.test, seed=failed.seed, faults=most, fault_rate=rate, time_limit=time_limit)
+
+    best, lo, hi, most = failed, 0, failed.injected, 1
+    while most < hi:
+        o = allowing(most)
+        if same(o):
+            best, hi = o, most
+            break
+        lo, most = most, most * 2
+    while hi - lo > 1:
+        o = allowing((lo + hi) // 2)
+        if same(o):
+            best, hi = o, (lo + hi) // 2
+        else:
+            lo = (lo + hi) // 2
+    for rate in SHRINK_RATES:
+        o = allowing(best.injected, rate)
+        if same(o) and o.steps < best.steps:
+            best = o
+    if best is not failed:
+        best.shrunk_from = (failed.injected, failed.steps)
+    return best
 
 
 def error_lines(sources: SourceMap, err, test_file: str) -> list[str]:

@@ -1111,12 +1111,14 @@ static void init_classes(void) {
     }
 }
 
-int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t main_stack) {
+int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t main_stack, const lpn_sim *sim) {
     init_classes();
     quiet = quiet_flag;
     program_main = fn;
     main_stack_bytes = main_stack;
-    lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0, .unwind_killed_fibers = 1};
+    lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0, .deterministic = sim->deterministic,
+                       .seed = sim->seed, .faults = sim->faults, .max_faults = sim->max_faults,
+                       .fault_rate = sim->fault_rate, .unwind_killed_fibers = 1};
     lprt_hooks hooks = {.retain = msg_retain, .release = msg_release, .on_exit = on_exit_hook,
                         .unobserved = unobserved, .deadlock = deadlocked};
     lprt *rt = lprt_new(&cfg, &hooks);

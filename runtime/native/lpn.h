@@ -235,7 +235,13 @@ void lpn_flush(void);
 void lpn_flush_pending(void);                       /* flush stdout if it holds output: before an actor waits */
 
 /* ---- actors.c (the generated code calls the rest of it through lp.compiler.actors) ---- */
-int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack); /* the exit status */
+/* Deterministic mode for a run (lprt_config's fields of the same names; all 0: off). */
+typedef struct {
+    int deterministic, faults, fault_rate;
+    uint64_t seed, max_faults;
+} lpn_sim;
+int lpn_run_program(lpn_value (*main_fn)(void), int domains, int quiet, size_t main_stack,
+                    const lpn_sim *sim); /* the exit status */
 /* monitors.c: an actor's monitors, by the id of the actor watched (ids start at 1) */
 typedef struct { struct { uint64_t id, ref; } *e; size_t n, cap; } lpn_monitors;
 void lpn_monitors_put(lpn_monitors *m, uint64_t id, uint64_t ref);          /* replaces id's ref */

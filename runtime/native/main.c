@@ -1,4 +1,7 @@
-/* main.c — a native LP program's entry: run-time flags, then the program as the main actor (actors.c). */
+/* main.c — a native LP program's entry: run-time flags, then the program as the main actor (actors.c).
+ * `--seed N` runs it in the runtime's deterministic mode (docs/testing.md), as `lp run --seed N`
+ * does: one domain, virtual time, one schedule per seed; `--faults` / `--max-faults N` /
+ * `--fault-rate R` add faults. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +17,7 @@ enum { MAX_DOMAINS = 1024 };   /* as lp run (lp/cli.py) */
 static size_t main_stack = (size_t)1 << 30;   /* reserved, committed as it is used */
 
 static void usage(const char *prog, const char *why) {
-    fprintf(stderr, "usage: %s [--domains N] [--quiet] [--stack-limit N]\n%s: %s\n", prog, prog, why);
+    fprintf(stderr, "usage: %s [--domains N] [--quiet] [--stack-limit N] [--seed N [--faults] [--max-faults N] [--fault-rate R]]\n%s: %s\n", prog, prog, why);
     exit(2);
 }
 
@@ -34,20 +37,47 @@ static long positive(const char *prog, const char *flag, const char *text, long 
     return n;
 }
 
+static long long at_least(const char *prog, const char *flag, const char *text, long long least) {
+    char *end;
+    errno = 0;
+    long long n = text ? strtoll(text, &end, 10) : 0;
+    if (!text || !*text || *end || errno || n < least) {
+        char why[128];
+        snprintf(why, sizeof why, "%s expects a whole number of at least %lld", flag, least);
+        usage(prog, why);
+    }
+    return n;
+}
+
 int main(int argc, char **argv) {
     int domains = 1, quiet = 0;
+    lpn_sim sim = {0};
+    int faults = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--domains") == 0) domains = (int)positive(argv[0], "--domains", argv[++i], MAX_DOMAINS, "1,024");
         else if (strcmp(argv[i], "--quiet") == 0) quiet = 1;
         else if (strcmp(argv[i], "--stack-limit") == 0)
             lpn_depth_limit = positive(argv[0], "--stack-limit", argv[++i], LPN_MAX_STACK_LIMIT,
                                        "1,000,000,000");
-        else {
+        else if (strcmp(argv[i], "--seed") == 0) {
+            sim.deterministic = 1;
+            sim.seed = (uint64_t)at_least(argv[0], "--seed", argv[++i], 0);
+        } else if (strcmp(argv[i], "--faults") == 0) faults = 1;
+        else if (strcmp(argv[i], "--max-faults") == 0) {
+            faults = 1;
+            sim.max_faults = (uint64_t)at_least(argv[0], "--max-faults", argv[++i], 1);
+        } else if (strcmp(argv[i], "--fault-rate") == 0) {
+            faults = 1;
+            sim.fault_rate = (int)at_least(argv[0], "--fault-rate", argv[++i], 1);
+            if (sim.fault_rate > 256) usage(argv[0], "--fault-rate expects a whole number from 1 to 256");
+        } else {
             char why[256];
             snprintf(why, sizeof why, "unknown argument %.200s", argv[i]);
             usage(argv[0], why);
         }
     }
+    if (faults && !sim.deterministic) usage(argv[0], "--faults, --max-faults and --fault-rate need --seed N");
+    sim.faults = faults;
     if ((size_t)lpn_depth_limit * 512 > main_stack) main_stack = (size_t)lpn_depth_limit * 512;
-    return lpn_run_program(lp_program_main, domains, quiet, main_stack);
+    return lpn_run_program(lp_program_main, domains, quiet, main_stack, &sim);
 }

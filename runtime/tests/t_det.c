@@ -1,7 +1,8 @@
 /* t_det.c — deterministic mode: one seed gives one schedule (the same trace of
  * deliveries and virtual times, twice in a row), different seeds give
  * different schedules, virtual time skips sleeps, faults keep per-sender
- * order, and every run releases everything it allocated. */
+ * order and never end a sleep early, and every run releases everything it
+ * allocated. */
 #include "harness.h"
 
 #define WORKERS 8
@@ -17,7 +18,12 @@ static lprt_actor *t_collector; /* the running test's main actor */
 static void worker(lprt_actor *self, void *ud) {
     worker_arg *w = ud;
     for (int r = 0; r < ROUNDS; r++) {
-        if (h_rand(&w->rng) % 3 == 0) lprt_sleep_ms(self, h_rand(&w->rng) % 50);
+        if (h_rand(&w->rng) % 3 == 0) {
+            /* faults (slow turns, late timers) never end a sleep before its deadline */
+            int64_t ms = h_rand(&w->rng) % 50, before = lprt_now();
+            lprt_sleep_ms(self, ms);
+            CHECK(lprt_now() - before >= ms * 1000000);
+        }
         if (h_rand(&w->rng) % 4 == 0) lprt_yield(self);
         lprt_send(t_collector, VAL(w->index * 1000 + r));
     }

@@ -4,16 +4,26 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from lp.diagnostics import LPError, SourceMap, render_all
 from lp.interp.interp import Interpreter
 from lp.modules import Loader
 from lp.types import check_program
 
 
+# Seeds for tests whose outcome depends on timing on the real scheduler (a sleep meant to let
+# another actor get somewhere, a timeout that must not pass first): in deterministic mode
+# (`lp run --seed N`, docs/testing.md) virtual time makes them exact, and each seed is one
+# interleaving, the same on every run.
+SEEDS = [pytest.param(s, id=f"seed{s}") for s in (1, 2, 3, 4)]
+
+
 def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, stack_limit: int = 200_000,
-               check: bool = True):
+               check: bool = True, seed: int | None = None):
     """(exit status, stdout, stderr) of running `src` as a program file, type-checked first as
-    `lp run` does (check=False is `lp run --no-check`, for run-time checks the checker would refuse)."""
+    `lp run` does (check=False is `lp run --no-check`, for run-time checks the checker would refuse);
+    with a seed, in deterministic mode as `lp run --seed` (domains is then 1)."""
     f = tmp_path / "prog.lp"
     f.write_text(src)
     sources = SourceMap()
@@ -28,7 +38,7 @@ def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, 
                 err.write(render_all(result.diagnostics, sources) + "\n")
         interp = Interpreter(sources, out=out, err=err, quiet=quiet, stack_limit=stack_limit)
         interp.load(imports + [main])
-        status = interp.run_main(main, domains)
+        status = interp.run_main(main, domains, seed=seed)
     except LPError as e:
         return 1, out.getvalue(), render_all(e.diagnostics, sources)
     return status, out.getvalue(), err.getvalue()

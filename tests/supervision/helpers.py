@@ -4,37 +4,15 @@ driver that crashes a child and waits until its supervisor has dealt with it.
 Every test program prints only at points where the supervisors have settled
 (the driver waits for the child's Down, then asks the supervisor, which handles
 every death it knows of before answering), so the output is exact on any number
-of domains.
+of domains. A test that needs time to pass (a restart period, a sleep that lets
+another actor get somewhere) runs in deterministic mode under SEEDS instead,
+where virtual time makes it exact.
 """
 from __future__ import annotations
 
-import io
 import textwrap
-from pathlib import Path
 
-from lp.diagnostics import LPError, SourceMap, render_all
-from lp.interp.interp import Interpreter
-from lp.modules import Loader
-from lp.types import check_program
-
-
-def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False):
-    """(exit status, stdout, stderr) of `lp run` on src, in-process: type-check, then interpret."""
-    f = tmp_path / "prog.lp"
-    f.write_text(src)
-    sources = SourceMap()
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        main, imports = Loader(sources).load_main(str(f))
-        result = check_program(main, imports)
-        if result.diagnostics:
-            raise LPError(*result.diagnostics)
-        interp = Interpreter(sources, out=out, err=err, quiet=quiet)
-        interp.load(imports + [main])
-        status = interp.run_main(main, domains)
-    except LPError as e:
-        return 1, out.getvalue(), render_all(e.diagnostics, sources)
-    return status, out.getvalue(), err.getvalue()
+from tests.interp.helpers import run_source
 
 PRELUDE = """
 Import module: #Supervision.
@@ -115,16 +93,17 @@ def program(body: str) -> str:
     return PRELUDE + textwrap.dedent(body)
 
 
-def run_ok(body: str, tmp_path, domains: int = 2) -> str:
-    """Run PRELUDE + body; it must succeed with nothing on stderr. Answers stdout."""
-    status, out, err = run_source(program(body), tmp_path, domains=domains)
+def run_ok(body: str, tmp_path, domains: int = 2, seed: int | None = None) -> str:
+    """Run PRELUDE + body (in deterministic mode with a seed); it must succeed with nothing on
+    stderr. Answers stdout."""
+    status, out, err = run_source(program(body), tmp_path, domains=domains, seed=seed)
     assert err == "", err
     assert status == 0, out
     return out
 
 
-def run_raw(body: str, tmp_path, domains: int = 2, quiet: bool = False):
-    return run_source(program(body), tmp_path, domains=domains, quiet=quiet)
+def run_raw(body: str, tmp_path, domains: int = 2, quiet: bool = False, seed: int | None = None):
+    return run_source(program(body), tmp_path, domains=domains, quiet=quiet, seed=seed)
 
 
 def lines(text: str) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run_lp
+from tests.interp.helpers import SEEDS
 from tests.supervision.helpers import lines, run_ok, run_raw
 
 DOMAINS = [pytest.param(1, id="1dom"), pytest.param(2, id="2dom")]
@@ -189,8 +190,9 @@ def test_an_unlinked_supervisor_outlives_its_starter_and_ignores_its_signals(tmp
         """)
 
 
-@pytest.mark.parametrize("domains", DOMAINS)
-def test_a_failed_start_raises_in_the_starter_and_sends_it_no_exit(tmp_path, domains):
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_failed_start_raises_in_the_starter_and_sends_it_no_exit(tmp_path, seed):
+    # deterministic mode: 200 ms is more than any late Exit could take, exactly
     # the supervisor unlinks before it ends: the starter gets the error from start:,
     # and even a trapping starter finds no Exit in its mailbox
     out = run_ok("""
@@ -202,7 +204,7 @@ def test_a_failed_start_raises_in_the_starter_and_sends_it_no_exit(tmp_path, dom
         'started'] onError: [:e | e kind printString , ' ' , e message].
     r displayNl.
     (Actor self receive: { Exit -> [:e | 'an Exit'] } after: 200 do: ['no Exit']) displayNl.
-    """, tmp_path, domains)
+    """, tmp_path, seed=seed)
     assert out.splitlines() == lines("""
         [f] started #a
         [f] startFailed #b (b cannot start)
@@ -212,8 +214,9 @@ def test_a_failed_start_raises_in_the_starter_and_sends_it_no_exit(tmp_path, dom
         """)
 
 
-@pytest.mark.parametrize("domains", DOMAINS)
-def test_a_starter_that_dies_while_children_start_leaves_no_orphans(tmp_path, domains):
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_starter_that_dies_while_children_start_leaves_no_orphans(tmp_path, seed):
+    # deterministic mode: the 50 ms sleep surely lets the first child start and the second wait
     # the supervisor links before starting its children: when the starter dies during
     # the start, the Exit waits, and once started the supervisor stops them all
     out = run_ok("""
@@ -246,7 +249,7 @@ def test_a_starter_that_dies_while_children_start_leaves_no_orphans(tmp_path, do
     Actor self monitor: sup.
     watched resolve: true.
     (T reasonOf: sup) printNl.
-    """, tmp_path, domains)
+    """, tmp_path, seed=seed)
     assert out.splitlines() == lines("""
         [s] started #a
         [s] started #slow
