@@ -11,7 +11,6 @@ merged with another of its variables, and not tied to a monomorphic type (a fiel
 """
 from __future__ import annotations
 
-from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import problems as P
 from lp.types.terms import Namer, TCon, TVar, prune, show
@@ -145,12 +144,9 @@ def _compare(ck, info, f, ft, theirs, whose, parent_decl):
     general = fresh_vars(theirs, ck.level)
     shown = signature_text(theirs, Namer())
     clash = ck.unify(theirs[-1], ft)
-    notes = [Note("The overridden method is here:", parent_decl.span)] if parent_decl is not None else []
     if clash:
-        ck.clash_error(clash, info.decl.span,
-                       f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, "
-                       "so what it holds", f"{whose} answers", theirs[-1], ft, title="incompatible override",
-                       notes=notes, hint="a field is a method answering its value; name it differently")
+        ck.report(P.Mismatch("field reader", (f, info.name, whose), clash, info.decl.span, theirs[-1], ft,
+                             parent_decl.span if parent_decl is not None else None, title="incompatible override"))
     elif less_general(general, ck.level):
         ck.report(P.FieldLessGeneral(info.name, f, whose, shown, info.decl.span,
                                      parent_decl.span if parent_decl is not None else None))
@@ -165,10 +161,8 @@ def check_method_over_field(ck, mi, anc, f):
     ft = anc.field_types[f]
     clash = ck.unify(ft, mine.args[-1])
     if clash:
-        ck.clash_error(clash, mi.decl.span,
-                       f"`{mi.cls.name} >> {f}` overrides the reader of the field `{f}` of `{anc.name}`, so what "
-                       "it answers", "the field holds", ft, mine.args[-1], title="incompatible override",
-                       notes=[Note("The field is declared here:", anc.decl.span)])
+        ck.report(P.Mismatch("field reader override", (f"`{mi.cls.name} >> {f}`", f, anc.name), clash, mi.decl.span,
+                             ft, mine.args[-1], anc.decl.span, title="incompatible override"))
 
 
 # ---- class-side constructors are inherited (hostile report 1.1, 1.12) ----------------------------

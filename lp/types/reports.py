@@ -174,6 +174,45 @@ CLASH_SUBJECTS = {
                            "The first branch is here:", "when the value is used, every branch must answer the same type"),
     "argument": lambda i, one, sel, recv: (f"The argument of `{sel}`" if one else f"The {ordinal(i)} argument of `{sel}`",
                                            f"`{sel}` on `{recv}` needs", None, None),
+    # sends typed by rule (special.py, actors.py)
+    "rule receiver": lambda sel: (f"The receiver of `{sel}`", f"`{sel}` needs", None, None),
+    "rule argument": lambda sel: (f"The argument of `{sel}`", f"`{sel}` needs", None, None),
+    "block argument": lambda sel: (f"An argument of `{sel}`", "the block needs", None, None),
+    "error handler": lambda: ("The handler of `on:do:`", "`on:do:` needs", None, None),
+    "field value": lambda name, cname: (f"The value of the field `{name}`", f"`{cname}`'s field `{name}` holds", None,
+                                        "each field has one type, fixed by every place that builds or reads it"),
+    "new field value": lambda name, cname: (f"The new value of the field `{name}`",
+                                            f"`{cname}`'s field `{name}` holds", None, None),
+    # receives and replies (actors.py)
+    "handler": lambda: ("This handler", "a receive entry needs", None, None),
+    "handler answer": lambda: (
+        "This handler answers a different type from the first one: it", "the first handler answers",
+        "The first handler is here:", "the value of a receive is its handler's value, so when it is used all "
+        "handlers (and the timeout block) must answer the same type"),
+    "timeout": lambda: ("The timeout", "`after:` needs milliseconds, an", None, None),
+    "timeout answer": lambda: ("The timeout block answers a different type from the handlers: it",
+                               "the handlers answer", None,
+                               "the timeout block and every handler must answer the same type"),
+    "timeout block": lambda: ("The timeout block", "`do:` needs", None, None),
+    "reply": lambda: ("This reply", "the other replies sent to the same `reply` field are",
+                      "The answers to this `ask:` arrive at that address:",
+                      "every answer sent to one request's `reply` arrives at the future of its `ask:`, which has one "
+                      "type; answer with one type (wrap several kinds in one class)"),
+    "plain receive": lambda plain: (
+        "This message", "the actor takes its messages with a plain `receive`, and the other messages sent to it are",
+        "The plain receive is here:" if plain else "The answers to this `ask:` arrive at that address:",
+        "a plain `receive` answers any message, so everything sent to that actor must have one type; use "
+        "`receive: { ... }` to take several classes of message"),
+    "entry": lambda tag: ("This message", f"the `{tag}` entry that receives it takes", f"The `{tag}` entry is here:",
+                          "every message one entry receives must have the type its handler uses"),
+    # fields as methods (overrides.py)
+    "field reader": lambda name, cname, whose: (
+        f"The field `{name}` of `{cname}` is read by the method `{name}`, which overrides {whose}, so what it holds",
+        f"{whose} answers", "The overridden method is here:", "a field is a method answering its value; name it "
+        "differently"),
+    "field reader override": lambda method, name, owner: (
+        f"{method} overrides the reader of the field `{name}` of `{owner}`, so what it answers", "the field holds",
+        "The field is declared here:", None),
 }
 
 
