@@ -416,11 +416,9 @@ class Checker(Unifier, Reporter):
         try:
             return fn(*args)
         except RecursionError:
-            self.report(P.InternalError("This expression is nested too deeply for the checker.",
-                                        getattr(node, "span", None)))
+            self.report(P.InternalError("nesting", "", getattr(node, "span", None)))
         except Exception as e:  # noqa: BLE001 - the checker must never raise
-            self.report(P.InternalError(f"The type checker failed on this code ({type(e).__name__}: {e}). "
-                                        "This is a bug in LP.", getattr(node, "span", None)))
+            self.report(P.InternalError("code", f"{type(e).__name__}: {e}", getattr(node, "span", None)))
         self.queue.clear()
         return ERR
 
@@ -467,8 +465,7 @@ class Checker(Unifier, Reporter):
     def infer(self, node, scope, cx, discard=False):
         m = getattr(self, "i_" + type(node).__name__, None)
         if m is None:
-            self.report(P.InternalError(f"The checker does not know `{type(node).__name__}` nodes.",
-                                        getattr(node, "span", None)))
+            self.report(P.InternalError("node", type(node).__name__, getattr(node, "span", None)))
             return ERR
         t = m(node, scope, cx, discard)
         self.types[id(node)] = (node, t)

@@ -235,7 +235,8 @@ class Mismatch:
 
 @dataclass
 class InternalError:
-    message: str
+    what: str              # program | code (the checker failed on it) | nesting (too deep) | node (unknown kind)
+    detail: str            # the exception, or the node's kind
     span: Span | None
 
 

@@ -14,6 +14,11 @@ def _subclassable() -> str:
     return " and ".join(f"`{n}`" for n in SUBCLASSABLE)
 
 
+def _near(name):
+    """The hint for a misspelt name, if a close one exists."""
+    return f"did you mean `{name}`?" if name else None
+
+
 def class_problem(p: Problem, near=None) -> Diagnostic:
     """A class declaration problem; `near` is a class name close to an unknown superclass."""
     d = p.decl
@@ -30,7 +35,7 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
                           notes=(Note("It was first declared here:", p.other.span),))
     if p.kind == "unknown superclass":
         return Diagnostic("unknown class", f"`{d.name}` inherits from `{d.superclass}`, but there is no such "
-                          "class.", d.span, hint=f"did you mean `{near}`?" if near else None)
+                          "class.", d.span, hint=_near(near))
     if p.kind == "cannot subclass":
         return Diagnostic("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
                           f"only {_subclassable()} (and Error's builtin subclasses) can.", d.span)
@@ -44,7 +49,7 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
 
 def _method_on_unknown_class(p: P.MethodOnUnknownClass):
     return Diagnostic("unknown class", f"This method is defined on `{p.class_name}`, but there is no such class.",
-                      p.span, hint=f"did you mean `{p.near}`?" if p.near else None)
+                      p.span, hint=_near(p.near))
 
 
 def _equality_built_in(p: P.EqualityBuiltIn):
@@ -83,7 +88,7 @@ def _unreceivable_key(p: P.UnreceivableKey):
 
 def _unknown_key_class(p: P.UnknownKeyClass):
     return Diagnostic("unknown class", f"This receive entry matches instances of `{p.class_name}`, but there is "
-                      "no such class.", p.span, hint=f"did you mean `{p.near}`?" if p.near else None)
+                      "no such class.", p.span, hint=_near(p.near))
 
 
 def _bad_receive_key(p: P.BadReceiveKey):
@@ -120,7 +125,7 @@ def _send_to_opaque_actor(p: P.SendToOpaqueActor):
 
 def _not_accepted(p: P.NotAccepted):
     listing = ", ".join(f"`{x[:-len(COMPUTED)]}`{COMPUTED}" if x.endswith(COMPUTED) else f"`{x}`" for x in p.accepted)
-    hint = f"did you mean `{p.suggestion}`?" if p.suggestion else \
+    hint = _near(p.suggestion) or \
         f"add an entry `{p.key} -> [:msg | ...]` to a receive of that actor"
     return Diagnostic("message not understood by actor", f"This sends `{p.what}` to an actor that never receives "
                       f"it. That actor's receives accept: {listing}.", p.span,
@@ -362,7 +367,11 @@ def _inherited_constructor(p: P.InheritedConstructor):
 
 
 def _internal_error(p: P.InternalError):
-    return Diagnostic("internal checker error", p.message, p.span)
+    message = {"program": f"The type checker failed ({p.detail}). This is a bug in LP.",
+               "code": f"The type checker failed on this code ({p.detail}). This is a bug in LP.",
+               "nesting": "This expression is nested too deeply for the checker.",
+               "node": f"The checker does not know `{p.detail}` nodes."}[p.what]
+    return Diagnostic("internal checker error", message, p.span)
 
 
 def _return_outside_method(p: P.ReturnOutsideMethod):
@@ -399,7 +408,7 @@ def _no_superclass(p: P.NoSuperclass):
 
 def _unknown_name(p: P.UnknownName):
     return Diagnostic("unknown class", f"There is no class or variable named `{p.name}`.", p.span,
-                      hint=f"did you mean `{p.near}`?" if p.near else None)
+                      hint=_near(p.near))
 
 
 def _remote_unknown_class(p: P.RemoteUnknownClass):
@@ -407,7 +416,7 @@ def _remote_unknown_class(p: P.RemoteUnknownClass):
         return Diagnostic("unknown class", f"`{p.name}` is a builtin class: a Remote proxy stands for an object of "
                           "a class the program declares.", p.span)
     return Diagnostic("unknown class", f"There is no class named `{p.name}` for this Remote proxy.", p.span,
-                      hint=f"did you mean `#{p.near}`?" if p.near else
+                      hint=_near(p.near and "#" + p.near) or
                       "declare the class (its methods type the proxy's sends), or pass a non-literal class name "
                       "for an untyped (Dynamic) proxy")
 
@@ -418,7 +427,7 @@ def _remote_needs_module(p: P.RemoteNeedsModule):
 
 
 def _unknown_variable(p: P.UnknownVariable):
-    hint = f"did you mean `{p.near}`?" if p.near else \
+    hint = _near(p.near) or \
         "variables are introduced with `name := value` before they are used"
     if p.field_of is not None:
         hint = f"`{p.name}` is a field of `{p.field_of}`: read it with `self {p.name}`"
@@ -437,7 +446,7 @@ def _receiver_clash(p: P.ReceiverClash):
 
 def _not_understood(p: P.NotUnderstood):
     notes = (Note(f"It is `{p.because[0]}` because of this:", p.because[1]),) if p.because else ()
-    hint = f"did you mean `{p.near}`?" if p.near else None
+    hint = _near(p.near)
     if p.instance_side:
         hint = f"`{p.selector}` is understood by instances of `{p.instance_side}`, not by the class itself"
     elif p.class_side == "Class":
@@ -455,7 +464,7 @@ def _value_not_understood(p: P.ValueNotUnderstood):
 
 def _no_class_understands(p: P.NoClassUnderstands):
     return Diagnostic("unknown selector", f"No class understands `{p.selector}`.", p.span,
-                      hint=f"did you mean `{p.near}`?" if p.near else None)
+                      hint=_near(p.near))
 
 
 # ---- sends typed by rule ------------------------------------------------------------------------------
@@ -531,7 +540,7 @@ def _no_fields_to_build(p: P.NoFieldsToBuild):
 def _unknown_field(p: P.UnknownField):
     return Diagnostic("unknown field", f"`{p.class_name}` has no field named `{p.name}`. Its fields are: "
                       f"{', '.join(p.fields) if p.fields else '(none)'}.", p.span,
-                      notes=_declared(p.class_name, p.declared), hint=f"did you mean `{p.near}`?" if p.near else None)
+                      notes=_declared(p.class_name, p.declared), hint=_near(p.near))
 
 
 def _missing_fields(p: P.MissingFields):

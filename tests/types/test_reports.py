@@ -42,3 +42,36 @@ def test_class_declarations_are_judged_alike_with_and_without_the_checker(src, t
     # the interpreter stops at the first problem, worded as the checker words it
     prose = [line for line in err.splitlines() if line and "prog.lp" not in line]
     assert prose and all(line in text.splitlines() for line in prose), (err, text)
+
+
+def _calls(name):
+    """(file, first argument) of every call to `name` or `P.name` in lp/types/ outside reports.py."""
+    import ast
+    import pathlib
+    out = []
+    for path in sorted(pathlib.Path("lp/types").glob("*.py")):
+        if path.name == "reports.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                f = node.func
+                called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+                if called == name:
+                    out.append((path.name, node.args[0] if node.args else None))
+    return out
+
+
+def test_only_reports_words_diagnostics():
+    """Inference says what went wrong as data; no other module of the checker builds a diagnostic or a note."""
+    assert _calls("Diagnostic") == [] and _calls("Note") == []
+
+
+def test_every_mismatch_names_a_subject_reports_words():
+    import ast
+    from lp.types.reports import CLASH_SUBJECTS
+    used = set()
+    for file, first in _calls("Mismatch"):
+        assert isinstance(first, ast.Constant), file
+        assert first.value in CLASH_SUBJECTS, (file, first.value)
+        used.add(first.value)
+    assert used == set(CLASH_SUBJECTS)
