@@ -398,7 +398,10 @@ def _record_out_of_place(p: P.RecordOutOfPlace):
 
 
 def _self_outside_method(p: P.SelfOutsideMethod):
-    return Diagnostic("self outside a method", f"`{p.name}` only means something inside a method, where it is the "
+    if p.name == "super":
+        return Diagnostic("super outside a method", "`super` only means something inside a method, where it is the "
+                          "receiver with its selectors looked up from the method's superclass.", p.span)
+    return Diagnostic("self outside a method", "`self` only means something inside a method, where it is the "
                       "receiver.", p.span)
 
 
