@@ -24,6 +24,14 @@ from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, s
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
 
 VALUE_NODES = (A.Block, A.IntLit, A.FloatLit, A.StrLit, A.CharLit, A.SymLit, A.LitArray, A.Name)
+class Typed:
+    """A receiver already typed: a cascade's, as the receiver of the send made of one of its messages."""
+    __slots__ = ("t", "span")
+
+    def __init__(self, t, span):
+        self.t, self.span = t, span
+
+
 # Selectors whose block arguments' values are thrown away.
 DISCARDING = {"do:", "timesRepeat:", "to:do:", "keysDo:", "valuesDo:", "keysAndValuesDo:", "doWithIndex:",
               "reverseDo:", "do:separatedBy:", "associationsDo:", "ensure:", "ifCurtailed:", "whileTrue:",
@@ -610,16 +618,22 @@ class Checker(Unifier, Reporter):
         return ERR
 
     def i_Cascade(self, n, scope, cx, discard):
+        """Each message is typed as a send to a receiver already typed (`Typed`), so that the sends typed
+        by their syntax (`fields:` and `with:` with a record, `receive:` with a table) are typed alike."""
         rt = self.infer(n.receiver, scope, cx)
         t = rt
         for part in n.parts:
-            t = rt
+            t, span = rt, n.receiver.span
             for msg in part:
-                args = [self.infer(a, scope, cx) for a in msg.args]
-                t = self.send(t, msg.selector, args, msg, cx.actor, False, arg_nodes=msg.args)
+                send = A.Send(Typed(t, span), msg.selector, msg.args, msg.span)
+                t = self.i_Send(send, scope, cx, False)
                 self.types[id(msg)] = (msg, t)
+                span = msg.span
         traps.cascade_warning(self, n, rt, discard)
         return t
+
+    def i_Typed(self, n, scope, cx, discard):
+        return n.t
 
     # ---- sends ------------------------------------------------------------------------------
     def i_Send(self, n, scope, cx, discard):
@@ -845,8 +859,6 @@ class Checker(Unifier, Reporter):
         cands = self.understood(t)
         near = did_you_mean(sel, cands)
         name = t.name
-        what = f"The class `{name[:-6]}` (the class itself, not an instance)" if name.endswith(" class") \
-            else f"`{show(t)}`"
         because = (show(t), t.why) if t.why is not None and t.why.line > 0 and t.why != node.span and \
             not name.endswith(" class") else None
         instance_side = class_side = None
@@ -856,7 +868,14 @@ class Checker(Unifier, Reporter):
         elif not near and not name.endswith(" class") and name in self.table.classes and \
                 sel in self.understood(TCon(name + " class")):
             class_side = name   # for `Class` (what `x class` answers) reports.py says to name the class
-        self.report(P.NotUnderstood(what, sel, span, because, near, instance_side, class_side))
+        if sel == "with:" and not name.endswith(" class") and name in self.table.classes \
+                and self.table.all_fields(name):
+            arg = node.args[0] if getattr(node, "args", None) else None
+            self.report(P.WithNeedsRecord(name, arg.span if arg is not None else span,
+                                          type(arg) is A.BraceArray and not arg.items))
+            return ERR
+        self.report(P.NotUnderstood(name[:-6] if name.endswith(" class") else show(t), sel, span, because, near,
+                                    instance_side, class_side, "class" if name.endswith(" class") else "instance"))
         return ERR
 
     def class_side_selector(self, sel) -> bool:

@@ -313,13 +313,23 @@ class ReceiverClash:
 
 @dataclass
 class NotUnderstood:
-    what: str              # "`Integer`" or "The class `P` (the class itself, not an instance)"
+    receiver: str          # the receiver's type, shown; a class's name; a proxy's target's type
     selector: str
     span: Span
     because: tuple | None  # (type shown, span that made it that type)
     near: str | None
     instance_side: str | None  # the class whose instances understand the selector
     class_side: str | None     # the class that itself understands the selector
+    side: str = "instance"     # instance | class (the class itself) | remote | grain (a proxy)
+    proxy: str | None = None   # the proxy's own type, shown
+
+
+@dataclass
+class WithNeedsRecord:
+    """`with:` sent to an instance with fields, with something else than a record literal."""
+    class_name: str
+    span: Span
+    empty: bool            # the argument is `{}` (an empty Array)
 
 
 @dataclass

@@ -457,7 +457,9 @@ def _not_understood(p: P.NotUnderstood):
                f"class), so it takes only what every class understands; send `{p.selector}` to the class by name"
     elif p.class_side:
         hint = f"`{p.selector}` is a class-side method: send it to `{p.class_side}` itself"
-    return Diagnostic("unknown selector", f"{p.what} does not understand `{p.selector}`.", p.span, notes=notes,
+    what = {"instance": f"`{p.receiver}`", "class": f"The class `{p.receiver}` (the class itself, not an instance)"
+            }.get(p.side) or f"The {p.side} `{p.receiver}` (`{p.proxy}`)"
+    return Diagnostic("unknown selector", f"{what} does not understand `{p.selector}`.", p.span, notes=notes,
                       hint=hint)
 
 
@@ -533,6 +535,12 @@ def _error_fields_by_text(p: P.ErrorFieldsByText):
 def _fields_needs_record(p: P.FieldsNeedsRecord):
     return Diagnostic("fields needs a record", f"`fields:` takes a record literal naming every field, like "
                       f"`{p.class_name} fields: {{ name: value }}`.", p.span)
+
+
+def _with_needs_record(p: P.WithNeedsRecord):
+    return Diagnostic("with needs a record", f"`with:` copies a `{p.class_name}` with the fields a record literal "
+                      "names replaced, like `p with: { name: value }`, but its argument is not a record literal.",
+                      p.span, hint="`{}` is an empty Array: to copy without a change, use the instance itself" if p.empty else None)
 
 
 def _no_fields_to_build(p: P.NoFieldsToBuild):
@@ -625,6 +633,7 @@ RENDER = {
     P.BlockArity: _block_arity, P.OnDoNeedsErrorClass: _on_do_needs_error_class,
     P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
     P.ErrorFieldsByText: _error_fields_by_text, P.FieldsNeedsRecord: _fields_needs_record,
+    P.WithNeedsRecord: _with_needs_record,
     P.NoFieldsToBuild: _no_fields_to_build, P.UnknownField: _unknown_field, P.MissingFields: _missing_fields,
     P.WithWithoutFields: _with_without_fields, P.BadReasonSymbol: _bad_reason_symbol,
     P.BadReasonType: _bad_reason_type, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result,
