@@ -141,11 +141,14 @@ class Unifier:
 
     def _bind_var(self, v, w):
         """Bind variable v to variable w (w.level <= v.level)."""
+        lower = w.level < v.level
         if v.level < w.level:
             w.level = v.level
         v.ref = w
         if v.pending:
-            for c in v.pending:
+            # v's constraints mention nothing above v's level (watch and adjust keep it so): they need
+            # walking only when w is lower; else a long cycle of methods walks them at every bind
+            for c in v.pending if lower else ():
                 if type(c) is Lazy and c.done is None:
                     c.level = min(c.level, w.level)
                 else:
