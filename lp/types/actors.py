@@ -198,11 +198,8 @@ def form_receive(ck: Checker, n, scope, cx, discard):
     return TCon("UndefinedObject", (), n.span) if discard else result
 
 
-# Classes of the type system that no run-time value belongs to.
-NOT_RECEIVABLE = {
-    "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
-    "Class": "a class is known to the checker only as a class; send its `name` instead",
-}
+# Classes of the type system that no run-time value belongs to (reports.py says what to receive instead).
+NOT_RECEIVABLE = ("Reason", "Class")
 
 
 def entry_key(ck: Checker, key, scope, cx):
@@ -217,7 +214,7 @@ def entry_key(ck: Checker, key, scope, cx):
     if type(key) is A.Name and key.name[:1].isupper() and scope.lookup(key.name) is None:
         info = ck.table.get(key.name)
         if info is not None and key.name in NOT_RECEIVABLE:
-            ck.report(P.UnreceivableKey(key.name, NOT_RECEIVABLE[key.name], key.span))
+            ck.report(P.UnreceivableKey(key.name, key.span))
             return ERR, None, None
         if info is not None:
             ck.record(key, TCon(key.name + " class"))

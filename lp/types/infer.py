@@ -17,7 +17,7 @@ from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
-from lp.types.reports import class_problem, ordinal
+from lp.types.reports import class_problem
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
 from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
@@ -349,36 +349,32 @@ class Checker(Unifier, Reporter):
             general = overrides.fresh_vars(expected, self.level)
             shown = overrides.texts(expected, mine.args[2:], self_t)
             for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
-                if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, f"the library's `{sel}`",
+                if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, P.MethodName(None, sel),
                                                                       None):
                     return
                 clash = self.unify(x, y)
                 if clash:
-                    side = " class" if mi.class_side else ""
-                    self.report(P.Mismatch("library override", (f"`{info.name}{side} >> {sel}`", sel, i + 1,
+                    self.report(P.Mismatch("library override", (overrides.method_name(mi), sel, i + 1,
                                                                 i == len(expected) - 1),
                                            clash, mi.decl.span, x, y, title="incompatible override"))
                     return
             if overrides.less_general(general, self.level):
-                overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
+                overrides.report(self, mi, *shown, P.MethodName(None, sel), None)
             return
-        side = " class" if mi.class_side else ""
         for anc in self.table.chain(info.superclass) if info.superclass else []:
             if not mi.class_side and not anc.builtin and sel in anc.fields:
                 return overrides.check_method_over_field(self, mi, anc, sel)
             table = anc.cmethods if mi.class_side else anc.methods
             parent = table.get(sel)
             if parent is not None and parent.scheme is not None:
-                return self.check_against(mi, parent, f"`{anc.name}{side} >> {sel}`")
+                return self.check_against(mi, parent, P.MethodName(anc.name, sel, mi.class_side))
         om = self.table.classes["Object"].methods.get(sel)
         if mi.class_side and om is not None and om.scheme is not None:
             # classes are objects: a class-side method overrides, for its class, the method on Object
-            self.check_against(mi, om, f"`Object >> {sel}`")
+            self.check_against(mi, om, P.MethodName("Object", sel))
 
     def check_against(self, mi: MethodInfo, parent: MethodInfo, whose):
         """User method `mi` overrides the user method `parent` (named `whose`): at least as general."""
-        sel, info = mi.decl.selector, mi.cls
-        side = " class" if mi.class_side else ""
         mine = self.instantiate(mi.scheme)
         theirs = self.instantiate(parent.scheme)
         if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
@@ -391,7 +387,7 @@ class Checker(Unifier, Reporter):
                 return
             clash = self.unify(x, y)
             if clash:
-                self.report(P.Mismatch("override", (f"`{info.name}{side} >> {sel}`", whose, i + 1,
+                self.report(P.Mismatch("override", (overrides.method_name(mi), whose, i + 1,
                                                     i == len(mine.args) - 3), clash, mi.decl.span, x, y,
                                        None if self._why_in(clash) else parent.decl.span, "incompatible override"))
                 return
@@ -404,18 +400,14 @@ class Checker(Unifier, Reporter):
             if had is None:
                 continue
             now = prune(x)
-            nth = f"{ordinal(i + 1)} argument"
             if type(now) is TCon:
-                extra = f"only takes `{show(now)}` as its {nth}"
+                only, sels = show(now), []
             elif type(now) is TVar and _demands(now) - had:
-                sels = sorted(s for _, s in _demands(now) - had if s)
-                extra = f"sends its {nth} " + ", ".join(f"`{s}`" for s in sels) if sels else \
-                    f"needs more of its {nth}"
+                only, sels = None, sorted(s for _, s in _demands(now) - had if s)
             else:
                 continue
-            side = " class" if mi.class_side else ""
-            self.report(P.NarrowerOverride(f"`{mi.cls.name}{side} >> {mi.decl.selector}`", extra, whose,
-                                           mi.decl.span, parent_decl.span if parent_decl else None))
+            self.report(P.NarrowerOverride(overrides.method_name(mi), i + 1, only, sels, whose, mi.decl.span,
+                                           parent_decl.span if parent_decl else None))
             return True
         return False
 
@@ -746,13 +738,11 @@ class Checker(Unifier, Reporter):
             if clash:
                 self.receiver_clash(mi, self_t, recv, node)
                 return ERR
-        side = " class" if mi.class_side else ""
         for i, (p, a) in enumerate(zip(params, ats)):
             clash = self.unify(p, a)
             if clash:
                 where = arg_nodes[i].span if i < len(arg_nodes) else node.span
-                self.report(P.Mismatch("method argument", (i + 1, f"{mi.cls.name}{side} >> {mi.decl.selector}",
-                                                           mi.decl.selector), clash, where, p, a,
+                self.report(P.Mismatch("method argument", (i + 1, overrides.method_name(mi)), clash, where, p, a,
                                        None if self._why_in(clash) else mi.decl.span))
         return result
 

@@ -48,9 +48,12 @@ def less_general(vars_, level) -> bool:
     return False
 
 
+def method_name(mi) -> P.MethodName:
+    return P.MethodName(mi.cls.name, mi.decl.selector, mi.class_side)
+
+
 def report(ck, mi, theirs_text, mine_text, answers_anything, whose, parent_decl):
-    side = " class" if mi.class_side else ""
-    ck.report(P.OverrideLessGeneral(f"`{mi.cls.name}{side} >> {mi.decl.selector}`", whose, theirs_text, mine_text,
+    ck.report(P.OverrideLessGeneral(method_name(mi), whose, theirs_text, mine_text,
                                     answers_anything, mi.decl.span,
                                     parent_decl.span if parent_decl is not None else None))
 
@@ -129,14 +132,14 @@ def _check_field(ck, info, f):
                     ck.report(P.FieldOverridesPrimitive(info.name, f, anc.name, info.decl.span))
                     return
                 expected = ck.build(sig.result, ck.sig_env(self_t), self_t, why=info.decl.span)
-                _compare(ck, info, f, ft, [expected], f"the library's `{f}`", None)
+                _compare(ck, info, f, ft, [expected], P.MethodName(None, f), None)
                 return
         mi = anc.methods.get(f)
         if mi is not None and mi.scheme is not None and not mi.decl.params:
             theirs = ck.instantiate(mi.scheme)
             if type(prune(theirs.args[1])) is TVar:
                 ck.unify(theirs.args[1], self_t)
-            _compare(ck, info, f, ft, theirs.args[2:], f"`{anc.name} >> {f}`", mi.decl)
+            _compare(ck, info, f, ft, theirs.args[2:], P.MethodName(anc.name, f), mi.decl)
             return
 
 
@@ -156,12 +159,12 @@ def check_method_over_field(ck, mi, anc, f):
     """`B >> v` where an ancestor `A` has the field `v`: the method overrides the field's accessor."""
     mine = ck.instantiate(mi.scheme)
     if mi.decl.params:
-        ck.report(P.FieldReaderWithArguments(f"`{mi.cls.name} >> {f}`", f, anc.name, mi.decl.span))
+        ck.report(P.FieldReaderWithArguments(method_name(mi), f, anc.name, mi.decl.span))
         return
     ft = anc.field_types[f]
     clash = ck.unify(ft, mine.args[-1])
     if clash:
-        ck.report(P.Mismatch("field reader override", (f"`{mi.cls.name} >> {f}`", f, anc.name), clash, mi.decl.span,
+        ck.report(P.Mismatch("field reader override", (method_name(mi), f, anc.name), clash, mi.decl.span,
                              ft, mine.args[-1], anc.decl.span, title="incompatible override"))
 
 

@@ -81,9 +81,15 @@ def _receive_needs_table(p: P.ReceiveNeedsTable):
                       p.span)
 
 
+_UNRECEIVABLE = {
+    "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
+    "Class": "a class is known to the checker only as a class; send its `name` instead",
+}
+
+
 def _unreceivable_key(p: P.UnreceivableKey):
     return Diagnostic("bad receive key", f"No message is an instance of `{p.class_name}` at run time, so this "
-                      "entry would never match.", p.span, hint=p.reason)
+                      "entry would never match.", p.span, hint=_UNRECEIVABLE[p.class_name])
 
 
 def _unknown_key_class(p: P.UnknownKeyClass):
@@ -153,6 +159,12 @@ def _receive_on_another_actor(p: P.ReceiveOnAnotherActor):
                       hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")
 
 
+def named(m: P.MethodName) -> str:
+    if m.owner is None:
+        return f"the library's `{m.selector}`"
+    return f"`{m.owner}{' class' if m.class_side else ''} >> {m.selector}`"
+
+
 def ordinal(i: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
 
@@ -164,17 +176,17 @@ CLASH_SUBJECTS = {
     "method body": lambda: ("This method's body", "its `^` returns need", None, None),
     "return": lambda: ("This returned value", "the method's other answers need", None, None),
     "library override": lambda method, sel, i, last: (
-        f"{method} redefines a library method, and its {'answer' if last else ordinal(i) + ' argument'}",
+        f"{named(method)} redefines a library method, and its {'answer' if last else ordinal(i) + ' argument'}",
         f"the library's `{sel}` has", None, None),
     "override": lambda method, whose, i, last: (
-        f"{method} overrides {whose}, so what it {'answers' if last else f'takes as its {ordinal(i)} argument'}",
+        f"{named(method)} overrides {named(whose)}, so what it {'answers' if last else f'takes as its {ordinal(i)} argument'}",
         f"the overridden method {'answers' if last else f'takes as its {ordinal(i)} argument'}",
         "The overridden method is here:", None),
     "element": lambda: ("This element", "arrays hold one type of element, and the first one is",
                         "The first element is here:",
                         "an Array is homogeneous; to mix kinds of value, make them instances of one class"),
-    "method argument": lambda i, method, sel: (f"The {ordinal(i)} argument of `{sel}`", f"`{method}` needs",
-                                               f"`{method}` is defined here:", None),
+    "method argument": lambda i, m: (f"The {ordinal(i)} argument of `{m.selector}`", f"{named(m)} needs",
+                                     f"{named(m)} is defined here:", None),
     "branch": lambda sel: (f"The branches of this `{sel}` answer different types: this one", "the first branch answers",
                            "The first branch is here:", "when the value is used, every branch must answer the same type"),
     "argument": lambda i, one, sel, recv: (f"The argument of `{sel}`" if one else f"The {ordinal(i)} argument of `{sel}`",
@@ -212,11 +224,11 @@ CLASH_SUBJECTS = {
                           "every message one entry receives must have the type its handler uses"),
     # fields as methods (overrides.py)
     "field reader": lambda name, cname, whose: (
-        f"The field `{name}` of `{cname}` is read by the method `{name}`, which overrides {whose}, so what it holds",
-        f"{whose} answers", "The overridden method is here:", "a field is a method answering its value; name it "
+        f"The field `{name}` of `{cname}` is read by the method `{name}`, which overrides {named(whose)}, so what it "
+        "holds", f"{named(whose)} answers", "The overridden method is here:", "a field is a method answering its value; name it "
         "differently"),
     "field reader override": lambda method, name, owner: (
-        f"{method} overrides the reader of the field `{name}` of `{owner}`, so what it answers", "the field holds",
+        f"{named(method)} overrides the reader of the field `{name}` of `{owner}`, so what it answers", "the field holds",
         "The field is declared here:", None),
 }
 
@@ -269,18 +281,21 @@ def mismatch(clash, span, subject, need, whole_expected=None, whole_actual=None,
 # ---- declarations, statements and names -------------------------------------------------------------
 
 def _narrower_override(p: P.NarrowerOverride):
-    return Diagnostic("incompatible override", f"{p.method} {p.extra}, but {p.whose} takes more than that, and a "
+    nth = f"{ordinal(p.nth)} argument"
+    extra = f"only takes `{p.only}` as its {nth}" if p.only is not None else \
+        f"sends its {nth} " + ", ".join(f"`{s}`" for s in p.sends) if p.sends else f"needs more of its {nth}"
+    return Diagnostic("incompatible override", f"{named(p.method)} {extra}, but {named(p.whose)} takes more than that, and a "
                       "send typed against it can reach this override.", p.span,
                       notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
                       hint="an override must accept every argument the method it overrides accepts")
 
 
 def _override_less_general(p: P.OverrideLessGeneral):
-    return Diagnostic("override less general", f"{p.method} overrides {p.whose}, whose type is `{p.theirs}`, but its "
+    return Diagnostic("override less general", f"{named(p.method)} overrides {named(p.whose)}, whose type is `{p.theirs}`, but its "
                       f"own type is only `{p.mine}`. A send typed against the overridden method can reach this "
                       "override and get an answer of a type it did not expect.", p.span,
                       notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
-                      hint=f"{p.whose} answers any type (it never answers, e.g. it only raises): give it a default "
+                      hint=f"{named(p.whose)} answers any type (it never answers, e.g. it only raises): give it a default "
                            "answer of the type its overrides answer" if p.answers_anything else
                            "an override must work for every type the method it overrides works for; "
                            "give it another selector if it is more specific")
@@ -295,14 +310,14 @@ def _field_overrides_primitive(p: P.FieldOverridesPrimitive):
 
 def _field_less_general(p: P.FieldLessGeneral):
     return Diagnostic("override less general", f"The field `{p.field}` of `{p.class_name}` is read by the method "
-                      f"`{p.field}`, which overrides {p.whose}, whose type is `{p.theirs}`; a field holds one type per "
+                      f"`{p.field}`, which overrides {named(p.whose)}, whose type is `{p.theirs}`; a field holds one type per "
                       "program, so it is not that general.", p.span,
                       notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
                       hint="a field is a method answering its value; name it differently")
 
 
 def _field_reader_with_arguments(p: P.FieldReaderWithArguments):
-    return Diagnostic("incompatible override", f"{p.method} has the name of the field `{p.field}` of `{p.owner}` plus "
+    return Diagnostic("incompatible override", f"{named(p.method)} has the name of the field `{p.field}` of `{p.owner}` plus "
                       "arguments; the field's reader takes none.", p.span)
 
 
@@ -488,10 +503,18 @@ def _mixed_numbers(p: P.MixedNumbers):
                       hint="convert one side first: `asFloat` or `rounded`")
 
 
+ELEMENT_HINTS = {
+    "sum": "an empty Array sums to the Integer 0; for Floats write `inject: 0.0 into: [:total :x | total + x]`",
+    "max": "`max` compares the elements with `max:`, which only numbers understand",
+    "min": "`min` compares the elements with `min:`, which only numbers understand",
+    "asSortedArray": "to order other elements, pass the order: `sort: [:a :b | ...]`",
+}
+
+
 def _element_need(p: P.ElementNeed):
     names = " or ".join(f"`{a}`" for a in p.allowed)
     return Diagnostic("type mismatch", f"`{p.selector}` needs an Array of {names}, but this Array holds "
-                      f"`{p.elements}`.", p.span, hint=p.hint)
+                      f"`{p.elements}`.", p.span, hint=ELEMENT_HINTS.get(p.selector))
 
 
 def _block_arity(p: P.BlockArity):

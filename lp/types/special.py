@@ -62,13 +62,8 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
 # ---- collections whose selector needs something of their elements ------------------------
 
 ELEMENT_NEEDS = {
-    # selector -> (element classes the primitive or core.lp method handles, hint)
-    "sum": (("Integer",), "an empty Array sums to the Integer 0; for Floats write "
-            "`inject: 0.0 into: [:total :x | total + x]`"),
-    "max": (NUMBERS, "`max` compares the elements with `max:`, which only numbers understand"),
-    "min": (NUMBERS, "`min` compares the elements with `min:`, which only numbers understand"),
-    "asSortedArray": (NUMBERS + ("String",), "to order other elements, pass the order: "
-                      "`sort: [:a :b | ...]`"),
+    # selector -> the element classes the primitive or core.lp method handles (reports.ELEMENT_HINTS says why)
+    "sum": ("Integer",), "max": NUMBERS, "min": NUMBERS, "asSortedArray": NUMBERS + ("String",),
 }
 
 
@@ -84,10 +79,10 @@ def element_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
 
 
 def check_element(ck: Checker, e, sel, node):
-    allowed, hint = ELEMENT_NEEDS[sel]
+    allowed = ELEMENT_NEEDS[sel]
     if type(e) is TSpecial or (type(e) is TCon and e.name in allowed):
         return
-    ck.report(P.ElementNeed(sel, tuple(allowed), show(e), node.span, hint))
+    ck.report(P.ElementNeed(sel, tuple(allowed), show(e), node.span))
 
 
 
