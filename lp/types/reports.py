@@ -47,11 +47,6 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
     raise ValueError(p.kind)
 
 
-def _method_on_unknown_class(p: P.MethodOnUnknownClass):
-    return Diagnostic("unknown class", f"This method is defined on `{p.class_name}`, but there is no such class.",
-                      p.span, hint=_near(p.near))
-
-
 def _equality_built_in(p: P.EqualityBuiltIn):
     return Diagnostic("equality is built in", f"`{p.selector}` is LP's structural equality (identity for `==`), "
                       "which every collection, receive table and dictionary relies on; a class cannot redefine it.",
@@ -70,11 +65,6 @@ def _spawn_arity(p: P.SpawnArity):
                       hint="write `Actor spawn: [:me | ...]`")
 
 
-def _handler_arity(p: P.HandlerArity):
-    return Diagnostic("wrong number of arguments", f"A receive handler takes the message as its one argument "
-                      f"(or none), but this block takes {p.given}.", p.span)
-
-
 def _receive_needs_table(p: P.ReceiveNeedsTable):
     return Diagnostic("receive needs a table", f"`{p.selector}` takes a literal dispatch table, "
                       "`{ Class -> [:msg | ...]. #symbol -> [:m | ...] }`, so that each handler can be typed.",
@@ -90,11 +80,6 @@ _UNRECEIVABLE = {
 def _unreceivable_key(p: P.UnreceivableKey):
     return Diagnostic("bad receive key", f"No message is an instance of `{p.class_name}` at run time, so this "
                       "entry would never match.", p.span, hint=_UNRECEIVABLE[p.class_name])
-
-
-def _unknown_key_class(p: P.UnknownKeyClass):
-    return Diagnostic("unknown class", f"This receive entry matches instances of `{p.class_name}`, but there is "
-                      "no such class.", p.span, hint=_near(p.near))
 
 
 def _bad_receive_key(p: P.BadReceiveKey):
@@ -406,27 +391,12 @@ def _mixed_array(p: P.MixedArray):
                       hint="an Array is homogeneous; to mix kinds of value, make them instances of one class")
 
 
-def _record_out_of_place(p: P.RecordOutOfPlace):
-    return Diagnostic("record out of place", "A record literal `{ name: value }` only builds instances: it is the "
-                      "argument of `fields:` or `with:`.", p.span,
-                      hint="write `Point fields: { x: 1. y: 2 }` or `p with: { x: 3 }`")
-
-
 def _self_outside_method(p: P.SelfOutsideMethod):
     if p.name == "super":
         return Diagnostic("super outside a method", "`super` only means something inside a method, where it is the "
                           "receiver with its selectors looked up from the method's superclass.", p.span)
     return Diagnostic("self outside a method", "`self` only means something inside a method, where it is the "
                       "receiver.", p.span)
-
-
-def _no_superclass(p: P.NoSuperclass):
-    return Diagnostic("no superclass", f"`{p.class_name}` has no superclass for `super` to refer to.", p.span)
-
-
-def _unknown_name(p: P.UnknownName):
-    return Diagnostic("unknown class", f"There is no class or variable named `{p.name}`.", p.span,
-                      hint=_near(p.near))
 
 
 def _remote_unknown_class(p: P.RemoteUnknownClass):
@@ -437,11 +407,6 @@ def _remote_unknown_class(p: P.RemoteUnknownClass):
                       hint=_near(p.near and "#" + p.near) or
                       "declare the class (its methods type the proxy's sends), or pass a non-literal class name "
                       "for an untyped (Dynamic) proxy")
-
-
-def _remote_needs_module(p: P.RemoteNeedsModule):
-    return Diagnostic("missing import", "A Remote proxy's calls are made by the Remote module.", p.span,
-                      hint="add `Import module: #Remote.`")
 
 
 def _unknown_variable(p: P.UnknownVariable):
@@ -476,15 +441,6 @@ def _not_understood(p: P.NotUnderstood):
             }.get(p.side) or f"The {p.side} `{p.receiver}` (`{p.proxy}`)"
     return Diagnostic("unknown selector", f"{what} does not understand `{p.selector}`.", p.span, notes=notes,
                       hint=hint)
-
-
-def _value_not_understood(p: P.ValueNotUnderstood):
-    return Diagnostic("unknown selector", f"This value does not understand `{p.selector}`.", p.span)
-
-
-def _no_class_understands(p: P.NoClassUnderstands):
-    return Diagnostic("unknown selector", f"No class understands `{p.selector}`.", p.span,
-                      hint=_near(p.near))
 
 
 # ---- sends typed by rule ------------------------------------------------------------------------------
@@ -524,11 +480,6 @@ def _block_arity(p: P.BlockArity):
                       f"passes {p.passed}.", p.span, hint=f"a block of {p.takes} argument{s} is run with `{value}`")
 
 
-def _on_do_needs_error_class(p: P.OnDoNeedsErrorClass):
-    return Diagnostic("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
-                      "subclass of it.", p.span)
-
-
 def _not_made_with_new(p: P.NotMadeWithNew):
     return Diagnostic("cannot instantiate", f"`{p.class_name}` instances are not made with `new`.", p.span,
                       hint={"Error": "raise an error with `Error raise: 'text'`, or build one with "
@@ -555,20 +506,10 @@ def _error_fields_by_text(p: P.ErrorFieldsByText):
                       hint=f"build it with every field and raise it: `({p.class_name} fields: {{ {example} }}) raise`")
 
 
-def _fields_needs_record(p: P.FieldsNeedsRecord):
-    return Diagnostic("fields needs a record", f"`fields:` takes a record literal naming every field, like "
-                      f"`{p.class_name} fields: {{ name: value }}`.", p.span)
-
-
 def _with_needs_record(p: P.WithNeedsRecord):
     return Diagnostic("with needs a record", f"`with:` copies a `{p.class_name}` with the fields a record literal "
                       "names replaced, like `p with: { name: value }`, but its argument is not a record literal.",
                       p.span, hint="`{}` is an empty Array: to copy without a change, use the instance itself" if p.empty else None)
-
-
-def _no_fields_to_build(p: P.NoFieldsToBuild):
-    return Diagnostic("cannot instantiate", f"`{p.class_name}` has no fields, so it cannot be built with "
-                      "`fields:`.", p.span)
 
 
 def _unknown_field(p: P.UnknownField):
@@ -593,11 +534,6 @@ def _with_without_fields(p: P.WithWithoutFields):
 def _bad_reason_symbol(p: P.BadReasonSymbol):
     return Diagnostic("bad exit reason", f"`#{p.name}` is not an exit reason: a reason is `#normal`, `#killed`, "
                       "or an Error.", p.span, hint="to end with an error, pass one: `Error fields: { message: '...' }`")
-
-
-def _bad_reason_type(p: P.BadReasonType):
-    return Diagnostic("bad exit reason", f"An exit reason is `#normal`, `#killed`, or an Error, but this is "
-                      f"`{p.what}`.", p.span)
 
 
 # ---- traps ----------------------------------------------------------------------------------------------
@@ -633,13 +569,48 @@ def _unused_result(p: P.UnusedResult):
     return Diagnostic("warning: unused result", msg, p.span, severity="warning", hint=hint)
 
 
+
+# Kinds told in one sentence: kind -> (title, message, hint), the message and hint formatted with the
+# problem's fields; a kind with a `near` field gets "did you mean" when there is a near name.
+ONE_SENTENCE = {
+    P.MethodOnUnknownClass: ("unknown class", "This method is defined on `{class_name}`, but there is no such class.",
+                             None),
+    P.UnknownKeyClass: ("unknown class", "This receive entry matches instances of `{class_name}`, but there is no "
+                        "such class.", None),
+    P.UnknownName: ("unknown class", "There is no class or variable named `{name}`.", None),
+    P.NoSuperclass: ("no superclass", "`{class_name}` has no superclass for `super` to refer to.", None),
+    P.ValueNotUnderstood: ("unknown selector", "This value does not understand `{selector}`.", None),
+    P.NoClassUnderstands: ("unknown selector", "No class understands `{selector}`.", None),
+    P.HandlerArity: ("wrong number of arguments", "A receive handler takes the message as its one argument (or "
+                     "none), but this block takes {given}.", None),
+    P.OnDoNeedsErrorClass: ("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
+                            "subclass of it.", None),
+    P.NoFieldsToBuild: ("cannot instantiate", "`{class_name}` has no fields, so it cannot be built with `fields:`.",
+                        None),
+    P.FieldsNeedsRecord: ("fields needs a record", "`fields:` takes a record literal naming every field, like "
+                          "`{class_name} fields: {{ name: value }}`.", None),
+    P.RecordOutOfPlace: ("record out of place", "A record literal `{{ name: value }}` only builds instances: it is "
+                         "the argument of `fields:` or `with:`.",
+                         "write `Point fields: {{ x: 1. y: 2 }}` or `p with: {{ x: 3 }}`"),
+    P.BadReasonType: ("bad exit reason", "An exit reason is `#normal`, `#killed`, or an Error, but this is `{what}`.",
+                      None),
+    P.RemoteNeedsModule: ("missing import", "A Remote proxy's calls are made by the Remote module.",
+                          "add `Import module: #Remote.`"),
+}
+
+
+def _one_sentence(p):
+    title, message, hint = ONE_SENTENCE[type(p)]
+    fields = vars(p)
+    return Diagnostic(title, message.format(**fields), p.span,
+                      hint=hint.format(**fields) if hint else _near(getattr(p, "near", None)))
+
+
 RENDER = {
-    P.MethodOnUnknownClass: _method_on_unknown_class, P.DuplicateMethod: _duplicate_method,
-    P.SpawnArity: _spawn_arity, P.HandlerArity: _handler_arity, P.ReceiveNeedsTable: _receive_needs_table,
-    P.UnreceivableKey: _unreceivable_key, P.UnknownKeyClass: _unknown_key_class, P.BadReceiveKey: _bad_receive_key,
-    P.AskWithoutReply: _ask_without_reply, P.NilReply: _nil_reply, P.SendToOpaqueActor: _send_to_opaque_actor,
-    P.NotAccepted: _not_accepted, P.NeverReceives: _never_receives,
-    P.ReceiveOnAnotherActor: _receive_on_another_actor,
+    P.DuplicateMethod: _duplicate_method, P.SpawnArity: _spawn_arity, P.ReceiveNeedsTable: _receive_needs_table,
+    P.UnreceivableKey: _unreceivable_key, P.BadReceiveKey: _bad_receive_key, P.AskWithoutReply: _ask_without_reply,
+    P.NilReply: _nil_reply, P.SendToOpaqueActor: _send_to_opaque_actor, P.NotAccepted: _not_accepted,
+    P.NeverReceives: _never_receives, P.ReceiveOnAnotherActor: _receive_on_another_actor,
     P.NarrowerOverride: _narrower_override, P.InheritedConstructor: _inherited_constructor, P.Mismatch: _mismatch,
     P.OverrideLessGeneral: _override_less_general, P.FieldOverridesPrimitive: _field_overrides_primitive,
     P.FieldLessGeneral: _field_less_general, P.FieldReaderWithArguments: _field_reader_with_arguments,
@@ -647,20 +618,15 @@ RENDER = {
     P.ObjectMethodOverLibrary: _object_method_over_library,
     P.RuntimeMessageToPlainReceive: _runtime_message_to_plain_receive, P.InternalError: _internal_error,
     P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
-    P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
-    P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,
-    P.RemoteUnknownClass: _remote_unknown_class, P.RemoteNeedsModule: _remote_needs_module,
-    P.UnknownVariable: _unknown_variable, P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood,
-    P.ValueNotUnderstood: _value_not_understood, P.NoClassUnderstands: _no_class_understands,
-    P.NotANumber: _not_a_number, P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need,
-    P.BlockArity: _block_arity, P.OnDoNeedsErrorClass: _on_do_needs_error_class,
+    P.EqualityBuiltIn: _equality_built_in, P.SelfOutsideMethod: _self_outside_method,
+    P.RemoteUnknownClass: _remote_unknown_class, P.UnknownVariable: _unknown_variable,
+    P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood, P.NotANumber: _not_a_number,
+    P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
     P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
-    P.ErrorFieldsByText: _error_fields_by_text, P.FieldsNeedsRecord: _fields_needs_record,
-    P.WithNeedsRecord: _with_needs_record,
-    P.NoFieldsToBuild: _no_fields_to_build, P.UnknownField: _unknown_field, P.MissingFields: _missing_fields,
-    P.WithWithoutFields: _with_without_fields, P.BadReasonSymbol: _bad_reason_symbol,
-    P.BadReasonType: _bad_reason_type, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result,
-}
+    P.ErrorFieldsByText: _error_fields_by_text, P.WithNeedsRecord: _with_needs_record,
+    P.UnknownField: _unknown_field, P.MissingFields: _missing_fields, P.WithWithoutFields: _with_without_fields,
+    P.BadReasonSymbol: _bad_reason_symbol, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result,
+} | {kind: _one_sentence for kind in ONE_SENTENCE}
 
 
 def render(problem) -> Diagnostic:

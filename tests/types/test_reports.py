@@ -76,3 +76,16 @@ def test_every_mismatch_names_a_subject_reports_words():
         assert first.value in CLASH_SUBJECTS, (file, first.value)
         used.add(first.value)
     assert used == set(CLASH_SUBJECTS)
+
+
+def test_every_one_sentence_kind_renders_its_fields():
+    """The kinds worded by a table (reports.ONE_SENTENCE): every placeholder names a field."""
+    from lp.syntax.ast import Span
+    from lp.types.reports import ONE_SENTENCE, render
+    for kind in ONE_SENTENCE:
+        args = {f.name: Span("t.lp", 1, 1, 1, 2) if f.name == "span" else 2 if f.type == "int" else "Xyz"
+                for f in dataclasses.fields(kind)}
+        d = render(kind(**args))
+        assert d.title and "{" not in d.message.replace("{ ", ""), (kind, d.message)
+        if "near" in args:
+            assert d.hint == "did you mean `Xyz`?", kind
