@@ -497,10 +497,10 @@ def _cr(g, sel, n, site, tail, ty):
     return g.owned[-1]
 
 
-@prim("String", "lf", "crlf", side=True)
+@prim("String", "new", "lf", "crlf", side=True)
 def _line_end(g, sel, n, site, tail, ty):
     g.pop()
-    text = "\n" if sel == "lf" else "\r\n"
+    text = {"new": "", "lf": "\n", "crlf": "\r\n"}[sel]
     return g.push(V(c64(16), g.mod.layout.static_string(text).ptrtoint(I64), STR))
 
 

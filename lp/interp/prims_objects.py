@@ -189,7 +189,10 @@ def _bxor(p, a, b):
 
 @prim("Object", "new", class_side=True)
 def _new(p, cls):
-    """Classes whose only field is `reply` (filled by ask:) can be built with `new` too."""
+    """Classes whose only field is `reply` (filled by ask:) can be built with `new` too; a builtin class
+    makes its instances otherwise (literals, its own constructors), as the checker says."""
+    if cls.builtin and cls.name != "Object":
+        raise LPRaise(make_error(p.interp, f"{cls.name} instances are not made with new"))
     fields = [f for f in cls.fields if f != "reply"]
     if fields:
         raise LPRaise(make_error(p.interp, f"{cls.name} has fields ({' '.join(fields)}): build it with "

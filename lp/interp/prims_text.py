@@ -9,6 +9,11 @@ from lp.interp.registry import prim
 from lp.interp.values import Char, Symbol
 
 
+@prim("String", "new", class_side=True)
+def _string_new(p, cls):
+    return ""
+
+
 def _str(p, v, sel):
     if type(v) is str:
         return v

@@ -8,7 +8,6 @@ every receive against the actor whose code performs it.
 """
 from __future__ import annotations
 
-from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
@@ -36,7 +35,7 @@ def actor_proto(ck: Checker, t, node, what):
     want = TCon("Actor", (ck.new_proto(),))
     clash = ck.unify(want, r)
     if clash:
-        ck.clash_error(clash, node.span, f"The receiver of `{what}`", f"`{what}` needs", want, r)
+        ck.report(P.Mismatch("rule receiver", (what,), clash, node.span, want, r))
         return None
     return prune(prune(r).args[0])
 
@@ -63,7 +62,7 @@ def form_spawn(ck: Checker, n, scope, cx, discard):
         want = TCon("Block", (me, ck.fresh()))
         clash = ck.unify(want, t)
         if clash:
-            ck.clash_error(clash, body.span, "The argument of `spawn:`", "`spawn:` needs", want, t)
+            ck.report(P.Mismatch("rule argument", ("spawn:",), clash, body.span, want, t))
         ck.run_in(want, p)
     return TCon("Actor", (p,), n.span)
 
@@ -74,8 +73,8 @@ def class_spawn(ck, cname, ats, node, actor, arg_nodes, discard):
     want = TCon("Block", (me, ck.fresh()))
     clash = ck.unify(want, ats[0])
     if clash:
-        ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, "The argument of `spawn:`",
-                       "`spawn:` needs", want, ats[0])
+        ck.report(P.Mismatch("rule argument", ("spawn:",), clash, arg_nodes[0].span if arg_nodes else node.span,
+                             want, ats[0]))
     ck.run_in(want, p)
     return TCon("Actor", (p,), node.span)
 
@@ -156,25 +155,21 @@ def form_receive(ck: Checker, n, scope, cx, discard):
             want = TCon("Block", (payload, r))
             clash = ck.unify(want, ht)
             if clash:
-                ck.clash_error(clash, h.span, "This handler", "a receive entry needs", want, ht)
+                ck.report(P.Mismatch("handler", (), clash, h.span, want, ht))
             ck.run_in(want, cx.actor)
             rspan = h.span
         if not discard:
             clash = ck.unify(result, r)
             if clash:
-                ck.clash_error(clash, rspan, "This handler answers a different type from the first one: it",
-                               "the first handler answers", result, r,
-                               notes=[] if ck._why_in(clash) else [Note("The first handler is here:", first)],
-                               hint="the value of a receive is its handler's value, so when it is used "
-                                    "all handlers (and the timeout block) must answer the same type")
+                ck.report(P.Mismatch("handler answer", (), clash, rspan, result, r,
+                                     None if ck._why_in(clash) else first))
             first = first or rspan
         entries.append((tag, lit, payload, e.span))
     if n.selector == "receive:after:do:":
         ms = ck.infer(n.args[1], scope, cx)
         clash = ck.unify(TCon("Integer"), ms)
         if clash:
-            ck.clash_error(clash, n.args[1].span, "The timeout", "`after:` needs milliseconds, an", TCon("Integer"),
-                           ms)
+            ck.report(P.Mismatch("timeout", (), clash, n.args[1].span, TCon("Integer"), ms))
         blk = n.args[2]
         bt = ck.block_arg(blk, scope, cx, discard)
         want = TCon("Block", (ck.fresh() if discard else result,))
@@ -182,11 +177,9 @@ def form_receive(ck: Checker, n, scope, cx, discard):
         ck.run_in(want, cx.actor)
         if clash:
             if type(blk) is A.Block and clash.kind == "mismatch" and blk.body:
-                ck.clash_error(clash, blk.body[-1].span, "The timeout block answers a different type from the "
-                               "handlers: it", "the handlers answer", result, prune(bt).args[-1],
-                               hint="the timeout block and every handler must answer the same type")
+                ck.report(P.Mismatch("timeout answer", (), clash, blk.body[-1].span, result, prune(bt).args[-1]))
             else:
-                ck.clash_error(clash, blk.span, "The timeout block", "`do:` needs", want, bt)
+                ck.report(P.Mismatch("timeout block", (), clash, blk.span, want, bt))
     if p is not None:
         p = prune(p)  # inferring the handlers may have merged this protocol into another one
         for tag, lit, payload, span in entries:
@@ -205,11 +198,8 @@ def form_receive(ck: Checker, n, scope, cx, discard):
     return TCon("UndefinedObject", (), n.span) if discard else result
 
 
-# Classes of the type system that no run-time value belongs to.
-NOT_RECEIVABLE = {
-    "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
-    "Class": "a class is known to the checker only as a class; send its `name` instead",
-}
+# Classes of the type system that no run-time value belongs to (reports.py says what to receive instead).
+NOT_RECEIVABLE = ("Reason", "Class")
 
 
 def entry_key(ck: Checker, key, scope, cx):
@@ -224,7 +214,7 @@ def entry_key(ck: Checker, key, scope, cx):
     if type(key) is A.Name and key.name[:1].isupper() and scope.lookup(key.name) is None:
         info = ck.table.get(key.name)
         if info is not None and key.name in NOT_RECEIVABLE:
-            ck.report(P.UnreceivableKey(key.name, NOT_RECEIVABLE[key.name], key.span))
+            ck.report(P.UnreceivableKey(key.name, key.span))
             return ERR, None, None
         if info is not None:
             ck.record(key, TCon(key.name + " class"))
@@ -375,19 +365,10 @@ def note_runtime_message(cls, sel):
 def unify_plain(ck, r, m, req):
     clash = ck.unify(r.plain[0], m)
     if clash and not r.plain[2]:
-        ck.clash_error(clash, req.span, "This reply", "the other replies sent to the same `reply` field are",
-                       r.plain[0], m,
-                       notes=[Note("The answers to this `ask:` arrive at that address:", r.plain[1])],
-                       hint="every answer sent to one request's `reply` arrives at the future of its `ask:`, "
-                            "which has one type; answer with one type (wrap several kinds in one class)")
+        ck.report(P.Mismatch("reply", (), clash, req.span, r.plain[0], m, r.plain[1]))
         return True
     if clash:
-        ck.clash_error(clash, req.span, "This message", "the actor takes its messages with a plain `receive`, "
-                       "and the other messages sent to it are", r.plain[0], m,
-                       notes=[Note("The plain receive is here:" if r.plain[2] else
-                                   "The answers to this `ask:` arrive at that address:", r.plain[1])],
-                       hint="a plain `receive` answers any message, so everything sent to that actor must "
-                            "have one type; use `receive: { ... }` to take several classes of message")
+        ck.report(P.Mismatch("plain receive", (bool(r.plain[2]),), clash, req.span, r.plain[0], m, r.plain[1]))
     return True
 
 
@@ -399,9 +380,7 @@ def accepts(ck: Checker, r: TProto, m: TCon, req: Require) -> bool:
             if tag == m.name or param_of(ck, m, "reply") is not None:
                 clash = align(ck, pay, m)
                 if clash:
-                    ck.clash_error(clash, req.span, "This message", f"the `{tag}` entry that receives it takes",
-                                   pay, m, notes=[Note(f"The `{tag}` entry is here:", span)],
-                                   hint="every message one entry receives must have the type its handler uses")
+                    ck.report(P.Mismatch("entry", (tag,), clash, req.span, pay, m, span))
             return True
     vals = r.lits.get(m.name)
     if vals:

@@ -52,8 +52,7 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
         try:
             ck = _check(ck, program, list(imports or ()))
         except Exception as e:  # noqa: BLE001 - never a traceback
-            ck.report(P.InternalError(f"The type checker failed ({type(e).__name__}: {e}). This is a bug in LP.",
-                                      getattr(program, "span", None)))
+            ck.report(P.InternalError("program", f"{type(e).__name__}: {e}", getattr(program, "span", None)))
     finally:
         sys.setrecursionlimit(old_limit)
     files = [getattr(p, "file", "") for p in list(imports or ()) + [program]]

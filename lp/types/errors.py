@@ -6,7 +6,7 @@ import difflib
 
 from lp.core_helpers import is_private
 from lp.diagnostics import Diagnostic
-from lp.types.reports import mismatch, render
+from lp.types.reports import render
 
 
 def did_you_mean(word: str, candidates) -> str | None:
@@ -43,11 +43,3 @@ class Reporter:
         if key is not None:
             self._reported.add(key)
         self.diagnostics.append(d)
-
-    def clash_error(self, clash, span, subject, need, whole_expected=None, whole_actual=None,
-                    notes=(), hint=None, title="type mismatch"):
-        """`subject` is what was found ("The 2nd argument of `at:put:`"), `need` says who wanted what
-        ("`at:put:` needs"); lp/types/reports.py words it."""
-        if clash.kind == "occurs":
-            self.infinite.append(clash)
-        self.add(mismatch(clash, span, subject, need, whole_expected, whole_actual, notes, hint, title))

@@ -17,13 +17,21 @@ from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
-from lp.types.reports import class_problem, ordinal
+from lp.types.reports import class_problem
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
 from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
 
 VALUE_NODES = (A.Block, A.IntLit, A.FloatLit, A.StrLit, A.CharLit, A.SymLit, A.LitArray, A.Name)
+class Typed:
+    """A receiver already typed: a cascade's, as the receiver of the send made of one of its messages."""
+    __slots__ = ("t", "span")
+
+    def __init__(self, t, span):
+        self.t, self.span = t, span
+
+
 # Selectors whose block arguments' values are thrown away.
 DISCARDING = {"do:", "timesRepeat:", "to:do:", "keysDo:", "valuesDo:", "keysAndValuesDo:", "doWithIndex:",
               "reverseDo:", "do:separatedBy:", "associationsDo:", "ensure:", "ifCurtailed:", "whileTrue:",
@@ -341,36 +349,32 @@ class Checker(Unifier, Reporter):
             general = overrides.fresh_vars(expected, self.level)
             shown = overrides.texts(expected, mine.args[2:], self_t)
             for i, (x, y) in enumerate(zip(expected, mine.args[2:])):
-                if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, f"the library's `{sel}`",
+                if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, P.MethodName(None, sel),
                                                                       None):
                     return
                 clash = self.unify(x, y)
                 if clash:
-                    side = " class" if mi.class_side else ""
-                    self.report(P.Mismatch("library override", (f"`{info.name}{side} >> {sel}`", sel, i + 1,
+                    self.report(P.Mismatch("library override", (overrides.method_name(mi), sel, i + 1,
                                                                 i == len(expected) - 1),
                                            clash, mi.decl.span, x, y, title="incompatible override"))
                     return
             if overrides.less_general(general, self.level):
-                overrides.report(self, mi, *shown, f"the library's `{sel}`", None)
+                overrides.report(self, mi, *shown, P.MethodName(None, sel), None)
             return
-        side = " class" if mi.class_side else ""
         for anc in self.table.chain(info.superclass) if info.superclass else []:
             if not mi.class_side and not anc.builtin and sel in anc.fields:
                 return overrides.check_method_over_field(self, mi, anc, sel)
             table = anc.cmethods if mi.class_side else anc.methods
             parent = table.get(sel)
             if parent is not None and parent.scheme is not None:
-                return self.check_against(mi, parent, f"`{anc.name}{side} >> {sel}`")
+                return self.check_against(mi, parent, P.MethodName(anc.name, sel, mi.class_side))
         om = self.table.classes["Object"].methods.get(sel)
         if mi.class_side and om is not None and om.scheme is not None:
             # classes are objects: a class-side method overrides, for its class, the method on Object
-            self.check_against(mi, om, f"`Object >> {sel}`")
+            self.check_against(mi, om, P.MethodName("Object", sel))
 
     def check_against(self, mi: MethodInfo, parent: MethodInfo, whose):
         """User method `mi` overrides the user method `parent` (named `whose`): at least as general."""
-        sel, info = mi.decl.selector, mi.cls
-        side = " class" if mi.class_side else ""
         mine = self.instantiate(mi.scheme)
         theirs = self.instantiate(parent.scheme)
         if type(prune(theirs.args[1])) is TVar:   # a method on Object: its self is the override's
@@ -383,7 +387,7 @@ class Checker(Unifier, Reporter):
                 return
             clash = self.unify(x, y)
             if clash:
-                self.report(P.Mismatch("override", (f"`{info.name}{side} >> {sel}`", whose, i + 1,
+                self.report(P.Mismatch("override", (overrides.method_name(mi), whose, i + 1,
                                                     i == len(mine.args) - 3), clash, mi.decl.span, x, y,
                                        None if self._why_in(clash) else parent.decl.span, "incompatible override"))
                 return
@@ -396,18 +400,14 @@ class Checker(Unifier, Reporter):
             if had is None:
                 continue
             now = prune(x)
-            nth = f"{ordinal(i + 1)} argument"
             if type(now) is TCon:
-                extra = f"only takes `{show(now)}` as its {nth}"
+                only, sels = show(now), []
             elif type(now) is TVar and _demands(now) - had:
-                sels = sorted(s for _, s in _demands(now) - had if s)
-                extra = f"sends its {nth} " + ", ".join(f"`{s}`" for s in sels) if sels else \
-                    f"needs more of its {nth}"
+                only, sels = None, sorted(s for _, s in _demands(now) - had if s)
             else:
                 continue
-            side = " class" if mi.class_side else ""
-            self.report(P.NarrowerOverride(f"`{mi.cls.name}{side} >> {mi.decl.selector}`", extra, whose,
-                                           mi.decl.span, parent_decl.span if parent_decl else None))
+            self.report(P.NarrowerOverride(overrides.method_name(mi), i + 1, only, sels, whose, mi.decl.span,
+                                           parent_decl.span if parent_decl else None))
             return True
         return False
 
@@ -416,11 +416,9 @@ class Checker(Unifier, Reporter):
         try:
             return fn(*args)
         except RecursionError:
-            self.report(P.InternalError("This expression is nested too deeply for the checker.",
-                                        getattr(node, "span", None)))
+            self.report(P.InternalError("nesting", "", getattr(node, "span", None)))
         except Exception as e:  # noqa: BLE001 - the checker must never raise
-            self.report(P.InternalError(f"The type checker failed on this code ({type(e).__name__}: {e}). "
-                                        "This is a bug in LP.", getattr(node, "span", None)))
+            self.report(P.InternalError("code", f"{type(e).__name__}: {e}", getattr(node, "span", None)))
         self.queue.clear()
         return ERR
 
@@ -467,8 +465,7 @@ class Checker(Unifier, Reporter):
     def infer(self, node, scope, cx, discard=False):
         m = getattr(self, "i_" + type(node).__name__, None)
         if m is None:
-            self.report(P.InternalError(f"The checker does not know `{type(node).__name__}` nodes.",
-                                        getattr(node, "span", None)))
+            self.report(P.InternalError("node", type(node).__name__, getattr(node, "span", None)))
             return ERR
         t = m(node, scope, cx, discard)
         self.types[id(node)] = (node, t)
@@ -613,16 +610,22 @@ class Checker(Unifier, Reporter):
         return ERR
 
     def i_Cascade(self, n, scope, cx, discard):
+        """Each message is typed as a send to a receiver already typed (`Typed`), so that the sends typed
+        by their syntax (`fields:` and `with:` with a record, `receive:` with a table) are typed alike."""
         rt = self.infer(n.receiver, scope, cx)
         t = rt
         for part in n.parts:
-            t = rt
+            t, span = rt, n.receiver.span
             for msg in part:
-                args = [self.infer(a, scope, cx) for a in msg.args]
-                t = self.send(t, msg.selector, args, msg, cx.actor, False, arg_nodes=msg.args)
+                send = A.Send(Typed(t, span), msg.selector, msg.args, msg.span)
+                t = self.i_Send(send, scope, cx, False)
                 self.types[id(msg)] = (msg, t)
+                span = msg.span
         traps.cascade_warning(self, n, rt, discard)
         return t
+
+    def i_Typed(self, n, scope, cx, discard):
+        return n.t
 
     # ---- sends ------------------------------------------------------------------------------
     def i_Send(self, n, scope, cx, discard):
@@ -735,13 +738,11 @@ class Checker(Unifier, Reporter):
             if clash:
                 self.receiver_clash(mi, self_t, recv, node)
                 return ERR
-        side = " class" if mi.class_side else ""
         for i, (p, a) in enumerate(zip(params, ats)):
             clash = self.unify(p, a)
             if clash:
                 where = arg_nodes[i].span if i < len(arg_nodes) else node.span
-                self.report(P.Mismatch("method argument", (i + 1, f"{mi.cls.name}{side} >> {mi.decl.selector}",
-                                                           mi.decl.selector), clash, where, p, a,
+                self.report(P.Mismatch("method argument", (i + 1, overrides.method_name(mi)), clash, where, p, a,
                                        None if self._why_in(clash) else mi.decl.span))
         return result
 
@@ -848,8 +849,6 @@ class Checker(Unifier, Reporter):
         cands = self.understood(t)
         near = did_you_mean(sel, cands)
         name = t.name
-        what = f"The class `{name[:-6]}` (the class itself, not an instance)" if name.endswith(" class") \
-            else f"`{show(t)}`"
         because = (show(t), t.why) if t.why is not None and t.why.line > 0 and t.why != node.span and \
             not name.endswith(" class") else None
         instance_side = class_side = None
@@ -859,7 +858,14 @@ class Checker(Unifier, Reporter):
         elif not near and not name.endswith(" class") and name in self.table.classes and \
                 sel in self.understood(TCon(name + " class")):
             class_side = name   # for `Class` (what `x class` answers) reports.py says to name the class
-        self.report(P.NotUnderstood(what, sel, span, because, near, instance_side, class_side))
+        if sel == "with:" and not name.endswith(" class") and name in self.table.classes \
+                and self.table.all_fields(name):
+            arg = node.args[0] if getattr(node, "args", None) else None
+            self.report(P.WithNeedsRecord(name, arg.span if arg is not None else span,
+                                          type(arg) is A.BraceArray and not arg.items))
+            return ERR
+        self.report(P.NotUnderstood(name[:-6] if name.endswith(" class") else show(t), sel, span, because, near,
+                                    instance_side, class_side, "class" if name.endswith(" class") else "instance"))
         return ERR
 
     def class_side_selector(self, sel) -> bool:

@@ -545,6 +545,7 @@ new: Integer -> ByteArray
 withAll: Array[Integer] -> ByteArray
 """,
     "String": """
+new -> String
 lf -> String
 crlf -> String
 """,

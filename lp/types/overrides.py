@@ -11,7 +11,6 @@ merged with another of its variables, and not tied to a monomorphic type (a fiel
 """
 from __future__ import annotations
 
-from lp.diagnostics import Note
 from lp.syntax import ast as A
 from lp.types import problems as P
 from lp.types.terms import Namer, TCon, TVar, prune, show
@@ -49,9 +48,12 @@ def less_general(vars_, level) -> bool:
     return False
 
 
+def method_name(mi) -> P.MethodName:
+    return P.MethodName(mi.cls.name, mi.decl.selector, mi.class_side)
+
+
 def report(ck, mi, theirs_text, mine_text, answers_anything, whose, parent_decl):
-    side = " class" if mi.class_side else ""
-    ck.report(P.OverrideLessGeneral(f"`{mi.cls.name}{side} >> {mi.decl.selector}`", whose, theirs_text, mine_text,
+    ck.report(P.OverrideLessGeneral(method_name(mi), whose, theirs_text, mine_text,
                                     answers_anything, mi.decl.span,
                                     parent_decl.span if parent_decl is not None else None))
 
@@ -130,14 +132,14 @@ def _check_field(ck, info, f):
                     ck.report(P.FieldOverridesPrimitive(info.name, f, anc.name, info.decl.span))
                     return
                 expected = ck.build(sig.result, ck.sig_env(self_t), self_t, why=info.decl.span)
-                _compare(ck, info, f, ft, [expected], f"the library's `{f}`", None)
+                _compare(ck, info, f, ft, [expected], P.MethodName(None, f), None)
                 return
         mi = anc.methods.get(f)
         if mi is not None and mi.scheme is not None and not mi.decl.params:
             theirs = ck.instantiate(mi.scheme)
             if type(prune(theirs.args[1])) is TVar:
                 ck.unify(theirs.args[1], self_t)
-            _compare(ck, info, f, ft, theirs.args[2:], f"`{anc.name} >> {f}`", mi.decl)
+            _compare(ck, info, f, ft, theirs.args[2:], P.MethodName(anc.name, f), mi.decl)
             return
 
 
@@ -145,12 +147,9 @@ def _compare(ck, info, f, ft, theirs, whose, parent_decl):
     general = fresh_vars(theirs, ck.level)
     shown = signature_text(theirs, Namer())
     clash = ck.unify(theirs[-1], ft)
-    notes = [Note("The overridden method is here:", parent_decl.span)] if parent_decl is not None else []
     if clash:
-        ck.clash_error(clash, info.decl.span,
-                       f"The field `{f}` of `{info.name}` is read by the method `{f}`, which overrides {whose}, "
-                       "so what it holds", f"{whose} answers", theirs[-1], ft, title="incompatible override",
-                       notes=notes, hint="a field is a method answering its value; name it differently")
+        ck.report(P.Mismatch("field reader", (f, info.name, whose), clash, info.decl.span, theirs[-1], ft,
+                             parent_decl.span if parent_decl is not None else None, title="incompatible override"))
     elif less_general(general, ck.level):
         ck.report(P.FieldLessGeneral(info.name, f, whose, shown, info.decl.span,
                                      parent_decl.span if parent_decl is not None else None))
@@ -160,15 +159,13 @@ def check_method_over_field(ck, mi, anc, f):
     """`B >> v` where an ancestor `A` has the field `v`: the method overrides the field's accessor."""
     mine = ck.instantiate(mi.scheme)
     if mi.decl.params:
-        ck.report(P.FieldReaderWithArguments(f"`{mi.cls.name} >> {f}`", f, anc.name, mi.decl.span))
+        ck.report(P.FieldReaderWithArguments(method_name(mi), f, anc.name, mi.decl.span))
         return
     ft = anc.field_types[f]
     clash = ck.unify(ft, mine.args[-1])
     if clash:
-        ck.clash_error(clash, mi.decl.span,
-                       f"`{mi.cls.name} >> {f}` overrides the reader of the field `{f}` of `{anc.name}`, so what "
-                       "it answers", "the field holds", ft, mine.args[-1], title="incompatible override",
-                       notes=[Note("The field is declared here:", anc.decl.span)])
+        ck.report(P.Mismatch("field reader override", (method_name(mi), f, anc.name), clash, mi.decl.span,
+                             ft, mine.args[-1], anc.decl.span, title="incompatible override"))
 
 
 # ---- class-side constructors are inherited (hostile report 1.1, 1.12) ----------------------------

@@ -54,8 +54,8 @@ class ReceiveNeedsTable:
 
 @dataclass
 class UnreceivableKey:
+    """A receive key naming a class of the type system that no run-time value belongs to."""
     class_name: str
-    reason: str
     span: Span
 
 
@@ -122,11 +122,21 @@ class ReceiveOnAnotherActor:
 
 # ---- declarations, statements and names (infer.py) ----------------------------------------------
 
+@dataclass(frozen=True)
+class MethodName:
+    """A method a report names: `C >> sel`, `C class >> sel`, or (owner None) the library's `sel`."""
+    owner: str | None
+    selector: str
+    class_side: bool = False
+
+
 @dataclass
 class NarrowerOverride:
-    method: str            # `C >> sel` or `C class >> sel`
-    extra: str             # what the override demands ("only takes `Sq` as its 1st argument")
-    whose: str             # the overridden method as named ("`A >> sel`", "the library's `=`")
+    method: MethodName
+    nth: int               # the argument the override demands more of
+    only: str | None       # the one type it takes there, shown; or
+    sends: list            # the selectors it sends that argument beyond the overridden method's
+    whose: MethodName      # the overridden method
     span: Span
     overridden: Span | None
 
@@ -135,8 +145,8 @@ class NarrowerOverride:
 
 @dataclass
 class OverrideLessGeneral:
-    method: str            # `C >> sel` or `C class >> sel`
-    whose: str             # the overridden method as named
+    method: MethodName
+    whose: MethodName      # the overridden method
     theirs: str            # its type, shown
     mine: str              # the override's type, shown
     answers_anything: bool  # the overridden method answers a type found nowhere else (it only raises)
@@ -157,7 +167,7 @@ class FieldOverridesPrimitive:
 class FieldLessGeneral:
     class_name: str
     field: str
-    whose: str
+    whose: MethodName
     theirs: str            # the overridden method's type, shown
     span: Span
     overridden: Span | None
@@ -165,7 +175,7 @@ class FieldLessGeneral:
 
 @dataclass
 class FieldReaderWithArguments:
-    method: str            # `B >> v`
+    method: MethodName     # `B >> v`
     field: str
     owner: str             # the ancestor declaring the field
     span: Span
@@ -235,7 +245,8 @@ class Mismatch:
 
 @dataclass
 class InternalError:
-    message: str
+    what: str              # program | code (the checker failed on it) | nesting (too deep) | node (unknown kind)
+    detail: str            # the exception, or the node's kind
     span: Span | None
 
 
@@ -312,13 +323,23 @@ class ReceiverClash:
 
 @dataclass
 class NotUnderstood:
-    what: str              # "`Integer`" or "The class `P` (the class itself, not an instance)"
+    receiver: str          # the receiver's type, shown; a class's name; a proxy's target's type
     selector: str
     span: Span
     because: tuple | None  # (type shown, span that made it that type)
     near: str | None
     instance_side: str | None  # the class whose instances understand the selector
     class_side: str | None     # the class that itself understands the selector
+    side: str = "instance"     # instance | class (the class itself) | remote | grain (a proxy)
+    proxy: str | None = None   # the proxy's own type, shown
+
+
+@dataclass
+class WithNeedsRecord:
+    """`with:` sent to an instance with fields, with something else than a record literal."""
+    class_name: str
+    span: Span
+    empty: bool            # the argument is `{}` (an empty Array)
 
 
 @dataclass
@@ -360,7 +381,6 @@ class ElementNeed:
     allowed: tuple
     elements: str          # the element type, shown
     span: Span
-    hint: str | None
 
 
 @dataclass

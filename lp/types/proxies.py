@@ -15,7 +15,7 @@ from lp.types.errors import did_you_mean
 from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS, parse_sig
 from lp.types.terms import DYN, ERR, TCon, prune, show
 
-PROXIES = {"Remote": "remote", "GrainRef": "grain"}   # proxy class -> how a report names its target
+PROXIES = {"Remote": "remote", "GrainRef": "grain"}   # proxy class -> the side a report names (reports.py)
 GRAIN_SERVERS = ("for:initial:",)   # `Grain for: C initial: ...` and its longer forms name C
 CLIENT_CLASS = "RemoteClient"   # stdlib/remote.lp, which `Import module: #Remote` brings
 SIGS = {
@@ -80,8 +80,8 @@ def proxy_send(ck, r, sel, ats, node, arg_nodes):
             names.update(info.methods)
             names.update(info.field_types)
     span = getattr(node, "selector_span", None) or node.span
-    ck.report(P.NotUnderstood(f"The {PROXIES[r.name]} `{show(target)}` (`{show(r)}`)", sel, span, None,
-                              did_you_mean(sel, names), None, None))
+    ck.report(P.NotUnderstood(show(target), sel, span, None, did_you_mean(sel, names), None, None, PROXIES[r.name],
+                              show(r)))
     return ERR
 
 

@@ -14,6 +14,11 @@ def _subclassable() -> str:
     return " and ".join(f"`{n}`" for n in SUBCLASSABLE)
 
 
+def _near(name):
+    """The hint for a misspelt name, if a close one exists."""
+    return f"did you mean `{name}`?" if name else None
+
+
 def class_problem(p: Problem, near=None) -> Diagnostic:
     """A class declaration problem; `near` is a class name close to an unknown superclass."""
     d = p.decl
@@ -30,7 +35,7 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
                           notes=(Note("It was first declared here:", p.other.span),))
     if p.kind == "unknown superclass":
         return Diagnostic("unknown class", f"`{d.name}` inherits from `{d.superclass}`, but there is no such "
-                          "class.", d.span, hint=f"did you mean `{near}`?" if near else None)
+                          "class.", d.span, hint=_near(near))
     if p.kind == "cannot subclass":
         return Diagnostic("cannot subclass", f"`{d.superclass}` is a builtin class that cannot be subclassed; "
                           f"only {_subclassable()} (and Error's builtin subclasses) can.", d.span)
@@ -40,11 +45,6 @@ def class_problem(p: Problem, near=None) -> Diagnostic:
         return Diagnostic("duplicate field", f"`{d.name}` declares the field `{p.name}`, but it already inherits "
                           f"one with that name from `{p.other}`.", d.span)
     raise ValueError(p.kind)
-
-
-def _method_on_unknown_class(p: P.MethodOnUnknownClass):
-    return Diagnostic("unknown class", f"This method is defined on `{p.class_name}`, but there is no such class.",
-                      p.span, hint=f"did you mean `{p.near}`?" if p.near else None)
 
 
 def _equality_built_in(p: P.EqualityBuiltIn):
@@ -65,25 +65,21 @@ def _spawn_arity(p: P.SpawnArity):
                       hint="write `Actor spawn: [:me | ...]`")
 
 
-def _handler_arity(p: P.HandlerArity):
-    return Diagnostic("wrong number of arguments", f"A receive handler takes the message as its one argument "
-                      f"(or none), but this block takes {p.given}.", p.span)
-
-
 def _receive_needs_table(p: P.ReceiveNeedsTable):
     return Diagnostic("receive needs a table", f"`{p.selector}` takes a literal dispatch table, "
                       "`{ Class -> [:msg | ...]. #symbol -> [:m | ...] }`, so that each handler can be typed.",
                       p.span)
 
 
+_UNRECEIVABLE = {
+    "Reason": "an exit reason is a Symbol (`#normal`, `#killed`) or an Error: receive those",
+    "Class": "a class is known to the checker only as a class; send its `name` instead",
+}
+
+
 def _unreceivable_key(p: P.UnreceivableKey):
     return Diagnostic("bad receive key", f"No message is an instance of `{p.class_name}` at run time, so this "
-                      "entry would never match.", p.span, hint=p.reason)
-
-
-def _unknown_key_class(p: P.UnknownKeyClass):
-    return Diagnostic("unknown class", f"This receive entry matches instances of `{p.class_name}`, but there is "
-                      "no such class.", p.span, hint=f"did you mean `{p.near}`?" if p.near else None)
+                      "entry would never match.", p.span, hint=_UNRECEIVABLE[p.class_name])
 
 
 def _bad_receive_key(p: P.BadReceiveKey):
@@ -120,7 +116,7 @@ def _send_to_opaque_actor(p: P.SendToOpaqueActor):
 
 def _not_accepted(p: P.NotAccepted):
     listing = ", ".join(f"`{x[:-len(COMPUTED)]}`{COMPUTED}" if x.endswith(COMPUTED) else f"`{x}`" for x in p.accepted)
-    hint = f"did you mean `{p.suggestion}`?" if p.suggestion else \
+    hint = _near(p.suggestion) or \
         f"add an entry `{p.key} -> [:msg | ...]` to a receive of that actor"
     return Diagnostic("message not understood by actor", f"This sends `{p.what}` to an actor that never receives "
                       f"it. That actor's receives accept: {listing}.", p.span,
@@ -148,6 +144,12 @@ def _receive_on_another_actor(p: P.ReceiveOnAnotherActor):
                       hint="send the other actor a message instead, and receive on `me` (or `Actor self`)")
 
 
+def named(m: P.MethodName) -> str:
+    if m.owner is None:
+        return f"the library's `{m.selector}`"
+    return f"`{m.owner}{' class' if m.class_side else ''} >> {m.selector}`"
+
+
 def ordinal(i: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
 
@@ -159,21 +161,60 @@ CLASH_SUBJECTS = {
     "method body": lambda: ("This method's body", "its `^` returns need", None, None),
     "return": lambda: ("This returned value", "the method's other answers need", None, None),
     "library override": lambda method, sel, i, last: (
-        f"{method} redefines a library method, and its {'answer' if last else ordinal(i) + ' argument'}",
+        f"{named(method)} redefines a library method, and its {'answer' if last else ordinal(i) + ' argument'}",
         f"the library's `{sel}` has", None, None),
     "override": lambda method, whose, i, last: (
-        f"{method} overrides {whose}, so what it {'answers' if last else f'takes as its {ordinal(i)} argument'}",
+        f"{named(method)} overrides {named(whose)}, so what it {'answers' if last else f'takes as its {ordinal(i)} argument'}",
         f"the overridden method {'answers' if last else f'takes as its {ordinal(i)} argument'}",
         "The overridden method is here:", None),
     "element": lambda: ("This element", "arrays hold one type of element, and the first one is",
                         "The first element is here:",
                         "an Array is homogeneous; to mix kinds of value, make them instances of one class"),
-    "method argument": lambda i, method, sel: (f"The {ordinal(i)} argument of `{sel}`", f"`{method}` needs",
-                                               f"`{method}` is defined here:", None),
+    "method argument": lambda i, m: (f"The {ordinal(i)} argument of `{m.selector}`", f"{named(m)} needs",
+                                     f"{named(m)} is defined here:", None),
     "branch": lambda sel: (f"The branches of this `{sel}` answer different types: this one", "the first branch answers",
                            "The first branch is here:", "when the value is used, every branch must answer the same type"),
     "argument": lambda i, one, sel, recv: (f"The argument of `{sel}`" if one else f"The {ordinal(i)} argument of `{sel}`",
                                            f"`{sel}` on `{recv}` needs", None, None),
+    # sends typed by rule (special.py, actors.py)
+    "rule receiver": lambda sel: (f"The receiver of `{sel}`", f"`{sel}` needs", None, None),
+    "rule argument": lambda sel: (f"The argument of `{sel}`", f"`{sel}` needs", None, None),
+    "block argument": lambda sel: (f"An argument of `{sel}`", "the block needs", None, None),
+    "error handler": lambda: ("The handler of `on:do:`", "`on:do:` needs", None, None),
+    "field value": lambda name, cname: (f"The value of the field `{name}`", f"`{cname}`'s field `{name}` holds", None,
+                                        "each field has one type, fixed by every place that builds or reads it"),
+    "new field value": lambda name, cname: (f"The new value of the field `{name}`",
+                                            f"`{cname}`'s field `{name}` holds", None, None),
+    # receives and replies (actors.py)
+    "handler": lambda: ("This handler", "a receive entry needs", None, None),
+    "handler answer": lambda: (
+        "This handler answers a different type from the first one: it", "the first handler answers",
+        "The first handler is here:", "the value of a receive is its handler's value, so when it is used all "
+        "handlers (and the timeout block) must answer the same type"),
+    "timeout": lambda: ("The timeout", "`after:` needs milliseconds, an", None, None),
+    "timeout answer": lambda: ("The timeout block answers a different type from the handlers: it",
+                               "the handlers answer", None,
+                               "the timeout block and every handler must answer the same type"),
+    "timeout block": lambda: ("The timeout block", "`do:` needs", None, None),
+    "reply": lambda: ("This reply", "the other replies sent to the same `reply` field are",
+                      "The answers to this `ask:` arrive at that address:",
+                      "every answer sent to one request's `reply` arrives at the future of its `ask:`, which has one "
+                      "type; answer with one type (wrap several kinds in one class)"),
+    "plain receive": lambda plain: (
+        "This message", "the actor takes its messages with a plain `receive`, and the other messages sent to it are",
+        "The plain receive is here:" if plain else "The answers to this `ask:` arrive at that address:",
+        "a plain `receive` answers any message, so everything sent to that actor must have one type; use "
+        "`receive: { ... }` to take several classes of message"),
+    "entry": lambda tag: ("This message", f"the `{tag}` entry that receives it takes", f"The `{tag}` entry is here:",
+                          "every message one entry receives must have the type its handler uses"),
+    # fields as methods (overrides.py)
+    "field reader": lambda name, cname, whose: (
+        f"The field `{name}` of `{cname}` is read by the method `{name}`, which overrides {named(whose)}, so what it "
+        "holds", f"{named(whose)} answers", "The overridden method is here:", "a field is a method answering its value; name it "
+        "differently"),
+    "field reader override": lambda method, name, owner: (
+        f"{named(method)} overrides the reader of the field `{name}` of `{owner}`, so what it answers", "the field holds",
+        "The field is declared here:", None),
 }
 
 
@@ -225,18 +266,21 @@ def mismatch(clash, span, subject, need, whole_expected=None, whole_actual=None,
 # ---- declarations, statements and names -------------------------------------------------------------
 
 def _narrower_override(p: P.NarrowerOverride):
-    return Diagnostic("incompatible override", f"{p.method} {p.extra}, but {p.whose} takes more than that, and a "
+    nth = f"{ordinal(p.nth)} argument"
+    extra = f"only takes `{p.only}` as its {nth}" if p.only is not None else \
+        f"sends its {nth} " + ", ".join(f"`{s}`" for s in p.sends) if p.sends else f"needs more of its {nth}"
+    return Diagnostic("incompatible override", f"{named(p.method)} {extra}, but {named(p.whose)} takes more than that, and a "
                       "send typed against it can reach this override.", p.span,
                       notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
                       hint="an override must accept every argument the method it overrides accepts")
 
 
 def _override_less_general(p: P.OverrideLessGeneral):
-    return Diagnostic("override less general", f"{p.method} overrides {p.whose}, whose type is `{p.theirs}`, but its "
+    return Diagnostic("override less general", f"{named(p.method)} overrides {named(p.whose)}, whose type is `{p.theirs}`, but its "
                       f"own type is only `{p.mine}`. A send typed against the overridden method can reach this "
                       "override and get an answer of a type it did not expect.", p.span,
                       notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
-                      hint=f"{p.whose} answers any type (it never answers, e.g. it only raises): give it a default "
+                      hint=f"{named(p.whose)} answers any type (it never answers, e.g. it only raises): give it a default "
                            "answer of the type its overrides answer" if p.answers_anything else
                            "an override must work for every type the method it overrides works for; "
                            "give it another selector if it is more specific")
@@ -251,14 +295,14 @@ def _field_overrides_primitive(p: P.FieldOverridesPrimitive):
 
 def _field_less_general(p: P.FieldLessGeneral):
     return Diagnostic("override less general", f"The field `{p.field}` of `{p.class_name}` is read by the method "
-                      f"`{p.field}`, which overrides {p.whose}, whose type is `{p.theirs}`; a field holds one type per "
+                      f"`{p.field}`, which overrides {named(p.whose)}, whose type is `{p.theirs}`; a field holds one type per "
                       "program, so it is not that general.", p.span,
                       notes=(Note("The overridden method is here:", p.overridden),) if p.overridden else (),
                       hint="a field is a method answering its value; name it differently")
 
 
 def _field_reader_with_arguments(p: P.FieldReaderWithArguments):
-    return Diagnostic("incompatible override", f"{p.method} has the name of the field `{p.field}` of `{p.owner}` plus "
+    return Diagnostic("incompatible override", f"{named(p.method)} has the name of the field `{p.field}` of `{p.owner}` plus "
                       "arguments; the field's reader takes none.", p.span)
 
 
@@ -323,7 +367,11 @@ def _inherited_constructor(p: P.InheritedConstructor):
 
 
 def _internal_error(p: P.InternalError):
-    return Diagnostic("internal checker error", p.message, p.span)
+    message = {"program": f"The type checker failed ({p.detail}). This is a bug in LP.",
+               "code": f"The type checker failed on this code ({p.detail}). This is a bug in LP.",
+               "nesting": "This expression is nested too deeply for the checker.",
+               "node": f"The checker does not know `{p.detail}` nodes."}[p.what]
+    return Diagnostic("internal checker error", message, p.span)
 
 
 def _return_outside_method(p: P.ReturnOutsideMethod):
@@ -343,24 +391,12 @@ def _mixed_array(p: P.MixedArray):
                       hint="an Array is homogeneous; to mix kinds of value, make them instances of one class")
 
 
-def _record_out_of_place(p: P.RecordOutOfPlace):
-    return Diagnostic("record out of place", "A record literal `{ name: value }` only builds instances: it is the "
-                      "argument of `fields:` or `with:`.", p.span,
-                      hint="write `Point fields: { x: 1. y: 2 }` or `p with: { x: 3 }`")
-
-
 def _self_outside_method(p: P.SelfOutsideMethod):
-    return Diagnostic("self outside a method", f"`{p.name}` only means something inside a method, where it is the "
+    if p.name == "super":
+        return Diagnostic("super outside a method", "`super` only means something inside a method, where it is the "
+                          "receiver with its selectors looked up from the method's superclass.", p.span)
+    return Diagnostic("self outside a method", "`self` only means something inside a method, where it is the "
                       "receiver.", p.span)
-
-
-def _no_superclass(p: P.NoSuperclass):
-    return Diagnostic("no superclass", f"`{p.class_name}` has no superclass for `super` to refer to.", p.span)
-
-
-def _unknown_name(p: P.UnknownName):
-    return Diagnostic("unknown class", f"There is no class or variable named `{p.name}`.", p.span,
-                      hint=f"did you mean `{p.near}`?" if p.near else None)
 
 
 def _remote_unknown_class(p: P.RemoteUnknownClass):
@@ -368,18 +404,13 @@ def _remote_unknown_class(p: P.RemoteUnknownClass):
         return Diagnostic("unknown class", f"`{p.name}` is a builtin class: a Remote proxy stands for an object of "
                           "a class the program declares.", p.span)
     return Diagnostic("unknown class", f"There is no class named `{p.name}` for this Remote proxy.", p.span,
-                      hint=f"did you mean `#{p.near}`?" if p.near else
+                      hint=_near(p.near and "#" + p.near) or
                       "declare the class (its methods type the proxy's sends), or pass a non-literal class name "
                       "for an untyped (Dynamic) proxy")
 
 
-def _remote_needs_module(p: P.RemoteNeedsModule):
-    return Diagnostic("missing import", "A Remote proxy's calls are made by the Remote module.", p.span,
-                      hint="add `Import module: #Remote.`")
-
-
 def _unknown_variable(p: P.UnknownVariable):
-    hint = f"did you mean `{p.near}`?" if p.near else \
+    hint = _near(p.near) or \
         "variables are introduced with `name := value` before they are used"
     if p.field_of is not None:
         hint = f"`{p.name}` is a field of `{p.field_of}`: read it with `self {p.name}`"
@@ -398,7 +429,7 @@ def _receiver_clash(p: P.ReceiverClash):
 
 def _not_understood(p: P.NotUnderstood):
     notes = (Note(f"It is `{p.because[0]}` because of this:", p.because[1]),) if p.because else ()
-    hint = f"did you mean `{p.near}`?" if p.near else None
+    hint = _near(p.near)
     if p.instance_side:
         hint = f"`{p.selector}` is understood by instances of `{p.instance_side}`, not by the class itself"
     elif p.class_side == "Class":
@@ -406,17 +437,10 @@ def _not_understood(p: P.NotUnderstood):
                f"class), so it takes only what every class understands; send `{p.selector}` to the class by name"
     elif p.class_side:
         hint = f"`{p.selector}` is a class-side method: send it to `{p.class_side}` itself"
-    return Diagnostic("unknown selector", f"{p.what} does not understand `{p.selector}`.", p.span, notes=notes,
+    what = {"instance": f"`{p.receiver}`", "class": f"The class `{p.receiver}` (the class itself, not an instance)"
+            }.get(p.side) or f"The {p.side} `{p.receiver}` (`{p.proxy}`)"
+    return Diagnostic("unknown selector", f"{what} does not understand `{p.selector}`.", p.span, notes=notes,
                       hint=hint)
-
-
-def _value_not_understood(p: P.ValueNotUnderstood):
-    return Diagnostic("unknown selector", f"This value does not understand `{p.selector}`.", p.span)
-
-
-def _no_class_understands(p: P.NoClassUnderstands):
-    return Diagnostic("unknown selector", f"No class understands `{p.selector}`.", p.span,
-                      hint=f"did you mean `{p.near}`?" if p.near else None)
 
 
 # ---- sends typed by rule ------------------------------------------------------------------------------
@@ -435,10 +459,18 @@ def _mixed_numbers(p: P.MixedNumbers):
                       hint="convert one side first: `asFloat` or `rounded`")
 
 
+ELEMENT_HINTS = {
+    "sum": "an empty Array sums to the Integer 0; for Floats write `inject: 0.0 into: [:total :x | total + x]`",
+    "max": "`max` compares the elements with `max:`, which only numbers understand",
+    "min": "`min` compares the elements with `min:`, which only numbers understand",
+    "asSortedArray": "to order other elements, pass the order: `sort: [:a :b | ...]`",
+}
+
+
 def _element_need(p: P.ElementNeed):
     names = " or ".join(f"`{a}`" for a in p.allowed)
     return Diagnostic("type mismatch", f"`{p.selector}` needs an Array of {names}, but this Array holds "
-                      f"`{p.elements}`.", p.span, hint=p.hint)
+                      f"`{p.elements}`.", p.span, hint=ELEMENT_HINTS.get(p.selector))
 
 
 def _block_arity(p: P.BlockArity):
@@ -446,11 +478,6 @@ def _block_arity(p: P.BlockArity):
     value = "value" if p.takes == 0 else "value:" * p.takes
     return Diagnostic("wrong number of arguments", f"This block takes {p.takes} argument{s}, but `{p.selector}` "
                       f"passes {p.passed}.", p.span, hint=f"a block of {p.takes} argument{s} is run with `{value}`")
-
-
-def _on_do_needs_error_class(p: P.OnDoNeedsErrorClass):
-    return Diagnostic("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
-                      "subclass of it.", p.span)
 
 
 def _not_made_with_new(p: P.NotMadeWithNew):
@@ -479,20 +506,16 @@ def _error_fields_by_text(p: P.ErrorFieldsByText):
                       hint=f"build it with every field and raise it: `({p.class_name} fields: {{ {example} }}) raise`")
 
 
-def _fields_needs_record(p: P.FieldsNeedsRecord):
-    return Diagnostic("fields needs a record", f"`fields:` takes a record literal naming every field, like "
-                      f"`{p.class_name} fields: {{ name: value }}`.", p.span)
-
-
-def _no_fields_to_build(p: P.NoFieldsToBuild):
-    return Diagnostic("cannot instantiate", f"`{p.class_name}` has no fields, so it cannot be built with "
-                      "`fields:`.", p.span)
+def _with_needs_record(p: P.WithNeedsRecord):
+    return Diagnostic("with needs a record", f"`with:` copies a `{p.class_name}` with the fields a record literal "
+                      "names replaced, like `p with: { name: value }`, but its argument is not a record literal.",
+                      p.span, hint="`{}` is an empty Array: to copy without a change, use the instance itself" if p.empty else None)
 
 
 def _unknown_field(p: P.UnknownField):
     return Diagnostic("unknown field", f"`{p.class_name}` has no field named `{p.name}`. Its fields are: "
                       f"{', '.join(p.fields) if p.fields else '(none)'}.", p.span,
-                      notes=_declared(p.class_name, p.declared), hint=f"did you mean `{p.near}`?" if p.near else None)
+                      notes=_declared(p.class_name, p.declared), hint=_near(p.near))
 
 
 def _missing_fields(p: P.MissingFields):
@@ -511,11 +534,6 @@ def _with_without_fields(p: P.WithWithoutFields):
 def _bad_reason_symbol(p: P.BadReasonSymbol):
     return Diagnostic("bad exit reason", f"`#{p.name}` is not an exit reason: a reason is `#normal`, `#killed`, "
                       "or an Error.", p.span, hint="to end with an error, pass one: `Error fields: { message: '...' }`")
-
-
-def _bad_reason_type(p: P.BadReasonType):
-    return Diagnostic("bad exit reason", f"An exit reason is `#normal`, `#killed`, or an Error, but this is "
-                      f"`{p.what}`.", p.span)
 
 
 # ---- traps ----------------------------------------------------------------------------------------------
@@ -551,13 +569,48 @@ def _unused_result(p: P.UnusedResult):
     return Diagnostic("warning: unused result", msg, p.span, severity="warning", hint=hint)
 
 
+
+# Kinds told in one sentence: kind -> (title, message, hint), the message and hint formatted with the
+# problem's fields; a kind with a `near` field gets "did you mean" when there is a near name.
+ONE_SENTENCE = {
+    P.MethodOnUnknownClass: ("unknown class", "This method is defined on `{class_name}`, but there is no such class.",
+                             None),
+    P.UnknownKeyClass: ("unknown class", "This receive entry matches instances of `{class_name}`, but there is no "
+                        "such class.", None),
+    P.UnknownName: ("unknown class", "There is no class or variable named `{name}`.", None),
+    P.NoSuperclass: ("no superclass", "`{class_name}` has no superclass for `super` to refer to.", None),
+    P.ValueNotUnderstood: ("unknown selector", "This value does not understand `{selector}`.", None),
+    P.NoClassUnderstands: ("unknown selector", "No class understands `{selector}`.", None),
+    P.HandlerArity: ("wrong number of arguments", "A receive handler takes the message as its one argument (or "
+                     "none), but this block takes {given}.", None),
+    P.OnDoNeedsErrorClass: ("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
+                            "subclass of it.", None),
+    P.NoFieldsToBuild: ("cannot instantiate", "`{class_name}` has no fields, so it cannot be built with `fields:`.",
+                        None),
+    P.FieldsNeedsRecord: ("fields needs a record", "`fields:` takes a record literal naming every field, like "
+                          "`{class_name} fields: {{ name: value }}`.", None),
+    P.RecordOutOfPlace: ("record out of place", "A record literal `{{ name: value }}` only builds instances: it is "
+                         "the argument of `fields:` or `with:`.",
+                         "write `Point fields: {{ x: 1. y: 2 }}` or `p with: {{ x: 3 }}`"),
+    P.BadReasonType: ("bad exit reason", "An exit reason is `#normal`, `#killed`, or an Error, but this is `{what}`.",
+                      None),
+    P.RemoteNeedsModule: ("missing import", "A Remote proxy's calls are made by the Remote module.",
+                          "add `Import module: #Remote.`"),
+}
+
+
+def _one_sentence(p):
+    title, message, hint = ONE_SENTENCE[type(p)]
+    fields = vars(p)
+    return Diagnostic(title, message.format(**fields), p.span,
+                      hint=hint.format(**fields) if hint else _near(getattr(p, "near", None)))
+
+
 RENDER = {
-    P.MethodOnUnknownClass: _method_on_unknown_class, P.DuplicateMethod: _duplicate_method,
-    P.SpawnArity: _spawn_arity, P.HandlerArity: _handler_arity, P.ReceiveNeedsTable: _receive_needs_table,
-    P.UnreceivableKey: _unreceivable_key, P.UnknownKeyClass: _unknown_key_class, P.BadReceiveKey: _bad_receive_key,
-    P.AskWithoutReply: _ask_without_reply, P.NilReply: _nil_reply, P.SendToOpaqueActor: _send_to_opaque_actor,
-    P.NotAccepted: _not_accepted, P.NeverReceives: _never_receives,
-    P.ReceiveOnAnotherActor: _receive_on_another_actor,
+    P.DuplicateMethod: _duplicate_method, P.SpawnArity: _spawn_arity, P.ReceiveNeedsTable: _receive_needs_table,
+    P.UnreceivableKey: _unreceivable_key, P.BadReceiveKey: _bad_receive_key, P.AskWithoutReply: _ask_without_reply,
+    P.NilReply: _nil_reply, P.SendToOpaqueActor: _send_to_opaque_actor, P.NotAccepted: _not_accepted,
+    P.NeverReceives: _never_receives, P.ReceiveOnAnotherActor: _receive_on_another_actor,
     P.NarrowerOverride: _narrower_override, P.InheritedConstructor: _inherited_constructor, P.Mismatch: _mismatch,
     P.OverrideLessGeneral: _override_less_general, P.FieldOverridesPrimitive: _field_overrides_primitive,
     P.FieldLessGeneral: _field_less_general, P.FieldReaderWithArguments: _field_reader_with_arguments,
@@ -565,19 +618,15 @@ RENDER = {
     P.ObjectMethodOverLibrary: _object_method_over_library,
     P.RuntimeMessageToPlainReceive: _runtime_message_to_plain_receive, P.InternalError: _internal_error,
     P.ReturnOutsideMethod: _return_outside_method, P.MixedArray: _mixed_array,
-    P.RecordOutOfPlace: _record_out_of_place, P.EqualityBuiltIn: _equality_built_in,
-    P.SelfOutsideMethod: _self_outside_method, P.NoSuperclass: _no_superclass, P.UnknownName: _unknown_name,
-    P.RemoteUnknownClass: _remote_unknown_class, P.RemoteNeedsModule: _remote_needs_module,
-    P.UnknownVariable: _unknown_variable, P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood,
-    P.ValueNotUnderstood: _value_not_understood, P.NoClassUnderstands: _no_class_understands,
-    P.NotANumber: _not_a_number, P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need,
-    P.BlockArity: _block_arity, P.OnDoNeedsErrorClass: _on_do_needs_error_class,
+    P.EqualityBuiltIn: _equality_built_in, P.SelfOutsideMethod: _self_outside_method,
+    P.RemoteUnknownClass: _remote_unknown_class, P.UnknownVariable: _unknown_variable,
+    P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood, P.NotANumber: _not_a_number,
+    P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
     P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
-    P.ErrorFieldsByText: _error_fields_by_text, P.FieldsNeedsRecord: _fields_needs_record,
-    P.NoFieldsToBuild: _no_fields_to_build, P.UnknownField: _unknown_field, P.MissingFields: _missing_fields,
-    P.WithWithoutFields: _with_without_fields, P.BadReasonSymbol: _bad_reason_symbol,
-    P.BadReasonType: _bad_reason_type, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result,
-}
+    P.ErrorFieldsByText: _error_fields_by_text, P.WithNeedsRecord: _with_needs_record,
+    P.UnknownField: _unknown_field, P.MissingFields: _missing_fields, P.WithWithoutFields: _with_without_fields,
+    P.BadReasonSymbol: _bad_reason_symbol, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result,
+} | {kind: _one_sentence for kind in ONE_SENTENCE}
 
 
 def render(problem) -> Diagnostic:

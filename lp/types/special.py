@@ -62,13 +62,8 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
 # ---- collections whose selector needs something of their elements ------------------------
 
 ELEMENT_NEEDS = {
-    # selector -> (element classes the primitive or core.lp method handles, hint)
-    "sum": (("Integer",), "an empty Array sums to the Integer 0; for Floats write "
-            "`inject: 0.0 into: [:total :x | total + x]`"),
-    "max": (NUMBERS, "`max` compares the elements with `max:`, which only numbers understand"),
-    "min": (NUMBERS, "`min` compares the elements with `min:`, which only numbers understand"),
-    "asSortedArray": (NUMBERS + ("String",), "to order other elements, pass the order: "
-                      "`sort: [:a :b | ...]`"),
+    # selector -> the element classes the primitive or core.lp method handles (reports.ELEMENT_HINTS says why)
+    "sum": ("Integer",), "max": NUMBERS, "min": NUMBERS, "asSortedArray": NUMBERS + ("String",),
 }
 
 
@@ -84,10 +79,10 @@ def element_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
 
 
 def check_element(ck: Checker, e, sel, node):
-    allowed, hint = ELEMENT_NEEDS[sel]
+    allowed = ELEMENT_NEEDS[sel]
     if type(e) is TSpecial or (type(e) is TCon and e.name in allowed):
         return
-    ck.report(P.ElementNeed(sel, tuple(allowed), show(e), node.span, hint))
+    ck.report(P.ElementNeed(sel, tuple(allowed), show(e), node.span))
 
 
 
@@ -104,8 +99,7 @@ def block_value(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
             got = len(prune(recv).args) - 1
             ck.report(P.BlockArity(got, node.selector, n, node.span))
         else:
-            ck.clash_error(clash, node.span, f"An argument of `{node.selector}`", "the block needs",
-                           recv, want)
+            ck.report(P.Mismatch("block argument", (node.selector,), clash, node.span, recv, want))
         return ERR
     return result
 
@@ -118,12 +112,12 @@ def block_ensure(ck, recv, ats, node, actor, arg_nodes, discard):
     r = ck.fresh()
     clash = ck.unify(TCon("Block", (r,)), recv)
     if clash:
-        ck.clash_error(clash, node.span, "The receiver of `ensure:`", "`ensure:` needs", TCon("Block", (r,)), recv)
+        ck.report(P.Mismatch("rule receiver", (node.selector,), clash, node.span, TCon("Block", (r,)), recv))
     other = TCon("Block", (ck.fresh(),))
     clash = ck.unify(other, ats[0])
     if clash:
-        ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, f"The argument of `{node.selector}`",
-                       f"`{node.selector}` needs", other, ats[0])
+        ck.report(P.Mismatch("rule argument", (node.selector,), clash, arg_nodes[0].span if arg_nodes else node.span,
+                             other, ats[0]))
     ck.run_in(other, actor)
     return r
 
@@ -132,14 +126,12 @@ def block_while(ck, recv, ats, node, actor, arg_nodes, discard):
     want = TCon("Block", (TCon("Boolean"),))
     clash = ck.unify(want, recv)
     if clash:
-        ck.clash_error(clash, node.span, f"The receiver of `{node.selector}`", f"`{node.selector}` needs",
-                       want, recv)
+        ck.report(P.Mismatch("rule receiver", (node.selector,), clash, node.span, want, recv))
     if ats:
         other = TCon("Block", (ck.fresh(),))
         clash = ck.unify(other, ats[0])
         if clash:
-            ck.clash_error(clash, arg_nodes[0].span, f"The argument of `{node.selector}`",
-                           f"`{node.selector}` needs", other, ats[0])
+            ck.report(P.Mismatch("rule argument", (node.selector,), clash, arg_nodes[0].span, other, ats[0]))
         ck.run_in(other, actor)
     return TCon("UndefinedObject", (), node.span)
 
@@ -156,7 +148,7 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     h = TCon("Block", (err, r))
     clash = ck.unify(h, ats[1])
     if clash:
-        ck.clash_error(clash, arg_nodes[1].span, "The handler of `on:do:`", "`on:do:` needs", h, ats[1])
+        ck.report(P.Mismatch("error handler", (), clash, arg_nodes[1].span, h, ats[1]))
     ck.run_in(h, actor)
     return r
 
@@ -200,8 +192,8 @@ def class_error_text(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
     text = TCon("String")
     clash = ck.unify(text, ats[0])
     if clash:
-        ck.clash_error(clash, arg_nodes[0].span if arg_nodes else node.span, f"The argument of `{sel}`",
-                       f"`{sel}` needs", text, ats[0])
+        ck.report(P.Mismatch("rule argument", (sel,), clash, arg_nodes[0].span if arg_nodes else node.span, text,
+                             ats[0]))
     if error_with_fields(ck, cname, node):
         return ERR
     if sel == "new:":
@@ -261,9 +253,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
         ft = ck.field_type(owner, f.name, f, inst)
         clash = ck.unify(ft, t)
         if clash:
-            ck.clash_error(clash, f.value.span, f"The value of the field `{f.name}`",
-                           f"`{cname}`'s field `{f.name}` holds", ft, t,
-                           hint="each field has one type, fixed by every place that builds or reads it")
+            ck.report(P.Mismatch("field value", (f.name, cname), clash, f.value.span, ft, t))
     missing = [f for f in all_fields if f not in given and f != "reply"]
     if missing and not bad:
         ck.report(P.MissingFields(cname, missing, "reply" in all_fields, rec.span,
@@ -313,8 +303,7 @@ def with_fields(ck: Checker, r, fields, node):
         ft = ck.field_type(owner, name, f, out)
         clash = ck.unify(ft, t)
         if clash:
-            ck.clash_error(clash, f.value.span, f"The new value of the field `{name}`",
-                           f"`{cname}`'s field `{name}` holds", ft, t)
+            ck.report(P.Mismatch("new field value", (name, cname), clash, f.value.span, ft, t))
     return out
 
 

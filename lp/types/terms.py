@@ -129,22 +129,39 @@ class Namer:
         return n
 
 
-def show(t, namer: Namer | None = None, depth: int = 0) -> str:
+WIDTH = 200        # a type shown longer than this is shown less deep
+DEPTHS = (6, 4, 3, 2, 1)
+
+
+def show(t, namer: Namer | None = None) -> str:
+    """The type as a diagnostic shows it: nested 6 deep at most, and less deep if it would be longer
+    than WIDTH (a type built by doubling, `Dictionary[Dictionary[...]]`, would be kilobytes)."""
     namer = namer or Namer()
+    for limit in DEPTHS:
+        trial = Namer()
+        trial.names = dict(namer.names)
+        text = _show(t, trial, 0, limit)
+        if len(text) <= WIDTH:
+            break
+    namer.names = trial.names
+    return text
+
+
+def _show(t, namer: Namer, depth: int, limit: int) -> str:
     t = prune(t)
-    if depth > 6:
+    if depth > limit:
         return "..."
     if type(t) is TVar:
         return namer.var(t)
     if type(t) is TSpecial:
         return "Dynamic" if t is DYN else "?"
     if type(t) is TProto:
-        return show_protocol(t, namer, depth + 1)
+        return _show_protocol(t, namer, depth + 1, limit)
     if t.name == "Block":
         if len(t.args) == 1:
-            return f"Block[{show(t.args[0], namer, depth + 1)}]"
-        ps = ", ".join(show(a, namer, depth + 1) for a in t.args[:-1])
-        return f"Block[{ps} -> {show(t.args[-1], namer, depth + 1)}]"
+            return f"Block[{_show(t.args[0], namer, depth + 1, limit)}]"
+        ps = ", ".join(_show(a, namer, depth + 1, limit) for a in t.args[:-1])
+        return f"Block[{ps} -> {_show(t.args[-1], namer, depth + 1, limit)}]"
     if t.name == "Method":
         return "method"
     if t.name == "Actor" and t.args:
@@ -153,14 +170,14 @@ def show(t, namer: Namer | None = None, depth: int = 0) -> str:
             return "Actor"
     if not t.args:
         return t.name
-    return f"{t.name}[{', '.join(show(a, namer, depth + 1) for a in t.args)}]"
+    return f"{t.name}[{', '.join(_show(a, namer, depth + 1, limit) for a in t.args)}]"
 
 
-def show_protocol(p, namer: Namer | None = None, depth: int = 0) -> str:
+def _show_protocol(p, namer: Namer, depth: int, limit: int) -> str:
     p = prune(p)
     parts = accepted_names(p)
     if p.plain is not None:
-        parts.append(f"any {show(p.plain[0], namer, depth + 1)}")
+        parts.append(f"any {_show(p.plain[0], namer, depth + 1, limit)}")
     if p.opaque is not None and not parts:
         return "?"
     return " | ".join(parts) if parts else "nothing yet"

@@ -141,11 +141,14 @@ class Unifier:
 
     def _bind_var(self, v, w):
         """Bind variable v to variable w (w.level <= v.level)."""
+        lower = w.level < v.level
         if v.level < w.level:
             w.level = v.level
         v.ref = w
         if v.pending:
-            for c in v.pending:
+            # v's constraints mention nothing above v's level (watch and adjust keep it so): they need
+            # walking only when w is lower; else a long cycle of methods walks them at every bind
+            for c in v.pending if lower else ():
                 if type(c) is Lazy and c.done is None:
                     c.level = min(c.level, w.level)
                 else:
@@ -328,17 +331,7 @@ class Instantiator:
                     rest.memo[n.id] = r
             return n
         if tt is TCon:
-            if not t.args:
-                return t
-            done = self.cons.get(id(t))
-            if done is not None and done[0] is t:
-                return done[1]
-            args = tuple(self(a) for a in t.args)
-            n = TCon(t.name, args, t.why)
-            if t.ctx is not None:
-                n.ctx = self(t.ctx)
-            self.cons[id(t)] = (t, n)
-            return n
+            return copy_con(t, self.cons, self)
         if tt is TProto:
             if t.level != GENERIC:
                 return t
@@ -362,6 +355,21 @@ class Instantiator:
                     self.checker.queue.append(late.run_in(n))
             return n
         return t
+
+
+def copy_con(t, cons, each):
+    """Constructor t with `each` applied to its arguments and context, copied once per constructor
+    (`cons`: id -> (original, copy)) however many paths reach it; t itself if it has no arguments."""
+    if not t.args:
+        return t
+    done = cons.get(id(t))
+    if done is not None and done[0] is t:
+        return done[1]
+    n = TCon(t.name, tuple(each(a) for a in t.args), t.why)
+    if t.ctx is not None:
+        n.ctx = each(t.ctx)
+    cons[id(t)] = (t, n)
+    return n
 
 
 def wrap(c, cell, level):
@@ -427,14 +435,5 @@ class Cell:
             self.memo[t.id] = r
             return r
         if tt is TCon:
-            if not t.args:
-                return t
-            done = self.cons.get(id(t))
-            if done is not None and done[0] is t:
-                return done[1]
-            n = TCon(t.name, tuple(self.apply(a, level) for a in t.args), t.why)
-            if t.ctx is not None:
-                n.ctx = self.apply(t.ctx, level)
-            self.cons[id(t)] = (t, n)
-            return n
+            return copy_con(t, self.cons, lambda a: self.apply(a, level))
         return t

@@ -72,3 +72,22 @@ def test_resolve_answers_the_value_it_gives(tmp_path):
     # the primitive answers the value, so its type is the value's (it was typed UndefinedObject)
     status, out, err = checked_run("p := Promise new.\n((p resolve: 8) + 1) printNl.\np future await printNl.", tmp_path)
     assert (status, out) == (0, "9\n8\n"), err
+
+
+def test_string_new_is_the_empty_string(tmp_path):
+    """`new` makes empty collections (docs/library.md), a String among them (hostile report 2, finding 27)."""
+    status, out, err = checked_run("s := String new.\ns isEmpty printNl.\n(s , 'ab') printNl.", tmp_path)
+    assert (status, out) == (0, "true\n'ab'\n"), err
+
+
+def test_builtin_new_without_the_checker_is_an_lp_error(tmp_path):
+    """Run unchecked, `Symbol new` is the error the checker gives, not an instance of Symbol with no value."""
+    status, out, err = run_source("Symbol new printNl.", tmp_path, domains=1, quiet=False, check=False)
+    assert status != 0 and "Symbol instances are not made with new" in err and "Traceback" not in err
+
+
+def test_record_sends_in_a_cascade(tmp_path):
+    """`fields:` / `with:` with a record are typed in a cascade as anywhere (hostile report 2, finding 28)."""
+    status, out, err = checked_run("Object subclass: #P fields: (x).\n(P fields: { x: 1 }; yourself) printNl.\n"
+                                   "((P fields: { x: 1 }) yourself; with: { x: 2 }) printNl.", tmp_path)
+    assert (status, out) == (0, "P\nP(x: 2)\n"), err

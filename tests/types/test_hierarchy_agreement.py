@@ -41,3 +41,26 @@ def test_builtin_fields_agree():
     runtime = {name: fields for name, _, fields in HIERARCHY}
     for name, fields in BUILTIN_FIELDS.items():
         assert tuple(fields) == runtime[name], name
+
+
+def test_the_native_compiler_takes_the_shared_hierarchy(tmp_path):
+    """The typed IR the native compiler translates has every builtin class with lp/classdecls.py's superclass and
+    fields (its own after its superclass's), so binaries share the one hierarchy too."""
+    from lp.diagnostics import SourceMap
+    from lp.ir import build_program
+    from lp.modules import Loader
+    from lp.types import check_program
+    f = tmp_path / "p.lp"
+    f.write_text("3 printNl.\n")
+    main, imports = Loader(SourceMap()).load_main(str(f))
+    classes = build_program(main, imports, check_program(main, imports)).classes
+    own = {name: (sup, fields) for name, sup, fields in HIERARCHY}
+
+    def every_field(name):
+        sup, fields = own[name]
+        return (every_field(sup) if sup else ()) + fields
+
+    for name, sup, _ in HIERARCHY:
+        if name in RUNTIME_ONLY:
+            continue
+        assert (classes[name].superclass, tuple(classes[name].fields)) == (sup, every_field(name)), name
