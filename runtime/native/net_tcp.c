@@ -74,6 +74,7 @@ lpn_value lpnet_sock_new(int kind, int fd, const char *peer) {
     s->port = 0;
     s->busy = 0;
     s->reused = 0;
+    s->tls = 0;
     s->pool_key = NULL;
     snprintf(s->peer, sizeof s->peer, "%s", peer);
     s->owner = running_actor();

@@ -48,7 +48,12 @@ static lpn_value handshake(lpn_value sock, lpn_value ms, lprt_tls_ctx *ctx, cons
         nsock *s = lpnet_use(sock, NS_TCP, what);
         if (!s) return LPN_UNWIND_VALUE;
         if (!started) {
+            if (s->tls) {
+                lpnet_done(s);
+                return lpnet_fail("NetworkError", "%s the socket is already TLS (a handshake was begun on it)", what);
+            }
             int r = lprt_tls_start(s->conn, ctx, host);
+            s->tls = r == 0;
             if (r != 0) {
                 lpnet_done(s);
                 snprintf(w, sizeof w, "%s cannot start TLS on this socket", what);
