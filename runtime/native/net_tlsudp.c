@@ -172,6 +172,10 @@ lpn_value lpn_udp_send(lpn_value *a) {
     int64_t port;
     const char *addr = address(a[1], what);
     if (!addr || lpnet_int(a[2], what, &port)) goto done;
+    if (!(port > 0 && port < 65536)) {
+        lpnet_fail("Error", "%s port %lld is not between 1 and 65535", what, (long long)port);
+        goto done;
+    }
     if (a[3].cls != LPN_BYTES) {
         lpn_value d = lpn_describe((lpn_dup(a[3]), a[3]));
         lpnet_fail("Error", "%s expects a ByteArray, not %s", what, ((lpn_str *)lpn_ptr(d))->data);
