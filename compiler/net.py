@@ -39,7 +39,8 @@ TABLE = {
     ("TCPSocket", False, "isReused"): ("lpn_tcp_is_reused", 0, BOOL, False),
     ("TCPSocket", False, "readHttpRequest:timeout:bodyTimeout:maxLine:maxHeaders:maxHead:maxBody:"):
         ("lpn_sock_read_http_request", 7, None, True),
-    ("TCPSocket", False, "writeHttpResponse:headers:body:keepAlive:head:"): ("lpn_sock_write_http_response", 5, INT, True),
+    ("TCPSocket", False, "writeHttpResponse:headers:body:keepAlive:head:"):
+        ("lpn_sock_write_http_response", 5, INT, True),
     ("TCPSocket", False, "writeHttpResponse:headers:body:keepAlive:head:timeout:"):
         ("lpn_sock_write_http_response_timeout", 6, INT, True),
     ("TCPSocket", False, "readHttpChunked:timeout:"): ("lpn_sock_read_http_chunked", 2, BYTES, True),

@@ -357,9 +357,13 @@ static lpn_value write_response(lpn_value *a, int has_ms) {
     }
     const void *data;
     size_t data_n;
-    if (body.cls == LPN_STRING) data = ((lpn_str *)lpn_ptr(body))->data, data_n = ((lpn_str *)lpn_ptr(body))->len;
-    else if (body.cls == LPN_BYTES) data = ((lpn_bytes *)lpn_ptr(body))->data, data_n = ((lpn_bytes *)lpn_ptr(body))->len;
-    else {
+    if (body.cls == LPN_STRING) {
+        lpn_str *t = (lpn_str *)lpn_ptr(body);
+        data = t->data, data_n = t->len;
+    } else if (body.cls == LPN_BYTES) {
+        lpn_bytes *b = (lpn_bytes *)lpn_ptr(body);
+        data = b->data, data_n = b->len;
+    } else {
         described(body, d1, sizeof d1);
         wire_error(500, "%s expects a String body, not %s", what, d1);
         goto done;
