@@ -3,7 +3,7 @@ TCP, UDP, TLS, WebSocket, the HTTP framing of sockets, ByteArray, as one table o
 
 Each C function takes the receiver and the arguments as one array of values in the caller's frame
 (`lpn_value f(lpn_value *a)`, a[0] the receiver, the class itself on the class side) and consumes
-them; so a primitive with many arguments (readHttpHead: has five) passes no value on the stack.
+them; so a primitive with many arguments (readHttpRequest: has seven) passes no value on the stack.
 """
 from __future__ import annotations
 
@@ -37,7 +37,12 @@ TABLE = {
     ("TCPSocket", False, "isClosed"): ("lpn_tcp_is_closed", 0, BOOL, False),
     ("TCPSocket", False, "release"): ("lpn_tcp_release", 0, NIL, True),
     ("TCPSocket", False, "isReused"): ("lpn_tcp_is_reused", 0, BOOL, False),
-    ("TCPSocket", False, "readHttpHead:timeout:maxLine:maxHeaders:maxHead:"): ("lpn_sock_read_http_head", 5, None, True),
+    ("TCPSocket", False, "readHttpRequest:timeout:bodyTimeout:maxLine:maxHeaders:maxHead:maxBody:"):
+        ("lpn_sock_read_http_request", 7, None, True),
+    ("TCPSocket", False, "writeHttpResponse:headers:body:keepAlive:head:"):
+        ("lpn_sock_write_http_response", 5, INT, True),
+    ("TCPSocket", False, "writeHttpResponse:headers:body:keepAlive:head:timeout:"):
+        ("lpn_sock_write_http_response_timeout", 6, INT, True),
     ("TCPSocket", False, "readHttpChunked:timeout:"): ("lpn_sock_read_http_chunked", 2, BYTES, True),
     ("TCPSocket", False, "readHttpStatus:maxHead:"): ("lpn_sock_read_http_status", 2, None, True),
     ("TCPSocket", False, "readToEnd:timeout:"): ("lpn_sock_read_to_end", 2, BYTES, True),

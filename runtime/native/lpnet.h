@@ -21,6 +21,7 @@ typedef struct nsock {
     int port;              /* bound sockets: the local port */
     int busy;
     int reused;            /* taken from the connection pool */
+    int tls;               /* a TLS handshake was begun on it */
     char *pool_key;        /* "host:port" of TCP pooledConnect:..., else NULL */
     char peer[300];        /* sockets: who it talks to; bound sockets: where they are bound */
     uint64_t owner;        /* the id of the actor that made or last used it */

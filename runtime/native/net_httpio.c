@@ -1,5 +1,5 @@
 /* net_httpio.c — the HTTP/1.1 framing primitives of sockets in native binaries:
- * readHttpHead:..., readHttpChunked:timeout:, readHttpStatus:maxHead:, readToEnd:timeout:,
+ * readHttpRequest:..., writeHttpResponse:..., readHttpChunked:timeout:, readHttpStatus:maxHead:, readToEnd:timeout:,
  * over runtime/net_http.c (lp/interp/prims_http.py is the interpreter's side; the answers,
  * errors and messages are the same). */
 #include <stdio.h>
@@ -56,60 +56,130 @@ static lpn_value instance(const char *cname, lpn_value *vals, int n) {
     return lpn_ref(o);
 }
 
-lpn_value lpn_sock_read_http_head(lpn_value *a) {
-    const char *what = "readHttpHead:";
-    const char *waiting = "readHttpHead: (waiting for a request)";
-    int64_t lim[3], deadline;
-    lpn_value out = LPN_UNWIND_VALUE;
+/* The values of a parsed request's HttpHead, the body (v[6]) still nil: made before the body is
+   read, as the head's fields point into the connection's buffer, which reading may move. */
+static void request_values(const lprt_http_field *f, long n, int keep, lpn_value v[8]) {
+    lpn_value target = lpnet_text(f[1].p, f[1].n);
+    lpn_str *t = (lpn_str *)lpn_ptr(target);
+    const char *q = memchr(t->data, '?', t->len);
+    uint64_t k = q ? (uint64_t)(q - t->data) : t->len;
+    v[0] = lpnet_text(f[0].p, f[0].n);
+    v[1] = target;
+    v[2] = lpnet_text(f[2].p, f[2].n);
+    v[3] = headers(f, n);
+    v[4] = lpn_str_new(t->data, k);
+    v[5] = q ? lpn_str_new(q + 1, t->len - k - 1) : lpn_str_new("", 0);
+    v[6] = LPN_NIL_VALUE;
+    v[7] = lpn_bool(keep);
+}
+
+static const char *framing_text(long framing) {
+    if (framing == LPRT_HTTP_BAD_REQUEST) return "malformed Content-Length, or both it and Transfer-Encoding";
+    if (framing == LPRT_HTTP_NOT_IMPLEMENTED) return "only the chunked transfer coding is supported";
+    return "the request body is too large";
+}
+
+enum { PHASE_IDLE, PHASE_HEAD };
+enum { BODY_NONE, BODY_LENGTH, BODY_CHUNKED };
+
+/* readHttpRequest: idleMs timeout: headMs bodyTimeout: bodyMs maxLine: maxHeaders: maxHead: maxBody:
+   (prims_http._read_request): Maybe some: an HttpHead, none at the end of the stream. */
+lpn_value lpn_sock_read_http_request(lpn_value *a) {
+    const char *what = "readHttpRequest:";
+    const char *waiting = "readHttpRequest: (waiting for a request)";
+    int64_t arg[6], deadline;
+    lpn_value out = LPN_UNWIND_VALUE, v[8];
     lprt_http_field *f = NULL;
-    for (int i = 0; i < 3; i++)
-        if (lpnet_int(a[3 + i], what, &lim[i])) goto done;
-    if (lim[0] < 1 || lim[1] < 1 || lim[2] < 1 || lim[0] > (1 << 24) || lim[2] > (1 << 24) || lim[1] > 1024) {
-        lpnet_fail("Error", "%s the limits must be positive (lines and head at most 2^24, headers 1024)", what);
+    for (int i = 0; i < 6; i++)
+        if (lpnet_int(a[2 + i], what, &arg[i])) goto done;
+    int64_t max_line = arg[2], max_headers = arg[3], max_head = arg[4], max_body = arg[5];
+    if (max_line < 1 || max_headers < 1 || max_head < 1 || max_line > (1 << 24) || max_head > (1 << 24) ||
+        max_headers > 1024 || max_body < 0 || max_body > (1 << 30)) {
+        lpnet_fail("Error", "%s the limits must be positive (lines and head at most 2^24, headers 1024, the body 2^30)",
+                   what);
         goto done;
     }
     if (lpnet_deadline(a[1], what, &deadline)) goto done;
-    lprt_http_limits limits = {(size_t)lim[0], (size_t)lim[1], (size_t)lim[2]};
-    size_t cap = 3 + 2 * (size_t)lim[1] + 2;
+    lprt_http_limits limits = {(size_t)max_line, (size_t)max_headers, (size_t)max_head};
+    size_t cap = 3 + 2 * (size_t)max_headers + 2;
     f = malloc(cap * sizeof *f);
-    int in_head = 0;
+    int phase = PHASE_IDLE;
+    long n;
     for (;;) {
         nsock *s = lpnet_use(a[0], NS_TCP, what);
         if (!s) goto done;
-        long r = lprt_http_read_head(s->conn, &limits, f, cap);
-        size_t buffered = r < 0 ? lprt_conn_buffered(s->conn) : 0;
+        n = lprt_http_read_head(s->conn, &limits, f, cap);
+        size_t buffered = n < 0 ? lprt_conn_buffered(s->conn) : 0;
         int fd = lprt_conn_fd(s->conn);
         lpnet_done(s);
-        if (r >= 0) {
-            lpn_value v[4] = {lpnet_text(f[0].p, f[0].n), lpnet_text(f[1].p, f[1].n), lpnet_text(f[2].p, f[2].n),
-                              headers(f, r)};
-            out = lpn_maybe_new(1, instance("HttpHead", v, 4));
-            goto done;
-        }
-        if (lpnet_would_block(r)) {
-            if (!in_head && buffered) {
-                in_head = 1;
+        if (n >= 0) break;
+        if (lpnet_would_block(n)) {
+            if (phase == PHASE_IDLE && buffered) {
+                phase = PHASE_HEAD;
                 if (lpnet_deadline(a[2], what, &deadline)) goto done;
             }
-            if (in_head && deadline != -1 && lprt_now() >= deadline) {
+            if (phase == PHASE_HEAD && lprt_now() >= deadline) {
                 char t[64];
                 lpnet_ms_text(a[2], t, sizeof t);
                 wire_error(408, "the request head did not arrive within %s ms", t);
                 goto done;
             }
-            if (lpnet_wait(fd, r, deadline, waiting, a[1])) goto done;
+            if (lpnet_wait(fd, n, deadline, waiting, a[1])) goto done;
             continue;
         }
-        if (r == LPRT_NET_EOF) out = lpn_maybe_new(0, LPN_NIL_VALUE);
-        else if (status_text(-r)) wire_error(-r, "%s", status_text(-r));
-        else {
-            lpnet_os_error_at(r, what, " from ", s->peer);
-        }
+        if (n == LPRT_NET_EOF) out = lpn_maybe_new(0, LPN_NIL_VALUE);
+        else if (status_text(-n)) wire_error(-n, "%s", status_text(-n));
+        else lpnet_os_error_at(n, what, " from ", s->peer);
         goto done;
     }
+    long long length;
+    int keep;
+    long framing = lprt_http_request_framing(f, n, (size_t)max_body, &length, &keep);
+    if (framing < 0) {
+        wire_error(-framing, "%s", framing_text(framing));
+        goto done;
+    }
+    int body_kind = framing == 1 ? BODY_CHUNKED : length ? BODY_LENGTH : BODY_NONE;
+    request_values(f, n, keep, v);
+    if (body_kind == BODY_NONE) {
+        v[6] = lpn_bytes_new("", 0);
+        out = lpn_maybe_new(1, instance("HttpHead", v, 8));
+        goto done;
+    }
+    if (lpnet_deadline(a[3], what, &deadline)) goto body_failed;
+    for (;;) {
+        nsock *s = lpnet_use(a[0], NS_TCP, what);
+        if (!s) goto body_failed;
+        const char *p;
+        long r = body_kind == BODY_LENGTH ? lprt_conn_read_exact(s->conn, (size_t)length, &p)
+                                          : lprt_http_read_chunked(s->conn, (size_t)max_body, &p);
+        int fd = lprt_conn_fd(s->conn);
+        lpnet_done(s);
+        if (r >= 0) {
+            v[6] = lpn_bytes_new(p, (uint64_t)r);
+            out = lpn_maybe_new(1, instance("HttpHead", v, 8));
+            goto done;
+        }
+        if (lpnet_would_block(r)) {
+            if (lprt_now() >= deadline) {
+                wire_error(408, "the request body did not arrive in time");
+                goto body_failed;
+            }
+            if (lpnet_wait(fd, r, deadline, what, a[3])) goto body_failed;
+            continue;
+        }
+        if (r == LPRT_NET_EOF || r == LPRT_NET_TRUNCATED)
+            wire_error(400, "the connection ended inside the request body");
+        else if (status_text(-r))
+            wire_error(-r, "%s", r == LPRT_HTTP_BAD_REQUEST ? "malformed chunked body" : status_text(-r));
+        else lpnet_os_error_at(r, what, " from ", s->peer);
+        goto body_failed;
+    }
+body_failed:
+    lpnet_drop_all(v, 6);
 done:
     free(f);
-    lpnet_drop_all(a, 6);
+    lpnet_drop_all(a, 8);
     return out;
 }
 
@@ -239,3 +309,101 @@ done:
     lpnet_drop_all(a, 3);
     return out;
 }
+
+/* t as Python's repr() shows a str (the interpreter's message quotes a header so). */
+static void py_repr(const char *t, size_t n, char *out, size_t cap) {
+    int dq = memchr(t, '\'', n) && !memchr(t, '"', n);
+    char quote = dq ? '"' : '\'';
+    size_t at = 0;
+    out[at++] = quote;
+    for (size_t i = 0; i < n && at + 6 < cap; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\\' || c == (unsigned char)quote) at += (size_t)snprintf(out + at, cap - at, "\\%c", c);
+        else if (c == '\n') at += (size_t)snprintf(out + at, cap - at, "\\n");
+        else if (c == '\r') at += (size_t)snprintf(out + at, cap - at, "\\r");
+        else if (c == '\t') at += (size_t)snprintf(out + at, cap - at, "\\t");
+        else if (c < 0x20 || c == 0x7f) at += (size_t)snprintf(out + at, cap - at, "\\x%02x", c);
+        else out[at++] = (char)c;
+    }
+    out[at++] = quote;
+    out[at] = 0;
+}
+
+static void described(lpn_value v, char *out, size_t cap) {   /* borrows v */
+    lpn_dup(v);
+    lpn_value d = lpn_describe(v);
+    snprintf(out, cap, "%s", ((lpn_str *)lpn_ptr(d))->data);
+    lpn_drop(d);
+}
+
+/* writeHttpResponse: status headers: d body: text keepAlive: k head: h [timeout: ms]
+   (prims_http._write_response): the whole response rendered by lprt_http_render_response, written
+   in one write; HttpWireError 500 for one that cannot be sent. */
+static lpn_value write_response(lpn_value *a, int has_ms) {
+    const char *what = "writeHttpResponse:";
+    lpn_value out = LPN_UNWIND_VALUE, list = LPN_NIL_VALUE;
+    lprt_http_field *fields = NULL;
+    char *buf = NULL, d1[256], d2[256];
+    lpn_value status = a[1], hd = a[2], body = a[3];
+    if (status.cls != LPN_INT || (int64_t)status.bits < 100 || (int64_t)status.bits > 999) {
+        described(status, d1, sizeof d1);
+        wire_error(500, "%s the status must be an Integer between 100 and 999, not %s", what, d1);
+        goto done;
+    }
+    if (hd.cls != LPN_DICT) {
+        described(hd, d1, sizeof d1);
+        wire_error(500, "%s expects a Dictionary of headers, not %s", what, d1);
+        goto done;
+    }
+    const void *data;
+    size_t data_n;
+    if (body.cls == LPN_STRING) {
+        lpn_str *t = (lpn_str *)lpn_ptr(body);
+        data = t->data, data_n = t->len;
+    } else if (body.cls == LPN_BYTES) {
+        lpn_bytes *b = (lpn_bytes *)lpn_ptr(body);
+        data = b->data, data_n = b->len;
+    } else {
+        described(body, d1, sizeof d1);
+        wire_error(500, "%s expects a String body, not %s", what, d1);
+        goto done;
+    }
+    lpn_dup(hd);
+    list = lpn_dict_list('a', hd);
+    lpn_arr *pairs = (lpn_arr *)lpn_ptr(list);
+    size_t nh = pairs->len, cap = 256 + data_n;
+    fields = malloc((2 * nh + 1) * sizeof *fields);
+    for (size_t i = 0; i < nh; i++) {
+        lpn_assoc *kv = (lpn_assoc *)lpn_ptr(pairs->item[i]);
+        if (kv->key.cls != LPN_STRING || kv->value.cls != LPN_STRING) {
+            described(kv->key, d1, sizeof d1);
+            described(kv->value, d2, sizeof d2);
+            wire_error(500, "%s header names and values must be Strings, not %s -> %s", what, d1, d2);
+            goto done;
+        }
+        lpn_str *t[2] = {(lpn_str *)lpn_ptr(kv->key), (lpn_str *)lpn_ptr(kv->value)};
+        for (int j = 0; j < 2; j++) {
+            if (memchr(t[j]->data, '\r', t[j]->len) || memchr(t[j]->data, '\n', t[j]->len)) {
+                char r[400];
+                py_repr(t[j]->data, t[j]->len, r, sizeof r);
+                wire_error(500, "%s a header may not contain a line break: %s", what, r);
+                goto done;
+            }
+            fields[2 * i + j] = (lprt_http_field){t[j]->data, t[j]->len};
+            cap += t[j]->len + 4;
+        }
+    }
+    buf = malloc(cap);
+    size_t size = lprt_http_render_response(buf, cap, (int)status.bits, fields, nh, data, data_n,
+                                            a[4].cls == LPN_BOOL && a[4].bits, a[5].cls == LPN_BOOL && a[5].bits);
+    out = lpnet_write_all(a[0], buf, size, has_ms ? a[6] : LPN_NIL_VALUE, what);
+done:
+    free(buf);
+    free(fields);
+    lpn_drop(list);
+    lpnet_drop_all(a, has_ms ? 7 : 6);
+    return out;
+}
+
+lpn_value lpn_sock_write_http_response(lpn_value *a) { return write_response(a, 0); }
+lpn_value lpn_sock_write_http_response_timeout(lpn_value *a) { return write_response(a, 1); }

@@ -74,6 +74,7 @@ lpn_value lpnet_sock_new(int kind, int fd, const char *peer) {
     s->port = 0;
     s->busy = 0;
     s->reused = 0;
+    s->tls = 0;
     s->pool_key = NULL;
     snprintf(s->peer, sizeof s->peer, "%s", peer);
     s->owner = running_actor();
@@ -588,7 +589,7 @@ lpn_value lpn_tcp_read_bytes(lpn_value *a) {
     lpn_value out = LPN_UNWIND_VALUE;
     if (lpnet_int(a[1], what, &n)) goto done;
     if (!(n > 0 && n <= (1 << 30))) {
-        lpnet_fail("Error", "%s: the count must be between 1 and 2^30, not %lld", what, (long long)n);
+        lpnet_fail("Error", "%s the count must be between 1 and 2^30, not %lld", what, (long long)n);
         goto done;
     }
     if (lpnet_deadline(a[2], what, &deadline)) goto done;

@@ -48,7 +48,12 @@ static lpn_value handshake(lpn_value sock, lpn_value ms, lprt_tls_ctx *ctx, cons
         nsock *s = lpnet_use(sock, NS_TCP, what);
         if (!s) return LPN_UNWIND_VALUE;
         if (!started) {
+            if (s->tls) {
+                lpnet_done(s);
+                return lpnet_fail("NetworkError", "%s the socket is already TLS (a handshake was begun on it)", what);
+            }
             int r = lprt_tls_start(s->conn, ctx, host);
+            s->tls = r == 0;
             if (r != 0) {
                 lpnet_done(s);
                 snprintf(w, sizeof w, "%s cannot start TLS on this socket", what);
@@ -167,6 +172,10 @@ lpn_value lpn_udp_send(lpn_value *a) {
     int64_t port;
     const char *addr = address(a[1], what);
     if (!addr || lpnet_int(a[2], what, &port)) goto done;
+    if (!(port > 0 && port < 65536)) {
+        lpnet_fail("Error", "%s port %lld is not between 1 and 65535", what, (long long)port);
+        goto done;
+    }
     if (a[3].cls != LPN_BYTES) {
         lpn_value d = lpn_describe((lpn_dup(a[3]), a[3]));
         lpnet_fail("Error", "%s expects a ByteArray, not %s", what, ((lpn_str *)lpn_ptr(d))->data);

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from tests.interp.helpers import run_source
-from tests.net.helpers import MODES
+from tests.net.helpers import MODES, run_program
 from tests.net.http_helpers import Server, raw, read_all, responses
 
 
@@ -224,3 +224,12 @@ def test_every_response_is_written_once_and_one_that_cannot_be_sent_is_a_500(tmp
         b"HTTP/1.1 200 OK\r\nX-Path: /a\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 5\r\n\r\nhello",
         b"HTTP/1.1 200 OK\r\nX-Path: /b\r\ncontent-type: text/x-b\r\nContent-Length: 3\r\n\r\nabc"]   # its own type
     assert len(writes) == 3 + 1 + len(responses_written)    # the client's requests, and nothing in pieces
+
+
+def test_a_binary_answers_the_same_500s_and_logs_the_same_messages(tmp_path):
+    """The native writeHttpResponse: refuses the same responses with the interpreter's messages."""
+    results = [run_program(SENDS, tmp_path, mode) for mode in MODES]
+    (status, out, err), native = results[0], results[-1]
+    assert status == 0, err
+    assert native == (status, out, err)
+    assert err.count("the handler answered a response that cannot be sent") == 2, err

@@ -155,14 +155,15 @@ def test_python_client_of_the_lp_https_server(pki, tmp_path, mode):
             assert r.read() == b"over tls"
 
 
-def test_a_plain_server_fails_the_handshake_and_the_socket_is_not_wrapped_twice(tmp_path):
-    status, out, err = run_source("""
+@pytest.mark.parametrize("mode", MODES)
+def test_a_plain_server_fails_the_handshake_and_the_socket_is_not_wrapped_twice(tmp_path, mode):
+    status, out, err = run_program("""
     l := TCP listenHost: '127.0.0.1' port: 0.
     plain := Actor spawn: [:me | c := l accept: 5000. c write: 'HTTP/1.1 400 Bad Request', String crlf, String crlf].
     s := TCP connect: '127.0.0.1' port: l port timeout: 1000.
     (Error try: [TLS wrapClient: s host: 'localhost' timeout: 2000. 'ok'] onError: [:e | e class name]) displayNl.
     (Error try: [TLS wrapClient: s host: 'localhost' timeout: 2000. 'ok'] onError: [:e | e message]) displayNl.
-    """, tmp_path)
+    """, tmp_path, mode)
     assert (status, err) == (0, ""), err
     assert out == ("TLSError\nTLS wrapClient:host:timeout: the socket is already TLS (a handshake was begun on "
                    "it)\n")
