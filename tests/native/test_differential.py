@@ -25,6 +25,8 @@ UNSUPPORTED: dict[str, str] = {}
 UNSUPPORTED_DOCS = {
     ("network.md", "Import module: #Remote"): "Remote proxies and `Remote perform:` are not compiled yet",
     ("grains.md", "Import module: #Grain"): "grains (GrainRef) are not compiled yet",
+    ("durable.md", "Import module: #Durable"): "durable grains (grains and their SQLite stores) are not compiled yet",
+    ("durable.md", "Import module: #Grain"): "grains (GrainRef) are not compiled yet",
 }
 
 
