@@ -181,6 +181,8 @@ CLASH_SUBJECTS = {
     "rule argument": lambda sel: (f"The argument of `{sel}`", f"`{sel}` needs", None, None),
     "block argument": lambda sel: (f"An argument of `{sel}`", "the block needs", None, None),
     "error handler": lambda: ("The handler of `on:do:`", "`on:do:` needs", None, None),
+    "sql parameter": lambda sel: ("This SQL parameter", f"`{sel}` needs", None,
+                                  "a SQL parameter is nil, an Integer, a Float, a String or a ByteArray"),
     "field value": lambda name, cname: (f"The value of the field `{name}`", f"`{cname}`'s field `{name}` holds", None,
                                         "each field has one type, fixed by every place that builds or reads it"),
     "new field value": lambda name, cname: (f"The new value of the field `{name}`",

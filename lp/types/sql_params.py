@@ -10,6 +10,7 @@ a `Storage` when no other class has the selector (the checker's rule for any suc
 from __future__ import annotations
 
 from lp.syntax import ast as A
+from lp.types import problems as P
 from lp.types.terms import DYN, TCon, TVar, prune
 
 SQL_VALUES = ("UndefinedObject", "Integer", "Float", "String", "ByteArray")
@@ -24,8 +25,7 @@ def _params(ck, items, scope, cx, sel):
             continue
         clash = ck.unify(TCon("String"), t)
         if clash:
-            ck.clash_error(clash, item.span, "This SQL parameter", f"`{sel}` needs",
-                           hint="a SQL parameter is nil, an Integer, a Float, a String or a ByteArray")
+            ck.report(P.Mismatch("sql parameter", (sel,), clash, item.span, TCon("String"), t))
     return TCon("Array", (DYN,))
 
 
