@@ -226,7 +226,7 @@ def cmd_run(args, sources: SourceMap) -> int:
     prelude = []
     if args.observe is not None:
         from lp.observe.start import observe
-        prelude = observe(interp, sources, args.file, *args.observe)
+        prelude = observe(interp, sources, *args.observe)
         if prelude is None:
             return EXIT_USAGE
     return interp.run_main(main, args.domains, seed=args.seed, faults=faults, fault_rate=args.fault_rate or 1,

@@ -30,7 +30,6 @@ def _hide(p, cls):
 def _announce(p, cls, port):
     watch = p.interp.observer
     if watch is not None:
-        watch.port = port
         p.interp.report(f"observing at http://{watch.host}:{port}/", always=True)
     return None
 

@@ -9,7 +9,7 @@ from lp.observe.watch import Watch
 from lp.syntax.parser import parse_text
 
 
-def observe(interp, sources, main_file: str, host: str, port: int):
+def observe(interp, sources, host: str, port: int):
     """The prelude statements, or None (after a one-line message) when host:port cannot be served."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -18,7 +18,7 @@ def observe(interp, sources, main_file: str, host: str, port: int):
     except (OSError, OverflowError) as e:
         sys.stderr.write(f"lp: --observe: cannot serve on {host}:{port}: {e.strerror or e}\n")
         return None
-    interp.observer = Watch(host, port, main_file)
+    interp.observer = Watch(host)
     interp.observer.class_name = lambda value: _class_name(interp, value)
     text = f"RuntimeView announce: (Observer startHost: '{host}' port: {port}).\n"
     sources.add("<observe>", text)

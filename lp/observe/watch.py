@@ -13,15 +13,14 @@ EVENTS_KEPT = 20
 
 
 class Watch:
-    def __init__(self, host: str, port: int, main_site: str):
-        self.host, self.port = host, port
+    def __init__(self, host: str):
+        self.host = host
         self.started = time.monotonic()
         self.lock = threading.Lock()
         self.sites: dict[int, str] = {}          # live actor id -> spawn site ("file:line" or "main")
         self.hidden: set[int] = set()            # the observer's own actors
         self.deaths: deque = deque(maxlen=DEATHS_KEPT)
         self.supervisors: dict[int, dict] = {}   # supervisor actor id -> its last report
-        self.main_site = main_site
         self.cost_ms = 0.0       # what the last tick took to build (view.snapshot)
         self.class_name = lambda value: type(value).__name__   # the interpreter's, set by start.observe
 

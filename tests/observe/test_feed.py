@@ -200,7 +200,7 @@ def test_an_observed_program_that_waits_forever_keeps_running(tmp_path):
 
 def test_the_wait_between_ticks_grows_with_their_cost():
     from lp.observe.watch import Watch
-    w = Watch("127.0.0.1", 0, "main")
+    w = Watch("127.0.0.1")
     for cost, pause in ((0.0, 250), (5.0, 250), (100.0, 2000), (10_000.0, 10_000)):
         w.cost_ms = cost
         assert w.pause_ms() == pause
