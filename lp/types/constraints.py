@@ -159,6 +159,24 @@ class Element:
         ck.parts.check_element(ck, prune(self.elem), self.selector, self.node)
 
 
+class ErrorClass:
+    """`body on: cls do: handler` where cls's class was unknown: it must be an Error class, whose
+    instances the handler takes (`err`)."""
+    __slots__ = ("cls", "err", "node")
+
+    def __init__(self, cls, err, node):
+        self.cls, self.err, self.node = cls, err, node
+
+    def types(self):
+        return [self.cls, self.err]
+
+    def copy(self, f):
+        return ErrorClass(f(self.cls), f(self.err), self.node)
+
+    def fire(self, ck):
+        ck.parts.error_class(ck, prune(self.cls), self.err, self.node)
+
+
 class Lazy:
     """A generic variable's constraint as an instantiation copied it, the copy not made yet.
 

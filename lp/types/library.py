@@ -145,6 +145,30 @@ roundTo: Float -> Float
 between: Float and: Float -> Boolean
 raisedTo: Float -> Float
 """,
+    "Number": """
++ special
+- special
+* special
+/ special
+// special
+\\\\ special
+< special
+> special
+<= special
+>= special
+max: special
+min: special
+rem: special
+abs -> Number
+negated -> Number
+squared -> Number
+sqrt -> Float
+isZero -> Boolean
+sign -> Integer
+asFloat -> Float
+asInteger -> Integer
+asString -> String
+""",
     "Boolean": """
 ifTrue: Block[a] ifFalse: Block[a] -> a
 ifFalse: Block[a] ifTrue: Block[a] -> a

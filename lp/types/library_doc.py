@@ -306,6 +306,13 @@ def _table(cls: str, text: str) -> list[str]:
     return out + [_row(cls, line) for line in _lines(text)]
 
 
+CLASS_NOTES = {
+    "Number": "A value known only to be an Integer or a Float, like the message a `Number` receive key takes. "
+              "It understands what both do; an operator with a `Number` on either side answers a `Number` "
+              "(comparisons a Boolean, `/` a Float). Methods defined on `Number` run on Integers and Floats.",
+}
+
+
 def render() -> str:
     parts = [HEADER, "## Every value\n", "Understood by every value, including classes.\n"]
     parts.append("\n".join(_table("", L.UNIVERSAL)) + "\n")
@@ -315,6 +322,8 @@ def render() -> str:
     names = list(L.INSTANCE) + [c for c in L.CLASS_SIDE if c not in L.INSTANCE and c != "Object"]
     for cls in names:
         parts.append(f"## {cls}\n")
+        if cls in CLASS_NOTES:
+            parts.append(CLASS_NOTES[cls] + "\n")
         params = L.PARAMS.get(cls)
         if params:
             parts.append(f"Type parameters: {', '.join(params)}.\n")

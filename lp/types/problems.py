@@ -393,7 +393,9 @@ class BlockArity:
 
 @dataclass
 class OnDoNeedsErrorClass:
+    found: str
     span: Span
+    because: Span | None
 
 
 @dataclass

@@ -439,6 +439,9 @@ def _not_understood(p: P.NotUnderstood):
                f"class), so it takes only what every class understands; send `{p.selector}` to the class by name"
     elif p.class_side:
         hint = f"`{p.selector}` is a class-side method: send it to `{p.class_side}` itself"
+    elif p.receiver == "Number" and p.side == "instance" and not hint:
+        hint = "a `Number` is an Integer or a Float, known only at run time: it takes what both understand; " \
+               "`asInteger` or `asFloat` makes it one of them"
     what = {"instance": f"`{p.receiver}`", "class": f"The class `{p.receiver}` (the class itself, not an instance)"
             }.get(p.side) or f"The {p.side} `{p.receiver}` (`{p.proxy}`)"
     return Diagnostic("unknown selector", f"{what} does not understand `{p.selector}`.", p.span, notes=notes,
@@ -453,6 +456,12 @@ def _not_a_number(p: P.NotANumber):
                       notes=(Note(f"It is `{p.arg}` because of this:", p.because),) if p.because else (),
                       hint="use `printString` to turn a number into a String, or `asInteger` for the reverse"
                       if p.string_plus else None)
+
+
+def _on_do_needs_error_class(p: P.OnDoNeedsErrorClass):
+    return Diagnostic("type mismatch", f"The first argument of `on:do:` must be an error class, like `Error` or a "
+                      f"subclass of it, but this is `{p.found}`.", p.span,
+                      notes=(Note(f"It is `{p.found}` because of this:", p.because),) if p.because else ())
 
 
 def _mixed_numbers(p: P.MixedNumbers):
@@ -585,8 +594,6 @@ ONE_SENTENCE = {
     P.NoClassUnderstands: ("unknown selector", "No class understands `{selector}`.", None),
     P.HandlerArity: ("wrong number of arguments", "A receive handler takes the message as its one argument (or "
                      "none), but this block takes {given}.", None),
-    P.OnDoNeedsErrorClass: ("type mismatch", "The first argument of `on:do:` is an error class, like `Error` or a "
-                            "subclass of it.", None),
     P.NoFieldsToBuild: ("cannot instantiate", "`{class_name}` has no fields, so it cannot be built with `fields:`.",
                         None),
     P.FieldsNeedsRecord: ("fields needs a record", "`fields:` takes a record literal naming every field, like "
@@ -623,7 +630,7 @@ RENDER = {
     P.EqualityBuiltIn: _equality_built_in, P.SelfOutsideMethod: _self_outside_method,
     P.RemoteUnknownClass: _remote_unknown_class, P.UnknownVariable: _unknown_variable,
     P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood, P.NotANumber: _not_a_number,
-    P.MixedNumbers: _mixed_numbers, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
+    P.MixedNumbers: _mixed_numbers, P.OnDoNeedsErrorClass: _on_do_needs_error_class, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
     P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
     P.ErrorFieldsByText: _error_fields_by_text, P.WithNeedsRecord: _with_needs_record,
     P.UnknownField: _unknown_field, P.MissingFields: _missing_fields, P.WithWithoutFields: _with_without_fields,

@@ -32,16 +32,18 @@ def numeric_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
 
 
 def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
+    """`Number` is a value known only to be an Integer or a Float (a `Number` receive key's message): with one
+    on either side, an operator answers a `Number`, which each of the primitive's answers is."""
     if type(a) is TSpecial:
         ck.unify(result, a)
         return
-    if type(a) is not TCon or a.name not in NUMBERS:
+    if type(a) is not TCon or a.name not in NUMBERS + ("Number",):
         span = arg_node.span if arg_node is not None else node.span
         because = a.why if isinstance(a, TCon) and a.why and a.why != span and a.why.line > 0 else None
         ck.report(P.NotANumber(op, recv_name, show(a), span, because, a.name == "String" and op == "+"))
         ck.unify(result, ERR)
         return
-    if op in ("max:", "min:") and a.name != recv_name:
+    if op in ("max:", "min:") and {a.name, recv_name} == set(NUMBERS):
         # The primitive answers one of the two numbers unchanged, so mixed kinds have no one type.
         span = arg_node.span if arg_node is not None else node.span
         ck.report(P.MixedNumbers(op, recv_name, a.name, span))
@@ -51,6 +53,8 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
         r = "Boolean"
     elif op == "/":
         r = "Float"
+    elif "Number" in (recv_name, a.name):
+        r = "Number"
     elif recv_name == "Integer" and a.name == "Integer":
         r = "Integer"
     else:
@@ -139,18 +143,29 @@ def block_while(ck, recv, ats, node, actor, arg_nodes, discard):
 def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     r = ck.fresh()
     ck.unify(TCon("Block", (r,)), recv)
+    err = ck.fresh()
     cls = prune(ats[0])
-    err = TCon("Error")
-    if type(cls) is TCon and cls.name.endswith(" class") and ck.table.is_ancestor("Error", cls.name[:-6]):
-        err = ck.table.instance_type(cls.name[:-6], level=ck.level)
-    elif type(cls) is not TSpecial:
-        ck.report(P.OnDoNeedsErrorClass(arg_nodes[0].span))
+    if type(cls) is TVar:   # a class held in a variable or parameter: checked when its class is known
+        ck.watch(cls, C.ErrorClass(cls, err, arg_nodes[0]))
+    else:
+        error_class(ck, cls, err, arg_nodes[0])
     h = TCon("Block", (err, r))
     clash = ck.unify(h, ats[1])
     if clash:
         ck.report(P.Mismatch("error handler", (), clash, arg_nodes[1].span, h, ats[1]))
     ck.run_in(h, actor)
     return r
+
+
+def error_class(ck, cls, err, arg_node):
+    """The first argument of `on:do:` is an Error class: its instances are what the handler takes."""
+    if type(cls) is TCon and cls.name.endswith(" class") and ck.table.is_ancestor("Error", cls.name[:-6]):
+        ck.unify(err, ck.table.instance_type(cls.name[:-6], level=ck.level))
+        return
+    if type(cls) is not TSpecial:
+        why = cls.why if type(cls) is TCon and cls.why and cls.why != arg_node.span and cls.why.line > 0 else None
+        ck.report(P.OnDoNeedsErrorClass(show(cls), arg_node.span, why))
+    ck.unify(err, TCon("Error"))
 
 
 # ---- instances ----------------------------------------------------------------------------
@@ -343,9 +358,9 @@ def check_reason(ck, a, node):
 
 def register(parts):
     """Into lp/types/parts.py's Parts: the sends this module types."""
-    parts.numeric, parts.check_element = numeric, check_element
+    parts.numeric, parts.check_element, parts.error_class = numeric, check_element, error_class
     parts.with_fields, parts.check_reason = with_fields, check_reason
-    for cls in ("Integer", "Float"):
+    for cls in NUMBERS + ("Number",):
         for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:"):
             parts.sends[(cls, op)] = numeric_send
     for sel in ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"):
