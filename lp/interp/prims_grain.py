@@ -20,7 +20,7 @@ import zlib
 from lp.interp import value_json
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.registry import prim
-from lp.interp.values import Closure, GrainRefValue, Instance
+from lp.interp.values import Association, Closure, GrainRefValue, Instance, LPDict, Maybe
 
 
 @prim("GrainRef", "printString", "displayString")
@@ -56,20 +56,62 @@ def _encode_state(p, cls, v):
 
 @prim("GrainRef", "decodeState:like:", class_side=True)
 def _decode_state(p, cls, text, sample):
+    """A stored state, checked against the grain's initial state: an instance of its class (or of a
+    subclass) whose values are like the initial's (docs/grains.md, "What a stored state is checked for")."""
     try:
         v = value_json.untagged(p.interp, value_json.loads(text), exact=True)
     except (ValueError, RecursionError) as e:
         raise LPRaise(make_error(p.interp, f"a stored grain state does not decode: {e}")) from None
-    if type(v) is not type(sample) or (type(v) is Instance and v.cls is not sample.cls):
-        raise LPRaise(make_error(p.interp, f"a stored grain state is {p.interp.describe(v)}, "
-                                 f"not like {p.interp.describe(sample)}"))
+    d = p.interp.describe
+    if not _is_state(p, cls, v, sample):
+        like = f"an instance of {sample.cls.name}" if type(sample) is Instance else f"like {d(sample)}"
+        raise LPRaise(make_error(p.interp, f"a stored grain state is {d(v)}, not {like}"))
+    where = _unlike(v, sample)
+    if where is not None:
+        path, a, b = where
+        raise LPRaise(make_error(p.interp, f"a stored grain state is not like the initial state: {path} is "
+                                 f"{d(a)} where the initial state has {d(b)}"))
+    return v
+
+
+def _unlike(v, sample):
+    """Where v is not of sample's shape, as (path, v's value, sample's value); None if it is. Of sample's
+    shape: the same kinds of value all the way down, where sample shows one (an empty collection in
+    sample shows none); instances may be of a class in the same line of inheritance."""
+    work = [("the state", v, sample)]
+    while work:
+        path, a, b = work.pop()
+        t = type(a)
+        if t is not type(b) or t is Instance and not (a.cls.inherits(b.cls) or b.cls.inherits(a.cls)):
+            return path, a, b
+        if t is Instance:
+            work.extend((f"{path}'s {f}", x, y) for f, x, y in zip(b.cls.fields, a.values, b.values))
+        elif t is tuple and b:
+            work.extend((f"{path}'s element {i}", x, b[0]) for i, x in enumerate(a, 1))
+        elif t is Maybe and a.present and b.present:
+            work.append((f"{path}'s value", a.value, b.value))
+        elif t is Association:
+            work += [(f"{path}'s key", a.key, b.key), (f"{path}'s value", a.value, b.value)]
+        elif t is LPDict and len(b):
+            k0, v0 = b.entries()[0]
+            for k, x in a.entries():
+                work += [(f"a key of {path}", k, k0), (f"{path} at a key", x, v0)]
+    return None
+
+
+@prim("GrainRef", "asState:like:", class_side=True)
+def _as_state(p, cls, v, sample):
+    """v, a call's answer that isState:like: found to be a new state, as the state (the checker typed the
+    call so that such an answer has the state's type: lp/types/proxies.py)."""
+    if not _is_state(p, cls, v, sample):
+        raise LPRaise(make_error(p.interp, f"{p.interp.describe(v)} is not a state like {p.interp.describe(sample)}"))
     return v
 
 
 @prim("GrainRef", "isState:like:", class_side=True)
 def _is_state(p, cls, v, sample):
-    """Is v a new state for a grain whose state is like sample (an instance of the same class)?"""
-    return type(v) is Instance and type(sample) is Instance and v.cls is sample.cls
+    """Is v a new state for a grain whose initial state is sample: an instance of its class or of a subclass?"""
+    return type(v) is Instance and type(sample) is Instance and v.cls.inherits(sample.cls)
 
 
 @prim("GrainRef", "hashOf:", class_side=True)

@@ -144,6 +144,7 @@ def form_receive(ck: Checker, n, scope, cx, discard):
                 ck.report(P.HandlerArity(len(h.params), h.span))
                 ht = ck.i_Block(h, scope, cx, discard, runner=cx.actor)
                 ck.record(h, ht)
+                entries.append((tag, lit, payload, e.span))   # the key is still received: one report
                 continue
             ht = ck.i_Block(h, scope, cx, discard, param_types=[payload], runner=cx.actor)
             ck.record(h, ht)

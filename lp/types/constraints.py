@@ -177,6 +177,24 @@ class ErrorClass:
         ck.parts.error_class(ck, prune(self.cls), self.err, self.node)
 
 
+class GrainAnswer:
+    """What a call through a `GrainRef[C]` answers, its class unknown yet: an instance of C becomes the
+    grain's state (lp/types/proxies.py)."""
+    __slots__ = ("answer", "state", "node")
+
+    def __init__(self, answer, state, node):
+        self.answer, self.state, self.node = answer, state, node
+
+    def types(self):
+        return [self.answer, self.state]
+
+    def copy(self, f):
+        return GrainAnswer(f(self.answer), f(self.state), self.node)
+
+    def fire(self, ck):
+        ck.parts.grain_answer(ck, prune(self.answer), self.state, self.node)
+
+
 class Lazy:
     """A generic variable's constraint as an instantiation copied it, the copy not made yet.
 

@@ -18,7 +18,7 @@ from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
 from lp.types.reports import class_problem
-from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, PARAMS,
+from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, INTERNAL, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
 from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
@@ -352,7 +352,7 @@ class Checker(Unifier, Reporter):
                 if i == len(expected) - 1 and self.narrower_arguments(mi, expected, before, P.MethodName(None, sel),
                                                                       None):
                     return
-                clash = self.unify(x, y)
+                clash = self.unify(overrides.blamed(x, y, mi, self.level), y)
                 if clash:
                     self.report(P.Mismatch("library override", (overrides.method_name(mi), sel, i + 1,
                                                                 i == len(expected) - 1),
@@ -385,7 +385,7 @@ class Checker(Unifier, Reporter):
         for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
             if i == len(mine.args) - 3 and self.narrower_arguments(mi, theirs.args[2:], before, whose, parent.decl):
                 return
-            clash = self.unify(x, y)
+            clash = self.unify(overrides.blamed(x, y, mi, self.level), y)
             if clash:
                 self.report(P.Mismatch("override", (overrides.method_name(mi), whose, i + 1,
                                                     i == len(mine.args) - 3), clash, mi.decl.span, x, y,
@@ -705,6 +705,11 @@ class Checker(Unifier, Reporter):
         for info in self.table.chain(cname):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
+                internal = INTERNAL.get((info.name, sel))
+                if internal is not None and (node.span is None or node.span.file != internal[0]):
+                    self.report(P.InternalSelector(info.name, sel, *internal,
+                                                   getattr(node, "selector_span", None) or node.span))
+                    return ERR
                 if sig.special:
                     overrides.inherited_construction(self, cname, sel, node, r)
                     return self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)

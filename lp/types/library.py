@@ -622,6 +622,7 @@ hashOf: String -> Integer
 encodeState: a -> String
 decodeState: String like: a -> a
 isState: a like: b -> Boolean
+asState: b like: a -> a
 """,
     "TCP": """
 connect: String port: Integer timeout: Integer -> TCPSocket
@@ -640,6 +641,14 @@ tab -> UndefinedObject
 space -> UndefinedObject
 """,
 }
+
+# Class-side selectors only one stdlib module may send: (class, selector) -> (that module's file, what a
+# program uses instead). Their answers take a type from a sample value, which a program could use to
+# type anything.
+_GRAINS = ("stdlib/grain.lp", "grains are made with `Grain for: C initial: state` and referred to with its `id:` "
+           "(docs/grains.md)")
+INTERNAL = {("GrainRef", "label:like:on:"): _GRAINS, ("GrainRef", "decodeState:like:"): _GRAINS,
+            ("GrainRef", "asState:like:"): _GRAINS}
 
 # Selectors whose result does not matter when the send is a discarded statement:
 # their branches need not agree there.

@@ -32,6 +32,18 @@ def fresh_vars(types, level) -> list:
     return out
 
 
+def blamed(theirs, mine, mi, level):
+    """The overridden method's type `theirs` about to fix the override's `mine` where it is a type of the
+    program's (a field's, level < `level`): a copy made by the override, so a later clash with that
+    type points at the override (`A >> tag = self v` under `Object >> tag = 'obj'` fixes A's `v`)."""
+    x, y = prune(theirs), prune(mine)
+    if type(x) is TCon and type(y) is TVar and y.level < level:
+        c = TCon(x.name, x.args, mi.decl.span)
+        c.open, c.ctx = x.open, x.ctx
+        return c
+    return theirs
+
+
 def signature_text(types, namer) -> str:
     *args, result = types
     return (", ".join(show(a, namer) for a in args) + " -> " if args else "-> ") + show(result, namer)

@@ -13,7 +13,8 @@ actor sends and receives (actors.py), handed to `Checker(parts)` by check.py.
   a message the run time will deliver to the actor (Down after monitor:, Exit after trapExits:);
 - the typing that waits on a variable (constraints.py calls these when it fires): `numeric`
   (an operator's argument), `check_element` (what `sum`, `max`... need of elements), `with_fields`
-  (`with:`), `check_reason` (`exit:`), `ask` (`ask:`), `error_class` (`on:do:`'s class).
+  (`with:`), `check_reason` (`exit:`), `ask` (`ask:`), `error_class` (`on:do:`'s class),
+  `grain_answer` (a call through a `GrainRef`).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class Parts:
     check_reason: Callable | None = None
     ask: Callable | None = None
     error_class: Callable | None = None
+    grain_answer: Callable | None = None   # a grain call's answer, which may be the new state
     proxy_send: Callable | None = None   # a send to a `Remote[C]` or `GrainRef[C]` (lp/types/proxies.py)
 
 

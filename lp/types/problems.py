@@ -392,6 +392,23 @@ class BlockArity:
 
 
 @dataclass
+class RegisteredAsAnotherClass:
+    found: str             # the registered object's type, shown
+    named: str             # the class the symbol names
+    span: Span
+    because: Span | None
+
+
+@dataclass
+class InternalSelector:
+    class_name: str
+    selector: str
+    module: str            # the one stdlib file that may send it
+    instead: str           # what a program uses instead
+    span: Span
+
+
+@dataclass
 class OnDoNeedsErrorClass:
     found: str
     span: Span

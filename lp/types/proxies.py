@@ -10,14 +10,17 @@ one, not the caller's.
 from __future__ import annotations
 
 from lp.syntax import ast as A
+from lp.types import constraints as C
 from lp.types import problems as P
+from lp.types.generics import align
 from lp.types.errors import did_you_mean
 from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS, parse_sig
-from lp.types.terms import DYN, ERR, TCon, prune, show
+from lp.types.terms import DYN, ERR, TCon, TVar, prune, show
 
 PROXIES = {"Remote": "remote", "GrainRef": "grain"}   # proxy class -> the side a report names (reports.py)
 GRAIN_SERVERS = ("for:initial:",)   # `Grain for: C initial: ...` and its longer forms name C
 CLIENT_CLASS = "RemoteClient"   # stdlib/remote.lp, which `Import module: #Remote` brings
+SERVER_CLASS = "RemoteServer"
 SIGS = {
     "at:for:id:": parse_sig("at: String for: Symbol id: a -> UndefinedObject"),
     "at:for:id:timeout:": parse_sig("at: String for: Symbol id: a timeout: Integer -> UndefinedObject"),
@@ -55,7 +58,32 @@ def remote_at(ck, cname, ats, node, actor, arg_nodes, discard):
         ck.report(P.RemoteUnknownClass(target.name, did_you_mean(target.name, users), target.span,
                                        info is not None))
         return ERR
-    return TCon("Remote", (ck.table.instance_type(target.name, level=ck.level),), node.span)
+    inst = ck.table.instance_type(target.name, level=ck.level)
+    # The object served may have any types in a generic class's parameters (another program may serve
+    # it): they are Dynamic, as an answer decoded from the network is (docs/network.md).
+    return TCon("Remote", (TCon(inst.name, tuple(DYN for _ in inst.args)),), node.span)
+
+
+def form_register(ck, n, scope, cx, discard):
+    """`server register: obj for: #C id: x` with #C naming a class of the program: the object must be
+    an instance of C (or of a subclass), since `Remote at:for: #C` proxies type their answers as C's."""
+    if type(n.args[1]) is not A.SymLit:
+        return None
+    info = ck.table.classes.get(n.args[1].name)
+    if info is None or info.builtin:
+        return None
+    rt = ck.infer(n.receiver, scope, cx)
+    ats = [ck.block_arg(a, scope, cx, False) for a in n.args]
+    t = ck.send(rt, n.selector, ats, n, cx.actor, discard, arg_nodes=n.args)
+    r = prune(rt)
+    if type(r) is TCon and r.name == SERVER_CLASS:
+        obj = prune(ats[0])
+        if type(obj) is TVar:
+            ck.unify(obj, ck.table.instance_type(info.name, why=n.args[1].span, level=ck.level))
+        elif type(obj) is TCon and not ck.table.is_ancestor(info.name, obj.name):
+            because = obj.why if obj.why and obj.why != n.args[0].span and obj.why.line > 0 else None
+            ck.report(P.RegisteredAsAnotherClass(show(obj), info.name, n.args[0].span, because))
+    return t
 
 
 def proxy_send(ck, r, sel, ats, node, arg_nodes):
@@ -71,7 +99,14 @@ def proxy_send(ck, r, sel, ats, node, arg_nodes):
             break
         mi = info.methods.get(sel)
         if mi is not None:
-            return ck.call_method(mi, target, ats, node, ck.new_proto(), arg_nodes)
+            t = ck.call_method(mi, target, ats, node, ck.new_proto(), arg_nodes)
+            if r.name == "GrainRef":
+                answer = prune(t)
+                if type(answer) is TVar:
+                    ck.watch(answer, C.GrainAnswer(answer, target, node))
+                else:
+                    grain_answer(ck, answer, target, node)
+            return t
         if sel in info.field_types:
             return ck.field_type(info, sel, node, target)
     names = set()
@@ -85,7 +120,21 @@ def proxy_send(ck, r, sel, ats, node, arg_nodes):
     return ERR
 
 
+def grain_answer(ck, answer, state, node):
+    """A grain method's answer that is an instance of the grain's class (or of a subclass) becomes the
+    grain's state (docs/grains.md), so it must have the state's type: `Box[Integer]`'s `put:` cannot
+    answer a `Box[String]`."""
+    state = prune(state)
+    if type(answer) is not TCon or type(state) is not TCon or not ck.table.is_ancestor(state.name, answer.name):
+        return
+    clash = align(ck, state, answer)
+    if clash:
+        ck.report(P.Mismatch("grain state", (state.name,), clash, node.span, state, answer))
+
+
 def register(parts):
+    parts.forms["register:for:id:"] = form_register
+    parts.grain_answer = grain_answer
     for sel in SIGS:
         parts.class_sends[sel] = remote_at
     parts.proxy_send = proxy_send

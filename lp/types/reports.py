@@ -181,6 +181,10 @@ CLASH_SUBJECTS = {
     "rule argument": lambda sel: (f"The argument of `{sel}`", f"`{sel}` needs", None, None),
     "block argument": lambda sel: (f"An argument of `{sel}`", "the block needs", None, None),
     "error handler": lambda: ("The handler of `on:do:`", "`on:do:` needs", None, None),
+    "grain state": lambda cname: ("This call answers an instance of the grain's class, which becomes the grain's new "
+                                  "state: the answer", "the grain's state is", None,
+                                  f"a grain's state keeps its type: a method of `{cname}` called through a grain "
+                                  "answers a state of the same type, or a value of another class"),
     "sql parameter": lambda sel: ("This SQL parameter", f"`{sel}` needs", None,
                                   "a SQL parameter is nil, an Integer, a Float, a String or a ByteArray"),
     "field value": lambda name, cname: (f"The value of the field `{name}`", f"`{cname}`'s field `{name}` holds", None,
@@ -464,6 +468,13 @@ def _on_do_needs_error_class(p: P.OnDoNeedsErrorClass):
                       notes=(Note(f"It is `{p.found}` because of this:", p.because),) if p.because else ())
 
 
+def _registered_as_another_class(p: P.RegisteredAsAnotherClass):
+    return Diagnostic("type mismatch", f"This object is `{p.found}`, but it is registered as `#{p.named}`, and "
+                      f"`Remote at:for: #{p.named}` proxies type its answers as `{p.named}`'s.", p.span,
+                      notes=(Note(f"It is `{p.found}` because of this:", p.because),) if p.because else (),
+                      hint=f"register an instance of `{p.named}` (or of a subclass), or name its own class")
+
+
 def _mixed_numbers(p: P.MixedNumbers):
     return Diagnostic("type mismatch", f"The argument of `{p.op}` is `{p.arg}`, but `{p.op}` on `{p.receiver}` "
                       f"answers one of the two numbers unchanged, so both must be `{p.receiver}`.", p.span,
@@ -594,6 +605,9 @@ ONE_SENTENCE = {
     P.NoClassUnderstands: ("unknown selector", "No class understands `{selector}`.", None),
     P.HandlerArity: ("wrong number of arguments", "A receive handler takes the message as its one argument (or "
                      "none), but this block takes {given}.", None),
+    P.InternalSelector: ("internal selector", "`{class_name} {selector}` is internal to {module}: its answer takes "
+                         "its type from a sample value, which only that module's own use keeps true.",
+                         "{instead}"),
     P.NoFieldsToBuild: ("cannot instantiate", "`{class_name}` has no fields, so it cannot be built with `fields:`.",
                         None),
     P.FieldsNeedsRecord: ("fields needs a record", "`fields:` takes a record literal naming every field, like "
@@ -630,7 +644,8 @@ RENDER = {
     P.EqualityBuiltIn: _equality_built_in, P.SelfOutsideMethod: _self_outside_method,
     P.RemoteUnknownClass: _remote_unknown_class, P.UnknownVariable: _unknown_variable,
     P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood, P.NotANumber: _not_a_number,
-    P.MixedNumbers: _mixed_numbers, P.OnDoNeedsErrorClass: _on_do_needs_error_class, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
+    P.MixedNumbers: _mixed_numbers, P.OnDoNeedsErrorClass: _on_do_needs_error_class,
+    P.RegisteredAsAnotherClass: _registered_as_another_class, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
     P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
     P.ErrorFieldsByText: _error_fields_by_text, P.WithNeedsRecord: _with_needs_record,
     P.UnknownField: _unknown_field, P.MissingFields: _missing_fields, P.WithWithoutFields: _with_without_fields,

@@ -1,0 +1,130 @@
+"""The checker's promises about grains and Remote proxies (docs/grains.md "Typed", "What a stored state
+is checked for"; docs/network.md "Typed"), from hostile report 3: a state never changes its type, a
+stored state of another shape never activates, the machinery's casts are internal to stdlib/grain.lp."""
+from __future__ import annotations
+
+from tests.grains.helpers import check, run
+
+BOX = """
+Import module: #Grain.
+Object subclass: #Box fields: (contents).
+Box >> put: x = self with: { contents: x }.
+Box >> get = self contents.
+"""
+
+
+def test_a_call_answering_a_state_of_another_type_is_a_compile_error(tmp_path):
+    rc, err = check(BOX + """
+boxes := Grain for: Box initial: (Box fields: { contents: 1 }).
+a := boxes id: 'a'.
+(a put: 'str') printNl.
+""", tmp_path)
+    assert rc == 1
+    assert "prog.lp:9:2\n" in err
+    assert "which becomes the grain's new state: the answer is `Box[String]`, but the grain's state is " \
+           "`Box[Integer]`" in err
+
+
+def test_the_rule_holds_through_a_method_taking_the_reference(tmp_path):
+    rc, err = check(BOX + """
+Object subclass: #U.
+U class >> via: g put: v = g put: v.
+boxes := Grain for: Box initial: (Box fields: { contents: 1 }).
+a := boxes id: 'a'.
+(U via: a put: 2) printNl.
+(U via: a put: 'no') printNl.
+""", tmp_path)
+    assert rc == 1
+    assert "prog.lp:12:16\n" in err and "`U class >> via:put:` needs `Integer`" in err
+    assert "prog.lp:11:" not in err
+
+
+def test_two_servers_of_one_generic_class_hold_different_types(tmp_path):
+    rc, out, err = run(BOX + """
+s1 := Grain for: Box initial: (Box fields: { contents: 1 }).
+s2 := Grain for: Box initial: (Box fields: { contents: 'x' }).
+((s1 id: 'a') put: 41) get printNl.
+((s1 id: 'a') get + 1) printNl.
+((s2 id: 'a') get , '!') printNl.
+""", tmp_path)
+    assert (rc, out, err) == (0, "41\n42\n'x!'\n", "")
+
+
+def test_an_instance_of_a_subclass_becomes_the_state(tmp_path):
+    rc, out, err = run("""
+Import module: #Grain.
+Object subclass: #Acct fields: (bal).
+Acct subclass: #Frozen.
+Acct >> deposit: k = self with: { bal: self bal + k }.
+Acct >> freeze = Frozen fields: { bal: self bal }.
+Acct >> thaw = Acct fields: { bal: self bal }.
+Frozen >> deposit: k = Error raise: 'frozen'.
+a := (Grain for: Acct initial: (Acct fields: { bal: 0 })) id: 'x'.
+(a deposit: 5) bal printNl.
+a freeze printNl.
+(Error try: [(a deposit: 5) bal] onError: [:e | e messageText displayNl. -1]) printNl.
+a thaw printNl.
+(a deposit: 1) printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "5\nFrozen(bal: 5)\nfrozen\n-1\nAcct(bal: 5)\nAcct(bal: 6)\n"
+
+
+def test_a_stored_state_of_another_shape_does_not_activate(tmp_path):
+    """Another version of the program stored a Box[String] where this one keeps a Box[Integer]."""
+    data = tmp_path / "data"
+    durable = BOX.replace("Import module: #Grain.", "Import module: #Durable.")
+    rc, out, err = run(durable + f"""
+boxes := Grain for: Box initial: (Box fields: {{ contents: 'text' }}) dir: '{data}'.
+((boxes id: 'a') put: 'stored') get printNl.
+""", tmp_path)
+    assert (rc, out, err) == (0, "'stored'\n", "")
+    rc, out, err = run(durable + f"""
+boxes := Grain for: Box initial: (Box fields: {{ contents: 0 }}) dir: '{data}'.
+(GrainError try: [(boxes id: 'a') get printString] onError: [:e | e kind printString , ' ' , e message]) displayNl.
+((boxes id: 'b') put: 7) get printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == ("#badState grain Box/a: a stored grain state is not like the initial state: the state's "
+                   "contents is the String 'stored' where the initial state has the Integer 0\n7\n")
+
+
+def test_the_grain_machinerys_casts_are_internal(tmp_path):
+    for send in ("GrainRef label: 'fake' like: (Box fields: { contents: 1 }) on: [:sel :args | 'no']",
+                 "GrainRef decodeState: '{}' like: (Box fields: { contents: 1 })",
+                 "GrainRef asState: 'x' like: (Box fields: { contents: 1 })"):
+        rc, err = check(BOX + f"x := {send}.\n", tmp_path)
+        assert rc == 1, send
+        assert "-- INTERNAL SELECTOR --" in err and "is internal to stdlib/grain.lp" in err, err
+        assert "`Grain for: C initial: state`" in err
+
+
+REMOTE = """
+Import module: #Remote.
+Object subclass: #Box fields: (contents).
+Box >> get = self contents.
+Object subclass: #Num fields: (n).
+Num >> get = self n.
+server := RemoteServer startHost: '127.0.0.1' port: 0.
+url := 'http://127.0.0.1:' , server port printString , '/rpc'.
+"""
+
+
+def test_registering_an_object_under_another_class_is_a_compile_error(tmp_path):
+    rc, err = check(REMOTE + """
+server register: (Box fields: { contents: 'str' }) for: #Num id: 'c'.
+server register: (Num fields: { n: 3 }) for: #Num id: 'd'.
+((Remote at: url for: #Num id: 'c') get + 1) printNl.
+""", tmp_path)
+    assert rc == 1
+    assert "prog.lp:10:19\n" in err and "This object is `Box[String]`, but it is registered as `#Num`" in err
+    assert err.count("-- TYPE MISMATCH --") == 1
+
+
+def test_a_generic_class_behind_a_proxy_has_dynamic_parameters(tmp_path):
+    rc, err = check(REMOTE + """
+r := Remote at: url for: #Box id: 'b'.
+r nope.
+""", tmp_path)
+    assert rc == 1
+    assert "The remote `Box[Dynamic]` (`Remote[Box[Dynamic]]`) does not understand `nope`" in err
