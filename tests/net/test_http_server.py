@@ -194,7 +194,7 @@ sock write: 'GET /bad-header HTTP/1.1', String crlf, String crlf.
 other := TCP connect: '127.0.0.1' port: server port timeout: 5000.
 other write: 'GET /bad-status HTTP/1.1', String crlf, String crlf.
 (other readLine: 5000) printNl.
-server stop printNl.
+server stop.
 server stop printNl.
 """
 
@@ -202,7 +202,8 @@ server stop printNl.
 def test_every_response_is_written_once_and_one_that_cannot_be_sent_is_a_500(tmp_path, monkeypatch):
     """Status line, headers, blank line and body go out in one write (each write the server makes
     holds one whole response), with a Content-Type unless the handler gave one (in any case); a response the handler made that cannot be sent (a status out of
-    range, a header with a line break) is answered 500 and logged; a second stop answers 0."""
+    range, a header with a line break) is answered 500 and logged; a second stop answers 0 (what the first
+    answers depends on whether the connections answered 500 have ended yet, so it is not printed)."""
     from lp.interp import prims_net
     writes = []
     real = prims_net.write_some
@@ -216,7 +217,7 @@ def test_every_response_is_written_once_and_one_that_cannot_be_sent_is_a_500(tmp
     assert status == 0, err
     assert out.splitlines()[:2] == ["#('HTTP/1.1 200 OK' 'X-Path: /a' 'Content-Type: text/plain; charset=utf-8')",
                                     "Maybe some: 'HTTP/1.1 500 Internal Server Error'"]
-    assert out.splitlines()[3:] == ["0"]
+    assert out.splitlines()[2:] == ["0"]
     assert err.count("the handler answered a response that cannot be sent") == 2, err
     responses_written = [w for w in writes if w.startswith(b"HTTP/1.1")]
     assert all(not w.startswith(b"HTTP/1.1") for w in writes if w not in responses_written)
