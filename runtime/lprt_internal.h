@@ -172,8 +172,7 @@ typedef struct lprt__timers {
 } lprt__timers;
 
 typedef struct lprt__io lprt__io;
-typedef struct lprt__resolver lprt__resolver;
-typedef struct lprt__jobs lprt__jobs;
+typedef struct lprt__workers lprt__workers;
 typedef struct lprt__det lprt__det;
 
 struct lprt {
@@ -199,8 +198,8 @@ struct lprt {
     lprt__shard reg[REG_SHARDS];
     lprt__timers timers;
     lprt__io *io;
-    lprt__resolver *resolver;
-    _Atomic(lprt__jobs *) jobs; /* jobs.c: started by the first job */
+    lprt__workers *resolver;       /* resolver.c: one thread for DNS */
+    _Atomic(lprt__workers *) jobs; /* jobs.c: started by the first job */
     pthread_mutex_t jobs_mu;
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
     _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages;
@@ -268,6 +267,13 @@ void lprt__resolve_drop(lprt_actor *a);
 
 /* jobs.c */
 void lprt__jobs_stop(lprt *rt);
+
+/* workers.c: threads running blocking work for actors, which they then wake */
+lprt__workers *lprt__workers_start(int nthreads);
+int lprt__workers_submit(lprt__workers *ws, lprt_actor *self, int reason, void (*run)(void *),
+                         void (*done)(void *), void *arg);
+int lprt__workers_sleep(lprt__workers *ws, long ms); /* 0: the pool is stopping */
+void lprt__workers_stop(lprt__workers *ws, int run_queued);
 
 /* links.c */
 void lprt__notify_death(lprt_actor *a, lprt_reason r);
