@@ -392,9 +392,10 @@ class BlockArity:
 
 
 @dataclass
-class RegisteredAsAnotherClass:
-    found: str             # the registered object's type, shown
-    named: str             # the class the symbol names
+class ServedAsAnotherClass:
+    found: str             # the object's type, shown
+    named: str             # the class the literal names
+    grain: bool            # `Grain for:initial:` (else `register:for:id:`)
     span: Span
     because: Span | None
 
@@ -406,6 +407,15 @@ class InternalSelector:
     module: str            # the one stdlib file that may send it
     instead: str           # what a program uses instead
     span: Span
+
+
+@dataclass
+class OnDoHandlerClass:
+    caught: str            # the class on:do: catches
+    takes: str             # the Error class the handler is typed for
+    narrower: bool         # takes is a subclass of caught
+    span: Span
+    because: Span | None   # where the caught class came from, when it is a parameter's
 
 
 @dataclass

@@ -181,6 +181,8 @@ CLASH_SUBJECTS = {
     "rule argument": lambda sel: (f"The argument of `{sel}`", f"`{sel}` needs", None, None),
     "block argument": lambda sel: (f"An argument of `{sel}`", "the block needs", None, None),
     "error handler": lambda: ("The handler of `on:do:`", "`on:do:` needs", None, None),
+    "caught error": lambda: ("What this `on:do:` catches", "its handler takes", "The class caught comes from here:",
+                             None),
     "grain state": lambda cname: ("This call answers an instance of the grain's class, which becomes the grain's new "
                                   "state: the answer", "the grain's state is", None,
                                   f"a grain's state keeps its type: a method of `{cname}` called through a grain "
@@ -468,11 +470,27 @@ def _on_do_needs_error_class(p: P.OnDoNeedsErrorClass):
                       notes=(Note(f"It is `{p.found}` because of this:", p.because),) if p.because else ())
 
 
-def _registered_as_another_class(p: P.RegisteredAsAnotherClass):
-    return Diagnostic("type mismatch", f"This object is `{p.found}`, but it is registered as `#{p.named}`, and "
-                      f"`Remote at:for: #{p.named}` proxies type its answers as `{p.named}`'s.", p.span,
-                      notes=(Note(f"It is `{p.found}` because of this:", p.because),) if p.because else (),
-                      hint=f"register an instance of `{p.named}` (or of a subclass), or name its own class")
+def _served_as_another_class(p: P.ServedAsAnotherClass):
+    if p.grain:
+        msg = (f"This initial state is `{p.found}`, but the grain class is `{p.named}`, and a grain of `{p.named}` "
+               f"is reached as one (`Remote at:for: #{p.named}`).")
+        hint = f"start the grain with an instance of `{p.named}` (or of a subclass), or name the state's own class"
+    else:
+        msg = (f"This object is `{p.found}`, but it is registered as `#{p.named}`, and "
+               f"`Remote at:for: #{p.named}` proxies type its answers as `{p.named}`'s.")
+        hint = f"register an instance of `{p.named}` (or of a subclass), or name its own class"
+    return Diagnostic("type mismatch", msg, p.span,
+                      notes=(Note(f"It is `{p.found}` because of this:", p.because),) if p.because else (), hint=hint)
+
+
+def _on_do_handler_class(p: P.OnDoHandlerClass):
+    what = f"every `{p.caught}`, but its handler takes only `{p.takes}`, one kind of `{p.caught}`" if p.narrower \
+        else f"`{p.caught}`, but its handler takes `{p.takes}`"
+    return Diagnostic("type mismatch", f"This `on:do:` catches {what}.", p.span,
+                      notes=(Note(f"The class caught is `{p.caught}` because of this:", p.because),) if p.because
+                      else (),
+                      hint=f"catch `{p.takes}` itself, or use in the handler only what every `{p.caught}` "
+                      "understands")
 
 
 def _mixed_numbers(p: P.MixedNumbers):
@@ -490,7 +508,8 @@ ELEMENT_HINTS = {
 
 
 def _element_need(p: P.ElementNeed):
-    names = " or ".join(f"`{a}`" for a in p.allowed)
+    quoted = [f"`{a}`" for a in p.allowed]
+    names = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
     return Diagnostic("type mismatch", f"`{p.selector}` needs an Array of {names}, but this Array holds "
                       f"`{p.elements}`.", p.span, hint=ELEMENT_HINTS.get(p.selector))
 
@@ -644,8 +663,8 @@ RENDER = {
     P.EqualityBuiltIn: _equality_built_in, P.SelfOutsideMethod: _self_outside_method,
     P.RemoteUnknownClass: _remote_unknown_class, P.UnknownVariable: _unknown_variable,
     P.ReceiverClash: _receiver_clash, P.NotUnderstood: _not_understood, P.NotANumber: _not_a_number,
-    P.MixedNumbers: _mixed_numbers, P.OnDoNeedsErrorClass: _on_do_needs_error_class,
-    P.RegisteredAsAnotherClass: _registered_as_another_class, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
+    P.MixedNumbers: _mixed_numbers, P.OnDoNeedsErrorClass: _on_do_needs_error_class, P.OnDoHandlerClass: _on_do_handler_class,
+    P.ServedAsAnotherClass: _served_as_another_class, P.ElementNeed: _element_need, P.BlockArity: _block_arity,
     P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
     P.ErrorFieldsByText: _error_fields_by_text, P.WithNeedsRecord: _with_needs_record,
     P.UnknownField: _unknown_field, P.MissingFields: _missing_fields, P.WithWithoutFields: _with_without_fields,

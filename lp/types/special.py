@@ -67,7 +67,8 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
 
 ELEMENT_NEEDS = {
     # selector -> the element classes the primitive or core.lp method handles (reports.ELEMENT_HINTS says why)
-    "sum": ("Integer",), "max": NUMBERS, "min": NUMBERS, "asSortedArray": NUMBERS + ("String",),
+    "sum": ("Integer", "Number"), "max": NUMBERS + ("Number",), "min": NUMBERS + ("Number",),
+    "asSortedArray": NUMBERS + ("Number", "String"),
 }
 
 
@@ -152,15 +153,34 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     h = TCon("Block", (err, r))
     clash = ck.unify(h, ats[1])
     if clash:
-        ck.report(P.Mismatch("error handler", (), clash, arg_nodes[1].span, h, ats[1]))
+        takes = prune(ats[1]).args[0] if type(prune(ats[1])) is TCon and prune(ats[1]).args else None
+        if not narrower_handler(ck, prune(err), takes, arg_nodes[1].span, None):
+            ck.report(P.Mismatch("error handler", (), clash, arg_nodes[1].span, h, ats[1]))
     ck.run_in(h, actor)
     return r
+
+
+def narrower_handler(ck, caught, takes, span, because):
+    """A handler typed for another Error class than the one `on:do:` catches (a subclass of it, which would get
+    every error of the class caught, or an unrelated one): reported as such, when both classes are known."""
+    takes = prune(takes) if takes is not None else None
+    if type(caught) is not TCon or type(takes) is not TCon or caught.name == takes.name \
+            or not ck.table.is_ancestor("Error", takes.name):
+        return False
+    ck.report(P.OnDoHandlerClass(show(caught), show(takes), ck.table.is_ancestor(caught.name, takes.name), span,
+                                 because))
+    return True
 
 
 def error_class(ck, cls, err, arg_node):
     """The first argument of `on:do:` is an Error class: its instances are what the handler takes."""
     if type(cls) is TCon and cls.name.endswith(" class") and ck.table.is_ancestor("Error", cls.name[:-6]):
-        ck.unify(err, ck.table.instance_type(cls.name[:-6], level=ck.level))
+        want = ck.table.instance_type(cls.name[:-6], level=ck.level)
+        clash = ck.unify(err, want)
+        if clash:
+            why = cls.why if cls.why and cls.why != arg_node.span and cls.why.line > 0 else None
+            if not narrower_handler(ck, want, err, arg_node.span, why):
+                ck.report(P.Mismatch("caught error", (), clash, arg_node.span, err, want, why))
         return
     if type(cls) is not TSpecial:
         why = cls.why if type(cls) is TCon and cls.why and cls.why != arg_node.span and cls.why.line > 0 else None
