@@ -42,7 +42,7 @@ CALLS: dict = {
     **_rows("Object", "lpn_print_string", {"printString": (None, 0, STR)}),
     **_rows("Object", "lpn_display_string", {"displayString": (None, 0, STR)}),
     **{(c, False, "asString"): ("lpn_display_string", None, 0, STR, True)
-       for c in ("Integer", "Float", "Boolean", "UndefinedObject")},
+       for c in ("Integer", "Float", "Number", "Boolean", "UndefinedObject")},
     **_rows("Object", "lpn_object_op", {"class": ("c", 0, None), "isKindOf:": ("k", 1, None),
                                         "isString": ("S", 0, None), "isNumber": ("N", 0, None),
                                         "isSymbol": ("Y", 0, None)}, may_fail=False),

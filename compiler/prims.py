@@ -175,7 +175,8 @@ def _max_min(g, sel, n, site, tail, ty):
     return g.push(V(g.b.select(pick_a, a.cls, b.cls), g.b.select(pick_a, a.bits, b.bits), _known(ty, I.UNKNOWN)))
 
 
-_UNARY = {"abs": "a", "negated": "n", "asFloat": "f", "sqrt": "s", "squared": "q"}
+_UNARY = {"abs": "a", "negated": "n", "asFloat": "f", "sqrt": "s", "squared": "q", "asInteger": "i", "isZero": "z"}
+_UNARY_TYPE = {"asInteger": INT, "isZero": BOOL}   # the others follow the operand (_num_result)
 
 
 @prim("Number", *_UNARY)
@@ -184,7 +185,7 @@ def _unary(g, sel, n, site, tail, ty):
     if sel == "asFloat" and kind(a.ty) in ("Integer", "Float"):
         return g.push(V(c64(3), g.b.bitcast(_double(g, a), I64), FLOAT))
     return g.call_c("lpn_num_unary", [ir.Constant(I32, ord(_UNARY[sel])), a.cls, a.bits],
-                    _known(ty, _num_result(sel, a)), site)
+                    _known(ty, _UNARY_TYPE.get(sel) or _num_result(sel, a)), site)
 
 
 @prim("Integer", "even", "odd", "isZero")
@@ -224,6 +225,7 @@ def _is_nil(g, sel, n, site, tail, ty):
 
 
 @prim("Object", "yourself")
+@prim("Number", "asNumber")
 def _yourself(g, sel, n, site, tail, ty):
     return g.owned[-1]
 

@@ -164,6 +164,11 @@ def _squared(p, a):
     return _checked(p, r, a, "*", a) if type(r) is int else _float_ok(p, r, a, "*", a)
 
 
+@prim("Number", "asNumber")
+def _as_number(p, a):
+    return a
+
+
 @prim("Number", "isZero")
 def _is_zero(p, a):
     return a == 0
@@ -238,6 +243,11 @@ def _to_int(p, f, how):
 @prim("Float", "truncated", "asInteger")
 def _trunc(p, a):
     return _to_int(p, a, math.trunc)
+
+
+@prim("Number", "asInteger")
+def _number_as_integer(p, a):
+    return a if type(a) is int else _to_int(p, a, math.trunc)
 
 
 @prim("Float", "rounded")

@@ -146,6 +146,13 @@ def _perform(p, cls, sel, obj, args):
     return Call(sender(name, arity), (obj, *args))
 
 
+@prim("Remote", "isInstance:named:", class_side=True)
+def _is_instance_named(p, cls, obj, name):
+    """Is obj an instance of the program class so named (a Symbol), or of a subclass of it?"""
+    want = p.interp.classes.get(name.name if type(name) is Symbol else name)
+    return type(obj) is Instance and want is not None and not want.builtin and obj.cls.inherits(want)
+
+
 def _owner(c, name):
     while c is not None:
         if name in c.methods:

@@ -120,12 +120,19 @@ class LPClass:
 
 class GrainRefValue:
     """A reference to one grain (stdlib/grain.lp): its label (`Counter/a`) and the block that makes
-    a call; a selector its class does not define is a call (lp/interp/prims_grain.py)."""
+    a call; a selector its class does not define is a call (lp/interp/prims_grain.py). Two references
+    are equal when they name the same grain: the same class and id (its label)."""
     __slots__ = ("label", "block")
 
     def __init__(self, label: str, block):
         self.label = label
         self.block = block
+
+    def __eq__(self, other):
+        return type(other) is GrainRefValue and other.label == self.label
+
+    def __hash__(self):
+        return hash(("GrainRef", self.label))
 
 
 class Instance:

@@ -322,6 +322,8 @@ class Checker(Unifier, Reporter):
         clash = self.unify(result, t)
         if clash:
             self.report(P.Mismatch("method body", (), clash, d.body.span, result, t))
+            # its answer has no one type: callers are not told about it again
+            mi.mono = TCon("Method", (*mi.mono.args[:-1], ERR))
         self.record(d, mi.mono)
 
     def check_override(self, mi: MethodInfo):
@@ -637,6 +639,11 @@ class Checker(Unifier, Reporter):
             r = special(self, n, scope, cx, discard)
             if r is not None:
                 return r
+        for prefix, form in self.parts.prefix_forms:
+            if sel.startswith(prefix):
+                r = form(self, n, scope, cx, discard)
+                if r is not None:
+                    return r
         super_send = type(recv) is A.Name and recv.name == "super" and cx.cls is not None
         rt = self.infer(recv, scope, cx)
         arg_discard = sel in DISCARDING or (discard and sel in BRANCHING_SIGS)

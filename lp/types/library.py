@@ -99,6 +99,7 @@ to: Integer do: Block[Integer,a] -> Integer
 to: Integer collect: Block[Integer,a] -> Array[a]
 timesRepeat: Block[a] -> Integer
 asFloat -> Float
+asNumber -> Number
 asInteger -> Integer
 asString -> String
 asCharacter -> Character
@@ -139,6 +140,7 @@ truncated -> Integer
 floor -> Integer
 ceiling -> Integer
 asFloat -> Float
+asNumber -> Number
 asInteger -> Integer
 asString -> String
 roundTo: Float -> Float
@@ -166,6 +168,7 @@ sqrt -> Float
 isZero -> Boolean
 sign -> Integer
 asFloat -> Float
+asNumber -> Number
 asInteger -> Integer
 asString -> String
 """,
@@ -595,6 +598,7 @@ decode: String -> Dynamic
 request: String -> RemoteRequest
 result: String -> Dynamic
 perform: Symbol on: a withArguments: Array[b] -> Dynamic
+isInstance: a named: Symbol -> Boolean
 ownerFor: String class: String id: a -> Maybe[String]
 remember: String for: String class: String id: a -> UndefinedObject
 """,

@@ -3,6 +3,7 @@ actor sends and receives (actors.py), handed to `Checker(parts)` by check.py.
 
 - `forms`: selector -> form(ck, node, scope, cx, discard), tried before the receiver is typed
   (they need the syntax: a literal record, dispatch table or spawn block); None means "not mine";
+  `prefix_forms` the same for every selector with a prefix (`for:initial:` and its longer forms);
 - `sends`: (builtin class, selector) -> fn(ck, receiver type, argument types, node, actor,
   argument nodes, discard), for a receiver of that class;
 - `class_sends`: selector -> fn(ck, class name, argument types, node, actor, argument nodes,
@@ -25,6 +26,7 @@ from typing import Callable
 @dataclass
 class Parts:
     forms: dict = field(default_factory=dict)
+    prefix_forms: list = field(default_factory=list)   # (selector prefix, form) for a family of selectors
     sends: dict = field(default_factory=dict)
     class_sends: dict = field(default_factory=dict)
     runtime_messages: dict = field(default_factory=dict)   # (class, selector) -> notes a message the run time will deliver

@@ -21,6 +21,7 @@ PROXIES = {"Remote": "remote", "GrainRef": "grain"}   # proxy class -> the side 
 GRAIN_SERVERS = ("for:initial:",)   # `Grain for: C initial: ...` and its longer forms name C
 CLIENT_CLASS = "RemoteClient"   # stdlib/remote.lp, which `Import module: #Remote` brings
 SERVER_CLASS = "RemoteServer"
+GRAIN_CLASS = "Grain class"   # stdlib/grain.lp: `Grain for: C initial: s` and its longer forms
 SIGS = {
     "at:for:id:": parse_sig("at: String for: Symbol id: a -> UndefinedObject"),
     "at:for:id:timeout:": parse_sig("at: String for: Symbol id: a timeout: Integer -> UndefinedObject"),
@@ -64,26 +65,37 @@ def remote_at(ck, cname, ats, node, actor, arg_nodes, discard):
     return TCon("Remote", (TCon(inst.name, tuple(DYN for _ in inst.args)),), node.span)
 
 
-def form_register(ck, n, scope, cx, discard):
-    """`server register: obj for: #C id: x` with #C naming a class of the program: the object must be
-    an instance of C (or of a subclass), since `Remote at:for: #C` proxies type their answers as C's."""
-    if type(n.args[1]) is not A.SymLit:
-        return None
-    info = ck.table.classes.get(n.args[1].name)
-    if info is None or info.builtin:
-        return None
-    rt = ck.infer(n.receiver, scope, cx)
-    ats = [ck.block_arg(a, scope, cx, False) for a in n.args]
-    t = ck.send(rt, n.selector, ats, n, cx.actor, discard, arg_nodes=n.args)
-    r = prune(rt)
-    if type(r) is TCon and r.name == SERVER_CLASS:
-        obj = prune(ats[0])
-        if type(obj) is TVar:
-            ck.unify(obj, ck.table.instance_type(info.name, why=n.args[1].span, level=ck.level))
-        elif type(obj) is TCon and not ck.table.is_ancestor(info.name, obj.name):
-            because = obj.why if obj.why and obj.why != n.args[0].span and obj.why.line > 0 else None
-            ck.report(P.RegisteredAsAnotherClass(show(obj), info.name, n.args[0].span, because))
-    return t
+def form_instance_of(receiver, obj_arg, class_arg):
+    """A form for a send that serves an object as the class another argument names (with a literal):
+    `server register: obj for: #C id: x` (`Remote at:for: #C` proxies type their answers as C's) and
+    `Grain for: C initial: obj ...` (the grain is reached as C). The object must be an instance of C or of
+    a subclass; without a literal the run time checks it (stdlib/remote.lp, stdlib/grain.lp)."""
+
+    def form(ck, n, scope, cx, discard):
+        named = n.args[class_arg] if len(n.args) > max(obj_arg, class_arg) else None
+        if type(named) is A.SymLit:
+            name = named.name
+        elif type(named) is A.Name and scope.lookup(named.name) is None:
+            name = named.name
+        else:
+            return None
+        info = ck.table.classes.get(name)
+        if info is None or info.builtin:
+            return None
+        rt = ck.infer(n.receiver, scope, cx)
+        ats = [ck.block_arg(a, scope, cx, False) for a in n.args]
+        t = ck.send(rt, n.selector, ats, n, cx.actor, discard, arg_nodes=n.args)
+        r = prune(rt)
+        if type(r) is TCon and r.name == receiver:
+            obj = prune(ats[obj_arg])
+            obj_node = n.args[obj_arg]
+            if type(obj) is TVar:
+                ck.unify(obj, ck.table.instance_type(name, why=named.span, level=ck.level))
+            elif type(obj) is TCon and not ck.table.is_ancestor(name, obj.name):
+                because = obj.why if obj.why and obj.why != obj_node.span and obj.why.line > 0 else None
+                ck.report(P.ServedAsAnotherClass(show(obj), name, receiver == GRAIN_CLASS, obj_node.span, because))
+        return t
+    return form
 
 
 def proxy_send(ck, r, sel, ats, node, arg_nodes):
@@ -133,7 +145,9 @@ def grain_answer(ck, answer, state, node):
 
 
 def register(parts):
-    parts.forms["register:for:id:"] = form_register
+    parts.forms["register:for:id:"] = form_instance_of(SERVER_CLASS, 0, 1)
+    for prefix in GRAIN_SERVERS:
+        parts.prefix_forms.append((prefix, form_instance_of(GRAIN_CLASS, 1, 0)))
     parts.grain_answer = grain_answer
     for sel in SIGS:
         parts.class_sends[sel] = remote_at

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lprt.h"
 #include "lpn.h"
 
 __thread lpn_ctx lpn_cx;
@@ -153,6 +154,12 @@ lpn_value lpn_unwind_restore(lpn_saved *s) {
 
 lpn_value lpn_nlr(lpn_value home, lpn_value v) {
     lpn_home *h = (lpn_home *)lpn_ptr(home);
+    if (h->owner != lprt_self()) {
+        lpn_drop(home);
+        lpn_drop(v);
+        return lpn_raise("`^` in a block run by another actor: it can only return from a method of the actor "
+                         "that created the block");
+    }
     if (!h->alive) {
         lpn_drop(home);
         lpn_drop(v);

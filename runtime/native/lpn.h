@@ -31,7 +31,7 @@ typedef struct lpn_assoc { lpn_obj h; lpn_value key, value; } lpn_assoc;
 typedef struct lpn_maybe { lpn_obj h; uint64_t present; lpn_value value; } lpn_maybe;
 typedef struct lpn_interval { lpn_obj h; int64_t start, stop, step; } lpn_interval;
 typedef struct lpn_inst { lpn_obj h; uint64_t nfields; lpn_value field[]; } lpn_inst;
-typedef struct lpn_home { lpn_obj h; uint64_t alive; } lpn_home;
+typedef struct lpn_home { lpn_obj h; uint64_t alive; void *owner; /* the actor running the method */ } lpn_home;
 typedef struct lpn_block {
     lpn_obj h;
     void *code;

@@ -154,6 +154,8 @@ lpn_value lpn_num_unary(int op, lpn_value a) {
         case 'q': { int64_t r; if (__builtin_mul_overflow(x, x, &r)) return lpn_int_overflow("*", x, x); return lpn_int(r); }
         case 's': if (x < 0) return lpn_raise("the square root of %lld is not a real number", (long long)x);
                   return lpn_float(sqrt((double)x));
+        case 'i': return a;
+        case 'z': return lpn_bool(x == 0);
         }
     }
     double x = lpn_f(a);
@@ -164,6 +166,8 @@ lpn_value lpn_num_unary(int op, lpn_value a) {
     case 'q': return lpn_float(x * x);
     case 's': if (x < 0) { lpn_value t = text(a); lpn_value e = lpn_raise("the square root of %s is not a real number", S(t)); lpn_drop(t); return e; }
               return lpn_float(sqrt(x));
+    case 'i': return lpn_float_op('t', a);
+    case 'z': return lpn_bool(x == 0.0);
     }
     return lpn_raise("unknown numeric operation");
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../lprt.h"
 #include "lpn.h"
 
 void *lpn_alloc(uint32_t cls, size_t bytes) {
@@ -152,6 +153,7 @@ lpn_block *lpn_block_new(void *code, uint64_t arity, uint64_t ncap, lpn_home *ho
 lpn_home *lpn_home_new(void) {
     lpn_home *h = lpn_alloc(LPN_HOME, sizeof(lpn_home));
     h->alive = 1;
+    h->owner = lprt_self();
     return h;
 }
 

@@ -128,3 +128,44 @@ r nope.
 """, tmp_path)
     assert rc == 1
     assert "The remote `Box[Dynamic]` (`Remote[Box[Dynamic]]`) does not understand `nope`" in err
+
+
+def test_registering_under_a_computed_class_name_checks_the_class_at_run_time(tmp_path):
+    rc, out, err = run(REMOTE + """
+server register: (Num fields: { n: 1 }) for: ('Num' , '') asSymbol id: 'ok'.
+(Error try: [server register: (Box fields: { contents: 'str' }) for: ('Num' , '') asSymbol id: 'c'. 'no error']
+    onError: [:e | e messageText]) displayNl.
+((Remote at: url for: #Num id: 'ok') get + 1) printNl.
+server stop.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == ("register:for:id: was given Box(contents: 'str'), which is not a Num (an object is served as its "
+                   "own class or one it inherits from)\n2\n")
+
+
+def test_a_grain_starts_only_with_an_instance_of_its_class(tmp_path):
+    prog = BOX + """
+Object subclass: #Other fields: (contents).
+Other >> get = self contents.
+"""
+    rc, err = check(prog + "g := Grain for: Box initial: (Other fields: { contents: 0 }).\n", tmp_path)
+    assert rc == 1
+    assert "This initial state is `Other[Integer]`, but the grain class is `Box`" in err
+    rc, out, err = run(prog + """
+cls := { Box }.
+(Error try: [Grain for: cls first initial: (Other fields: { contents: 0 }). 'started'] onError: [:e | e messageText])
+    displayNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == ("Grain for:initial: was given Other(contents: 0), which is not a Box (the initial state is an "
+                   "instance of the grain class or of a subclass)\n")
+
+
+def test_references_to_one_grain_are_equal(tmp_path):
+    rc, out, err = run(BOX + """
+g := Grain for: Box initial: (Box fields: { contents: 0 }).
+a := g id: 'a'.
+b := g id: 'a'.
+{ a = b. a hash = b hash. a = (g id: 'z'). ((Dictionary new at: a put: 1) at: b ifAbsent: [0]) = 1 } printNl.
+""", tmp_path)
+    assert (rc, out, err) == (0, "#(true true false true)\n", "")
