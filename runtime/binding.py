@@ -575,7 +575,7 @@ class Runtime:
     def stats(self):
         s = ffi.new("lprt_stats *")
         lib.lprt_get_stats(self._rt, s)
-        return {k: int(getattr(s, k)) for k in ("spawned", "exited", "steals", "parks", "messages")}
+        return {k: int(getattr(s, k)) for k in ("spawned", "exited", "steals", "parks", "messages", "seek_steps")}
 
     @property
     def live_values(self):

@@ -189,7 +189,7 @@ size_t lprt_mbox_len(lprt_actor *a);        /* approximate for non-owners */
    entry (others keep their order); the taker frees it with lprt_msg_free. */
 lprt_msg *lprt_mbox_first(lprt_actor *self);
 lprt_msg *lprt_mbox_next(lprt_actor *self, lprt_msg *m);
-lprt_msg *lprt_mbox_after(lprt_actor *self, uint64_t seq); /* first entry with seq > `seq` */
+lprt_msg *lprt_mbox_after(lprt_actor *self, uint64_t seq); /* first entry with seq > `seq`, sought from both ends */
 /* The seq of the newest entry so far (0: none yet): entries arriving later all
    have a greater seq, so a receive for something that cannot have arrived
    yet (a reply, a DOWN for a fresh monitor) can scan from here. */
@@ -286,6 +286,7 @@ int lprt_domain_snapshot(lprt *rt, lprt_domain_info *out, int cap);
 
 typedef struct {
     uint64_t spawned, exited, steals, parks, messages;
+    uint64_t seek_steps; /* steps lprt_mbox_after took to find where a scan resumes */
 } lprt_stats;
 void lprt_get_stats(lprt *rt, lprt_stats *out);
 

@@ -202,7 +202,7 @@ struct lprt {
     _Atomic(lprt__workers *) jobs; /* jobs.c: started by the first job */
     pthread_mutex_t jobs_mu;
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
-    _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages;
+    _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages, st_seek_steps;
     _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
 };
 

@@ -119,12 +119,28 @@ lprt_msg *lprt_mbox_next(lprt_actor *self, lprt_msg *m) {
     return m->_next;
 }
 
+/* The list is in seq order: walk in from both ends at once, so finding the place costs the
+   smaller of the entries before it (passed over and kept) and after it (not yet examined).
+   From one end only, a receive that resumes right after the message it last took, in a long
+   mailbox, would step over the whole mailbox each time. */
 lprt_msg *lprt_mbox_after(lprt_actor *self, uint64_t seq) {
     lprt__mbox_drain(self);
-    lprt_msg *p = self->tail;
-    if (!p || p->seq <= seq) return NULL;
-    while (p->_prev && p->_prev->seq > seq) p = p->_prev;
-    return p;
+    lprt_msg *lo = self->head, *hi = self->tail;
+    if (!hi || hi->seq <= seq) return NULL;
+    if (lo->seq > seq) return lo;
+    uint64_t steps = 0; /* lo->seq <= seq < hi->seq: lo is before hi */
+    for (;;) {
+        steps++;
+        lo = lo->_next;
+        if (lo->seq > seq) break;
+        if (hi->_prev->seq <= seq) {
+            lo = hi;
+            break;
+        }
+        hi = hi->_prev;
+    }
+    atomic_fetch_add_explicit(&self->rt->st_seek_steps, steps, memory_order_relaxed);
+    return lo;
 }
 
 uint64_t lprt_mbox_mark(lprt_actor *self) {

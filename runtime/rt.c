@@ -229,4 +229,5 @@ void lprt_get_stats(lprt *rt, lprt_stats *o) {
     o->steals = atomic_load(&rt->st_steals);
     o->parks = atomic_load(&rt->st_parks);
     o->messages = atomic_load(&rt->st_messages);
+    o->seek_steps = atomic_load(&rt->st_seek_steps);
 }

@@ -1,6 +1,7 @@
 /* t_selective.c — selective receive by a step actor: interleaved message
  * classes, non-matching messages keep their order, a blocked receive rescans
- * only messages newer than its cursor, timeouts while unrelated mail arrives. */
+ * only messages newer than its cursor, timeouts while unrelated mail arrives;
+ * finding a cursor's place in a long mailbox costs the nearer end's distance. */
 #include "harness.h"
 
 #define CLS(v) ((v) / 10000000L)
@@ -165,7 +166,63 @@ static void main_fiber(lprt_actor *self, void *ud) {
     lprt_release(r);
 }
 
+static uint64_t seek_steps(lprt *rt) {
+    lprt_stats st;
+    lprt_get_stats(rt, &st);
+    return st.seek_steps;
+}
+
+/* first entry after seq, by walking from the head */
+static lprt_msg *after_slowly(lprt_actor *self, uint64_t seq) {
+    lprt_msg *m = lprt_mbox_first(self);
+    while (m && m->seq <= seq) m = lprt_mbox_next(self, m);
+    return m;
+}
+
+static void take_free(lprt_actor *self, lprt_msg *m) {
+    lprt_mbox_take(self, m);
+    lprt_msg_free(lprt_runtime(self), m);
+}
+
+/* The interpreter's receive resumes right after the message it took last: in a long mailbox
+   that place is the head, found without a step, wherever the mailbox ends. Elsewhere it is
+   found from the nearer end, and always the same entry a walk from the head finds. */
+static void seek_fiber(lprt_actor *self, void *ud) {
+    lprt *rt = lprt_runtime(self);
+    long n = *(long *)ud;
+    for (long i = 0; i < n; i++) lprt_send(self, VAL(i));
+    uint64_t before = seek_steps(rt);
+    for (long i = 0; i < n / 2; i++) {
+        lprt_msg *head = lprt_mbox_first(self);
+        CHECK(lprt_mbox_after(self, head->seq - 1) == head && NUM(head->value) == i);
+        take_free(self, head);
+        lprt_send(self, VAL(n + i)); /* the mailbox stays long */
+    }
+    CHECK(seek_steps(rt) == before);
+    /* keep `kept` entries passed over at the front, `fresh` after them */
+    long kept = n / 10, fresh = n - kept;
+    lprt_msg *last_kept = lprt_mbox_first(self);
+    for (long i = 1; i < kept; i++) last_kept = lprt_mbox_next(self, last_kept);
+    before = seek_steps(rt);
+    CHECK(lprt_mbox_after(self, last_kept->seq) == lprt_mbox_next(self, last_kept));
+    CHECK(seek_steps(rt) - before <= (uint64_t)(kept < fresh ? kept : fresh));
+    /* every cursor, present or taken, against the walk from the head */
+    unsigned r = 7;
+    for (long i = 0; i < n / 4; i++) {
+        lprt_msg *m = after_slowly(self, h_rand(&r) % (uint64_t)n);
+        if (m && h_rand(&r) % 2) take_free(self, m);
+    }
+    uint64_t top = lprt_mbox_mark(self) + 2;
+    for (uint64_t seq = 0; seq < top; seq += 1 + h_rand(&r) % 50)
+        CHECK(lprt_mbox_after(self, seq) == after_slowly(self, seq));
+    while (lprt_mbox_first(self)) take_free(self, lprt_mbox_first(self));
+    CHECK(lprt_mbox_after(self, 0) == NULL);
+}
+
 int main(void) {
+    long n = SCALE(20000);
+    lprt *srt = h_new(1);
+    h_run(srt, lprt_create_fiber(srt, seek_fiber, &n, 0));
     for (size_t d = 0; d < 3; d++)
         for (int rep = 0; rep < 5; rep++) {
             margs ma = {SCALE(2000) + rep * 17};

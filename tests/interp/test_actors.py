@@ -558,6 +558,45 @@ def test_receives_and_awaits_skip_the_messages_they_passed_over(tmp_path, monkey
     assert seen[0] < 3 * 3000, seen[0]    # quadratic: 200 x 3,000 and more
 
 
+@pytest.mark.parametrize("domains, seed", [(1, None), (1, 1), (1, 2)])
+def test_a_receive_resuming_after_the_message_it_took_finds_its_place_at_once(tmp_path, monkeypatch,
+                                                                             domains, seed):
+    """bench/lp/counting.lp: a counter whose mailbox grows long (deterministic mode's schedule lets
+    the sender run many turns in a row) takes the oldest message each time. Its receive resumes
+    right after the message it took last; finding that place must not walk the mailbox from its
+    newest end (stats' seek_steps), or every receive costs the mailbox's length."""
+    from lp.runtime import binding
+    longest, stats = [0], {}
+    select, run = binding.Actor.select, binding.Runtime.run
+
+    def measuring(self, accept, cursor=0):
+        longest[0] = max(longest[0], self.mailbox_len)
+        return select(self, accept, cursor)
+
+    def recording(self, main):
+        try:
+            return run(self, main)
+        finally:
+            stats.update(self.stats())
+
+    monkeypatch.setattr(binding.Actor, "select", measuring)
+    monkeypatch.setattr(binding.Runtime, "run", recording)
+    src = """
+    Object subclass: #Inc.
+    Object subclass: #Get fields: (reply).
+    Object subclass: #Counter.
+    Counter class >> run: me count: n = me receive: {
+        Inc -> [:m | Counter run: me count: n + 1].
+        Get -> [:m | m reply ! n] }.
+    counter := Actor spawn: [:me | Counter run: me count: 0].
+    1 to: 20000 do: [:i | counter ! Inc new].
+    (counter ask: (Get fields: {})) await printNl.
+    """
+    assert run_ok(src, tmp_path, domains=domains, seed=seed) == "20000\n"
+    assert longest[0] > 500, longest[0]
+    assert stats["seek_steps"] < 1000, stats
+
+
 @pytest.mark.parametrize("domains", [1, 2])
 def test_skipping_passed_over_messages_keeps_receive_semantics(tmp_path, domains):
     src = """
