@@ -145,8 +145,9 @@ lpn_value lpn_remote_no_module(lpn_value v, const char *sel) {
 
 lpn_value lpn_remote_encode(lpn_value *a) { return lpn_json_encode_as(a[1], LPN_JSON_TAGGED); }
 
-/* a[1] parsed as Python's json.loads: 0 with *out, else -1 with the error raised (code 0: plain Error) */
-static int loads(lpn_value s, const char *what, int64_t code, lpn_value *out) {
+/* s parsed as Python's json.loads: 0 with *out, else -1 with the error raised (code 0: plain Error);
+   what names the primitive in the messages, followed by sep before "invalid JSON" */
+static int loads(lpn_value s, const char *what, const char *sep, int64_t code, lpn_value *out) {
     char err[300];
     if (s.cls != LPN_STRING) {
         described(s, err, sizeof err);
@@ -155,8 +156,8 @@ static int loads(lpn_value s, const char *what, int64_t code, lpn_value *out) {
         return -1;
     }
     if (lpn_json_parse(s, out, err, sizeof err, 1)) {
-        if (code) lpn_remote_error(code, "%s: invalid JSON: %s", what, err);
-        else lpn_raise("%s: invalid JSON: %s", what, err);
+        if (code) lpn_remote_error(code, "%s%s invalid JSON: %s", what, sep, err);
+        else lpn_raise("%s%s invalid JSON: %s", what, sep, err);
         return -1;
     }
     return 0;
@@ -164,7 +165,7 @@ static int loads(lpn_value s, const char *what, int64_t code, lpn_value *out) {
 
 lpn_value lpn_remote_decode(lpn_value *a) {
     lpn_value v;
-    if (loads(a[1], "Remote decode:", 0, &v)) return LPN_UNWIND_VALUE;
+    if (loads(a[1], "Remote decode:", "", 0, &v)) return LPN_UNWIND_VALUE;
     return lpn_json_untag(v, 0);
 }
 
@@ -180,7 +181,7 @@ static int absent(lpn_value v) { return v.cls == LPN_UNWIND; }
 
 lpn_value lpn_remote_result(lpn_value *a) {
     lpn_value data;
-    if (loads(a[1], "Remote result:", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
+    if (loads(a[1], "Remote result:", ":", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
     lpn_value res = get(data, "result"), r;
     if (!absent(res)) {
         lpn_drop(data);
@@ -201,7 +202,7 @@ lpn_value lpn_remote_result(lpn_value *a) {
 
 lpn_value lpn_remote_request(lpn_value *a) {
     lpn_value data;
-    if (loads(a[1], "Remote request:", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
+    if (loads(a[1], "Remote request:", ":", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
     lpn_value params = get(data, "params"), method = get(data, "method"), r = LPN_UNWIND_VALUE;
     lpn_value cls = LPN_NIL_VALUE, id = LPN_NIL_VALUE, args = LPN_NIL_VALUE, takeover = LPN_NIL_VALUE;
     int ok = !absent(params) && params.cls == LPN_DICT && method.cls == LPN_STRING && str_of(method)[0];
