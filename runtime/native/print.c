@@ -362,6 +362,7 @@ static int plain_symbol(const char *s, size_t n) {
 }
 
 static int printed(buf *b, lpn_value v);
+static void put_foreign(buf *b, lpn_foreign *f);
 
 static int print_builtin(buf *b, lpn_value v) {
     char tmp[64];
@@ -437,9 +438,7 @@ static int print_builtin(buf *b, lpn_value v) {
     }
     }
     if (v.cls >= LPN_FIRST_INST && lpn_is_foreign(lpn_ptr(v))) {
-        lpn_foreign *f = (lpn_foreign *)lpn_ptr(v);
-        f->ops->print(f, tmp, sizeof tmp);
-        puts_(b, tmp);
+        put_foreign(b, (lpn_foreign *)lpn_ptr(v));
         return 0;
     }
     if (v.cls >= LPN_FIRST_INST) {
@@ -461,6 +460,19 @@ static int print_builtin(buf *b, lpn_value v) {
 }
 
 /* An element: the program's own printString when its class defines one. Borrows v. */
+/* A foreign cell's printString, however long (a Remote proxy prints its URL and id); out of line,
+   so that the printer's recursion keeps a small frame. */
+static __attribute__((noinline)) void put_foreign(buf *b, lpn_foreign *f) {
+    char t[256];
+    int n = f->ops->print(f, t, sizeof t);
+    if (n < (int)sizeof t) { puts_(b, t); return; }
+    char *big = malloc((size_t)n + 1);
+    if (!big) abort();
+    f->ops->print(f, big, (size_t)n + 1);
+    puts_(b, big);
+    free(big);
+}
+
 static int printed(buf *b, lpn_value v) {
     if (lpn_prog.print_hook) {
         lpn_value s = lpn_prog.print_hook(v, 0);

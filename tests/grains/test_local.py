@@ -228,11 +228,12 @@ a := counters id: 'a'.
 a label printNl.
 (a = a) printNl.
 a printString printNl.
+{ a } printNl.
 (counters id: 'x') increment; increment.
 (counters id: 'x') n printNl.
 """, tmp_path)
     assert (rc, err) == (0, "")
-    assert out == "'Counter/a'\ntrue\n'GrainRef(Counter/a)'\n2\n"
+    assert out == "'Counter/a'\ntrue\n'GrainRef(Counter/a)'\n#(GrainRef(Counter/a))\n2\n"
 
 
 def test_a_parameter_used_only_for_grain_calls_takes_a_grain_reference(tmp_path):
