@@ -25,7 +25,7 @@ static void described(lpn_value v, char *out, size_t cap) {
 }
 
 /* RemoteError with code, or a plain Error when the program has no RemoteError with a code field. */
-lpn_value lpn_remote_error(int64_t code, const char *fmt, ...) {
+static lpn_value lpn_remote_error(int64_t code, const char *fmt, ...) {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -37,11 +37,9 @@ lpn_value lpn_remote_error(int64_t code, const char *fmt, ...) {
         for (uint64_t i = 0; i < lpn_prog.nfields[cls]; i++)
             if (!strcmp(lpn_prog.field_names[cls][i], "code")) f = (int)i;
     if (f < 0) return lpn_raise("%s", msg);
-    lpn_inst *e = lpn_inst_new(cls, lpn_prog.nfields[cls]);
-    for (uint64_t i = 0; i < lpn_prog.nfields[cls]; i++) e->field[i] = LPN_NIL_VALUE;
-    e->field[0] = lpn_str_new(msg, strlen(msg));
-    e->field[f] = lpn_int(code);
-    return lpn_raise_value(lpn_ref(e));
+    lpn_value e = lpn_error_new(cls, lpn_str_new(msg, strlen(msg)));
+    ((lpn_inst *)lpn_ptr(e))->field[f] = lpn_int(code);
+    return lpn_raise_value(e);
 }
 
 /* ---- the proxy */
@@ -173,9 +171,7 @@ lpn_value lpn_remote_decode(lpn_value *a) {
 static lpn_value get(lpn_value d, const char *k) {
     if (d.cls != LPN_DICT) return (lpn_value){LPN_UNWIND, 1};
     lpn_dup(d);
-    lpn_value r = lpn_dict_lookup(d, lpn_str_new(k, strlen(k)));
-    if (r.cls != LPN_UNWIND) lpn_dup(r);
-    return r;
+    return lpn_dict_lookup(d, lpn_str_new(k, strlen(k)));
 }
 static int absent(lpn_value v) { return v.cls == LPN_UNWIND; }
 
