@@ -340,6 +340,14 @@ def test_many_callers_at_once_one_actor_per_routed_id(tmp_path, domains):
     assert out == "0\n4\n"
 
 
+def test_many_callers_at_once_compiled(tmp_path):
+    """The same as a binary on two domains, run ten times: proxies, pooled connections and the server's
+    actors shared between domains."""
+    for _ in range(10):
+        status, out, err = run_program(STRESS, tmp_path, "build", domains=2)
+        assert (status, out, err) == (0, "0\n4\n", ""), err
+
+
 ONE_SHOT = """
 Import module: #Remote.
 Object subclass: #Once fields: (n).
