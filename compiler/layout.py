@@ -147,7 +147,8 @@ class Layout:
         if perform is not None:
             sels, answering, fn = perform
             names_t = table("perform_names", PTR, [self.cstring(x) for x in sels] or [ir.Constant(PTR, None)])
-            lists = [table(f"perform_classes.{k}", I64, [ir.Constant(I64, c) for c in ids] + [ir.Constant(I64, (1 << 64) - 1)])
+            end = ir.Constant(I64, (1 << 64) - 1)
+            lists = [table(f"perform_classes.{k}", I64, [ir.Constant(I64, c) for c in ids] + [end])
                      for k, ids in enumerate(answering)]
             classes_t = table("perform_classes", PTR, lists or [ir.Constant(PTR, None)])
         prog_t = ir.LiteralStructType([I64, PTR, PTR, PTR, PTR, PTR, I64, PTR, PTR, I64, PTR, PTR, PTR, I64, PTR])
