@@ -108,7 +108,9 @@ class Layout:
         return k
 
     # ---- the table for the C core
-    def emit_program_table(self, print_hook: ir.Function | None) -> None:
+    def emit_program_table(self, print_hook: ir.Function | None, perform=None) -> None:
+        """perform: (selectors sorted, class ids answering each, the generated call) when the program
+        sends `Remote perform:on:withArguments:` (compiler/remote.py)."""
         n = self.nclasses
         names = [self.cstring(self.names[i]) if i in self.names else ir.Constant(PTR, None) for i in range(n)]
         sup, nf, fnames = [], [], []
@@ -138,11 +140,23 @@ class Layout:
             return g
 
         syms = list(self.symbols.values())
-        prog_t = ir.LiteralStructType([I64, PTR, PTR, PTR, PTR, PTR, I64, PTR, PTR, I64])
+        user = [ir.Constant(I8, int(bool(self.names.get(i) in self.prog.classes
+                                             and not self.prog.classes[self.names[i]].builtin))) for i in range(n)]
+        names_t = classes_t = fn = ir.Constant(PTR, None)
+        sels = []
+        if perform is not None:
+            sels, answering, fn = perform
+            names_t = table("perform_names", PTR, [self.cstring(x) for x in sels] or [ir.Constant(PTR, None)])
+            end = ir.Constant(I64, (1 << 64) - 1)
+            lists = [table(f"perform_classes.{k}", I64, [ir.Constant(I64, c) for c in ids] + [end])
+                     for k, ids in enumerate(answering)]
+            classes_t = table("perform_classes", PTR, lists or [ir.Constant(PTR, None)])
+        prog_t = ir.LiteralStructType([I64, PTR, PTR, PTR, PTR, PTR, I64, PTR, PTR, I64, PTR, PTR, PTR, I64, PTR])
         g = ir.GlobalVariable(self.module, prog_t, name="lpn_prog")
         g.initializer = ir.Constant(prog_t, [
             ir.Constant(I64, n), table("class_names", PTR, names), table("superclass", I64, sup),
             table("nfields", I64, nf), table("field_names", PTR, fnames), table("sites", site_t, sites),
             ir.Constant(I64, self.ids["Error"]), print_hook if print_hook is not None else ir.Constant(PTR, None),
-            table("symbols", PTR, syms) if syms else ir.Constant(PTR, None), ir.Constant(I64, len(syms))])
+            table("symbols", PTR, syms) if syms else ir.Constant(PTR, None), ir.Constant(I64, len(syms)),
+            table("user_class", I8, user), names_t, classes_t, ir.Constant(I64, len(sels)), fn])
         g.global_constant = True

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lp.compiler import actors, net, prims
+from lp.compiler import actors, net, prims, remote
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
@@ -75,6 +75,7 @@ C_FUNCS.update(actors.C_FUNCS)
 # called only on the paths that raise, unwind or yield: LLVM lays those paths out of the hot code
 COLD = {"lpn_trace_push", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt", "lpn_nlr_take"}
 C_FUNCS.update(net.C_FUNCS)
+C_FUNCS.update(remote.C_FUNCS)
 _TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
 
 
@@ -103,6 +104,7 @@ class ModuleGen:
         self.prim_fns: dict = {}
         self.field_fns: dict = {}
         self.todo: list = []
+        self.wants_perform = False   # the program sends `Remote perform:on:withArguments:`
         self.nblocks = 0
         self.depth = ir.GlobalVariable(self.module, I64, name="lpn_depth")
         self.depth.linkage = "external"
@@ -280,10 +282,15 @@ class ModuleGen:
         self.emit_main()
         actors.emit_call_block(self)
         hook = self.emit_print_hook()
+        self.emit_todo()
+        perform = remote.emit_perform(self) if self.wants_perform else None
+        self.emit_todo()
+        self.layout.emit_program_table(hook, perform)
+
+    def emit_todo(self) -> None:
         while self.todo:
             what, x, f = self.todo.pop()
             getattr(self, "emit_" + what)(x, f)
-        self.layout.emit_program_table(hook)
 
     def params(self, g: FunctionGen, f, types) -> list[V]:
         out = []
@@ -373,6 +380,10 @@ class ModuleGen:
                     b.position_at_end(bb)
                 sw.add_case(c64(cid), targets[key])
         b.position_at_end(dnu)
+        if remote.forwarding_classes(self):
+            not_understood = f.append_basic_block("not_understood")
+            remote.emit_forward_case(self, b, f, sel, nargs, not_understood)
+            b.position_at_end(not_understood)
         r = b.call(self.c("lpn_dnu"), [cls, bits, self.layout.cstring(sel)])
         self.drop_args(b, f, nargs)
         b.ret(r)

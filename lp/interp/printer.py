@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from lp.interp.values import (ActorValue, Association, Char, Closure, Future, Instance, Interval, LPClass, LPDict, Maybe,
-                              Promise, Record, ReplyAddress, Symbol)
+from lp.interp.values import (ActorValue, Association, Char, Closure, Future, GrainRefValue, Instance, Interval, LPClass,
+                              LPDict, Maybe, Promise, Record, ReplyAddress, Symbol)
 from lp.interp.code import Method
 from lp.interp.net_values import RemoteProxy
 from lp.interp.errors import LPRaise, make_error
@@ -119,6 +119,8 @@ def _shape(interp, v, proc):
         return "#[" + " ".join(map(str, v)) + "]"
     if t is RemoteProxy:
         return [f"Remote({v.class_name} ", _Child(v.id), f" at {v.url})"]
+    if t is GrainRefValue:
+        return f"GrainRef({v.label})"
     if interp is not None and t in interp.type_classes:
         name = interp.type_classes[t].name
         return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"

@@ -339,13 +339,10 @@ static uint32_t *code_points(const unsigned char *s, uint64_t n, int64_t *len) {
     return out;
 }
 
-lpn_value lpn_json_decode(lpn_value sv) {
-    if (sv.cls != LPN_STRING) {
-        lpn_value d = lpn_describe(sv);
-        lpn_value e = lpn_raise("JSON decode: expects a String, not %s", ((lpn_str *)lpn_ptr(d))->data);
-        lpn_drop(d);
-        return e;
-    }
+/* Parses the String sv (consumed; the caller checked its class): 0 with *out, or -1 with the
+   failure's text in err as `python` says it (Python's str of the exception: "Expecting value:
+   line 1 column 1 (char 0)") or not (JSON decode:'s "at line 1 column 1: expecting value"). */
+int lpn_json_parse(lpn_value sv, lpn_value *out, char *err, size_t cap, int python) {
     lpn_str *str = (lpn_str *)lpn_ptr(sv);
     parser p = {0};
     p.s = code_points((const unsigned char *)str->data, str->len, &p.len);
@@ -364,21 +361,254 @@ lpn_value lpn_json_decode(lpn_value sv) {
             }
         }
     }
-    lpn_value r = v;
+    *out = v;
     if (st) {
-        if (p.too_deep) r = lpn_raise("invalid JSON: the value is nested too deeply");
-        else if (p.value_error[0]) r = lpn_raise("invalid JSON: %s", p.value_error);
+        if (p.too_deep) snprintf(err, cap, "the value is nested too deeply");
+        else if (p.value_error[0]) snprintf(err, cap, "%s", p.value_error);
         else {
             int64_t line = 1, last_nl = -1;
             for (int64_t i = 0; i < p.pos && i < p.len; i++)
                 if (p.s[i] == '\n') { line++; last_nl = i; }
-            char msg[80];
-            snprintf(msg, sizeof msg, "%s", p.msg);
-            if (msg[0] >= 'A' && msg[0] <= 'Z') msg[0] = (char)(msg[0] - 'A' + 'a');
-            r = lpn_raise("invalid JSON at line %lld column %lld: %s", (long long)line,
-                          (long long)(p.pos - last_nl), msg);
+            if (python)
+                snprintf(err, cap, "%s: line %lld column %lld (char %lld)", p.msg, (long long)line,
+                         (long long)(p.pos - last_nl), (long long)p.pos);
+            else {
+                char msg[80];
+                snprintf(msg, sizeof msg, "%s", p.msg);
+                if (msg[0] >= 'A' && msg[0] <= 'Z') msg[0] = (char)(msg[0] - 'A' + 'a');
+                snprintf(err, cap, "at line %lld column %lld: %s", (long long)line, (long long)(p.pos - last_nl), msg);
+            }
         }
     }
     free((void *)p.s);
+    return st ? -1 : 0;
+}
+
+lpn_value lpn_json_decode(lpn_value sv) {
+    if (sv.cls != LPN_STRING) {
+        lpn_value d = lpn_describe(sv);
+        lpn_value e = lpn_raise("JSON decode: expects a String, not %s", ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        return e;
+    }
+    lpn_value v;
+    char err[200];
+    if (lpn_json_parse(sv, &v, err, sizeof err, 0)) return lpn_raise("invalid JSON%s%s", strncmp(err, "at line ", 8) ? ": " : " ", err);
+    return v;
+}
+
+/* ---- the one JSON form of LP values back (lp/interp/value_json.py untagged): decoded JSON data
+   whose tagged objects become the values they stand for; exact: a grain state's rules ---- */
+static int b64val(int c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+static lpn_value unbase64(const lpn_str *s) {
+    lpn_bytes *y = lpn_alloc(LPN_BYTES, sizeof *y + s->len * 3 / 4 + 3);
+    uint32_t w = 0;
+    int k = 0;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < s->len; i++) {   /* b64decode: characters outside the alphabet are skipped */
+        int d = b64val((unsigned char)s->data[i]);
+        if (s->data[i] == '=') break;
+        if (d < 0) continue;
+        w = w << 6 | (uint32_t)d;
+        if (++k == 4) {
+            y->data[n++] = (unsigned char)(w >> 16); y->data[n++] = (unsigned char)(w >> 8); y->data[n++] = (unsigned char)w;
+            w = 0; k = 0;
+        }
+    }
+    if (k == 2) y->data[n++] = (unsigned char)(w >> 4);
+    if (k == 3) { y->data[n++] = (unsigned char)(w >> 10); y->data[n++] = (unsigned char)(w >> 2); }
+    y->len = n;
+    return lpn_ref(y);
+}
+
+static const char *text_of(lpn_value v) { return v.cls == LPN_STRING ? ((lpn_str *)lpn_ptr(v))->data : NULL; }
+static int is_arr(lpn_value v, int64_t n) {   /* an Array (of n items when n >= 0) */
+    return v.cls == LPN_ARRAY && (n < 0 || (int64_t)((lpn_arr *)lpn_ptr(v))->len == n);
+}
+
+/* A user class of that name (a class the program declares, not the library's), else UINT64_MAX. */
+static uint64_t user_class(const char *name, int *builtin) {
+    *builtin = 0;
+    for (uint64_t i = 0; i < lpn_prog.nclasses; i++)
+        if (lpn_prog.class_names[i] && !strcmp(lpn_prog.class_names[i], name)) {
+            if (!lpn_prog.user_class[i]) { *builtin = 1; return UINT64_MAX; }
+            return i;
+        }
+    return UINT64_MAX;
+}
+
+static int field_of(uint64_t cls, const char *f) {
+    for (uint64_t i = 0; i < lpn_prog.nfields[cls]; i++)
+        if (!strcmp(lpn_prog.field_names[cls][i], f)) return (int)i;
+    return -1;
+}
+
+static lpn_value untag(lpn_value v, int exact);
+
+static lpn_value untag_array(lpn_value v, int exact) {   /* consumes v */
+    lpn_arr *a = (lpn_arr *)lpn_ptr(v);
+    lpn_arr *r = lpn_arr_new(a->len);
+    uint64_t i = 0;
+    for (; i < a->len; i++) {
+        lpn_dup(a->item[i]);
+        r->item[i] = untag(a->item[i], exact);
+        if (r->item[i].cls == LPN_UNWIND) break;
+    }
+    if (i < a->len) {
+        for (uint64_t j = 0; j < i; j++) lpn_drop(r->item[j]);
+        r->len = 0;
+        lpn_drop(lpn_ref(r));
+        lpn_drop(v);
+        return LPN_UNWIND_VALUE;
+    }
+    lpn_drop(v);
+    return lpn_ref(r);
+}
+
+static lpn_value instance_of(lpn_value d, lpn_arr *e, const char *name, int exact) {   /* borrows d, e */
+    int builtin;
+    uint64_t cls = user_class(name, &builtin);
+    const char *differs = NULL;
+    if (cls != UINT64_MAX) {
+        uint64_t nf = lpn_prog.nfields[cls];
+        if (e->len - 1 == nf) {
+            for (uint64_t i = 0; i < e->len && !differs; i++) {
+                const char *k = text_of(((lpn_assoc *)lpn_ptr(e->item[i]))->key);
+                if (strcmp(k, "$class") && field_of(cls, k) < 0) differs = k;
+            }
+        } else differs = "";
+        if (!differs) {
+            lpn_inst *in = lpn_inst_new(cls, nf);
+            for (uint64_t i = 0; i < nf; i++) in->field[i] = LPN_NIL_VALUE;
+            for (uint64_t i = 0; i < e->len; i++) {
+                lpn_assoc *kv = (lpn_assoc *)lpn_ptr(e->item[i]);
+                int f = field_of(cls, text_of(kv->key));
+                if (f < 0) continue;
+                lpn_dup(kv->value);
+                in->field[f] = untag(kv->value, exact);
+                if (in->field[f].cls == LPN_UNWIND) {
+                    in->field[f] = LPN_NIL_VALUE;
+                    lpn_drop(lpn_ref(in));
+                    return LPN_UNWIND_VALUE;
+                }
+            }
+            return lpn_ref(in);
+        }
+    }
+    if (!exact) return (lpn_value){0, 1};
+    if (cls == UINT64_MAX)
+        return lpn_raise("a stored grain state names the class %s, which this program does not define", name);
+    /* the first field, in sorted order, that the class has and the state lacks (else the other way) */
+    const char *first = NULL;
+    for (uint64_t i = 0; i < lpn_prog.nfields[cls]; i++) {
+        const char *f = lpn_prog.field_names[cls][i];
+        lpn_value k = lpn_str_new(f, strlen(f));
+        lpn_dup(d);
+        lpn_value r = lpn_dict_includes_key(d, k);
+        if (!r.bits && (!first || strcmp(f, first) < 0)) first = f;
+    }
+    if (!first)
+        for (uint64_t i = 0; i < e->len; i++) {
+            const char *k = text_of(((lpn_assoc *)lpn_ptr(e->item[i]))->key);
+            if (strcmp(k, "$class") && field_of(cls, k) < 0 && (!first || strcmp(k, first) < 0)) first = k;
+        }
+    (void)builtin;
+    return lpn_raise("a stored %s does not have the fields of %s (the field %s differs)", name, name, first ? first : "");
+}
+
+static lpn_value untag_dict(lpn_value d, int exact) {   /* consumes d */
+    lpn_dup(d);
+    lpn_value assocs = lpn_dict_list('a', d);
+    lpn_arr *e = (lpn_arr *)lpn_ptr(assocs);
+    lpn_value r = {0, 1};   /* {0, 1}: not a tagged value */
+    if (e->len == 1) {
+        lpn_assoc *kv = (lpn_assoc *)lpn_ptr(e->item[0]);
+        const char *k = text_of(kv->key), *x = text_of(kv->value);
+        lpn_value val = kv->value;
+        if (!strcmp(k, "$symbol") && x) r = (lpn_value){LPN_SYMBOL, (uint64_t)(uintptr_t)lpn_intern(x, ((lpn_str *)lpn_ptr(val))->len)};
+        else if (!strcmp(k, "$char") && x && ((lpn_str *)lpn_ptr(val))->nchars == 1) {
+            int64_t n;
+            uint32_t *cp = code_points((const unsigned char *)x, ((lpn_str *)lpn_ptr(val))->len, &n);
+            r = (lpn_value){LPN_CHAR, cp[0]};
+            free(cp);
+        } else if (!strcmp(k, "$maybe") && val.cls == LPN_ARRAY && ((lpn_arr *)lpn_ptr(val))->len <= 1) {
+            lpn_arr *a = (lpn_arr *)lpn_ptr(val);
+            if (!a->len) r = lpn_maybe_new(0, LPN_NIL_VALUE);
+            else {
+                lpn_dup(a->item[0]);
+                lpn_value x0 = untag(a->item[0], exact);
+                r = x0.cls == LPN_UNWIND ? x0 : lpn_maybe_new(1, x0);
+            }
+        } else if (!strcmp(k, "$bytes") && x) r = unbase64((lpn_str *)lpn_ptr(val));
+        else if (!strcmp(k, "$assoc") && is_arr(val, 2)) {
+            lpn_dup(val);
+            lpn_value pair = untag_array(val, exact);
+            if (pair.cls == LPN_UNWIND) r = pair;
+            else {
+                lpn_arr *a = (lpn_arr *)lpn_ptr(pair);
+                lpn_dup(a->item[0]); lpn_dup(a->item[1]);
+                r = lpn_assoc_new(a->item[0], a->item[1]);
+                lpn_drop(pair);
+            }
+        } else if (!strcmp(k, "$dict") && is_arr(val, -1)) {
+            lpn_arr *a = (lpn_arr *)lpn_ptr(val);
+            int ok = 1;
+            for (uint64_t i = 0; i < a->len && ok; i++) ok = is_arr(a->item[i], 2);
+            if (ok) {
+                r = lpn_dict_new();
+                for (uint64_t i = 0; i < a->len; i++) {
+                    lpn_arr *kv2 = (lpn_arr *)lpn_ptr(a->item[i]);
+                    lpn_dup(kv2->item[0]); lpn_dup(kv2->item[1]);
+                    lpn_value k2 = untag(kv2->item[0], exact);
+                    lpn_value v2 = k2.cls == LPN_UNWIND ? k2 : untag(kv2->item[1], exact);
+                    if (v2.cls == LPN_UNWIND) {
+                        if (k2.cls != LPN_UNWIND) lpn_drop(k2);
+                        else lpn_drop(kv2->item[1]);
+                        lpn_drop(r);
+                        r = LPN_UNWIND_VALUE;
+                        break;
+                    }
+                    r = lpn_dict_at_put(r, k2, v2);
+                }
+            }
+        }
+    }
+    if (r.cls == 0 && r.bits == 1) {
+        lpn_value name = LPN_NIL_VALUE;
+        for (uint64_t i = 0; i < e->len; i++) {
+            lpn_assoc *kv = (lpn_assoc *)lpn_ptr(e->item[i]);
+            if (!strcmp(text_of(kv->key), "$class")) name = kv->value;
+        }
+        if (name.cls == LPN_STRING) r = instance_of(d, e, text_of(name), exact);
+    }
+    if (r.cls == 0 && r.bits == 1) {
+        r = lpn_dict_new();
+        for (uint64_t i = 0; i < e->len; i++) {
+            lpn_assoc *kv = (lpn_assoc *)lpn_ptr(e->item[i]);
+            lpn_dup(kv->value);
+            lpn_value x = untag(kv->value, exact);
+            if (x.cls == LPN_UNWIND) { lpn_drop(r); r = x; break; }
+            lpn_dup(kv->key);
+            r = lpn_dict_at_put(r, kv->key, x);
+        }
+    }
+    lpn_drop(assocs);
+    lpn_drop(d);
     return r;
 }
+
+static lpn_value untag(lpn_value v, int exact) {
+    if (v.cls == LPN_ARRAY) return untag_array(v, exact);
+    if (v.cls == LPN_DICT) return untag_dict(v, exact);
+    return v;
+}
+
+lpn_value lpn_json_untag(lpn_value v, int exact) { return untag(v, exact); }

@@ -71,6 +71,14 @@ typedef struct lpn_program {
     lpn_value (*print_hook)(lpn_value v, int display);
     const lpn_symbol *const *symbols;  /* the program's symbol literals, interned at start */
     uint64_t nsymbols;
+    const uint8_t *user_class;         /* by class id: 1 for a class the program declares (not the library's) */
+    /* `Remote perform:on:withArguments:` (remote.c): the selectors of the program's own methods and
+       fields, sorted; for each, the class ids that answer it with one of them (UINT64_MAX ends the
+       list); and the call of selector number i on obj with the items of the Array args (consumed) */
+    const char *const *perform_names;
+    const uint64_t *const *perform_classes;
+    uint64_t nperform;
+    lpn_value (*perform)(uint64_t i, lpn_value obj, lpn_value args);
 } lpn_program;
 extern const lpn_program lpn_prog;      /* generated */
 
@@ -229,6 +237,14 @@ lpn_value lpn_print_string(lpn_value v);            /* the built-in printString,
 lpn_value lpn_display_string(lpn_value v);
 lpn_value lpn_json_encode(lpn_value v);             /* JSON encode: as lp run writes it */
 lpn_value lpn_json_decode(lpn_value s);             /* json.c: JSON decode: as lp run reads it */
+/* The one JSON form of LP values (docs/network.md "Values on the wire", docs/grains.md "The stored
+   form"): JSON encode:'s plain JSON, Remote's tagged JSON, or a grain state's exact one. */
+enum { LPN_JSON_PLAIN = 0, LPN_JSON_TAGGED = 1, LPN_JSON_EXACT = 2 };
+lpn_value lpn_json_encode_as(lpn_value v, int mode);
+/* json.c: s (a String, consumed) parsed: 0 with *out, or -1 with the failure's text in err,
+   worded as Python's exception (python) or as JSON decode: words it */
+int lpn_json_parse(lpn_value s, lpn_value *out, char *err, size_t cap, int python);
+lpn_value lpn_json_untag(lpn_value v, int exact);   /* decoded JSON data as the values it tags; consumes v */
 lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages); consumes v */
 lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
 void lpn_flush(void);

@@ -94,16 +94,22 @@ static void put_json_string(buf *b, const char *s, size_t n) {
     put(b, "\"", 1);
 }
 
-static int json(buf *b, lpn_value v, int depth);
+static int json(buf *b, lpn_value v, int depth, int mode);
 
 static void put_char(buf *b, uint64_t c);
 static int json_fail(lpn_value raised) { (void)raised; return -1; }   /* raised: the UNWIND status */
 
-static int json(buf *b, lpn_value v, int depth) {
+static int tagged(buf *b, lpn_value v, int depth, int mode);
+/* mode: LPN_JSON_PLAIN (JSON encode:), LPN_JSON_TAGGED (Remote's wire), LPN_JSON_EXACT (a grain state) */
+static int json(buf *b, lpn_value v, int depth, int mode) {
     char tmp[64];
     /* the encoder recurses on the actor's stack: as deep as the interpreter on the main actor's */
     if (depth > 1000 && (depth > 1000000 || !lpn_on_main_stack()))
         return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
+    if (mode != LPN_JSON_PLAIN) {
+        int st = tagged(b, v, depth, mode);
+        if (st != 1) return st;
+    }
     switch (v.cls) {
     case LPN_NIL: puts_(b, "null"); return 0;
     case LPN_BOOL: puts_(b, v.bits ? "true" : "false"); return 0;
@@ -131,7 +137,7 @@ static int json(buf *b, lpn_value v, int depth) {
         int st = 0;
         for (uint64_t i = 0; i < a->len && !st; i++) {
             if (i) put(b, ",", 1);
-            st = json(b, a->item[i], depth + 1);
+            st = json(b, a->item[i], depth + 1, mode);
         }
         put(b, "]", 1);
         if (v.cls == LPN_INTERVAL) lpn_drop(arr);
@@ -140,16 +146,16 @@ static int json(buf *b, lpn_value v, int depth) {
     case LPN_ASSOC: {
         lpn_assoc *a = (lpn_assoc *)lpn_ptr(v);
         put(b, "[", 1);
-        if (json(b, a->key, depth + 1)) return -1;
+        if (json(b, a->key, depth + 1, mode)) return -1;
         put(b, ",", 1);
-        if (json(b, a->value, depth + 1)) return -1;
+        if (json(b, a->value, depth + 1, mode)) return -1;
         put(b, "]", 1);
         return 0;
     }
     case LPN_MAYBE: {
         lpn_maybe *m = (lpn_maybe *)lpn_ptr(v);
         if (!m->present) { puts_(b, "null"); return 0; }
-        return json(b, m->value, depth + 1);
+        return json(b, m->value, depth + 1, mode);
     }
     case LPN_DICT: {
         lpn_dup(v);
@@ -167,16 +173,16 @@ static int json(buf *b, lpn_value v, int depth) {
                 break;
             }
             if (i) put(b, ",", 1);
-            st = json(b, e->key, depth + 1);
+            st = json(b, e->key, depth + 1, mode);
             put(b, ":", 1);
-            if (!st) st = json(b, e->value, depth + 1);
+            if (!st) st = json(b, e->value, depth + 1, mode);
         }
         put(b, "}", 1);
         lpn_drop(assocs);
         return st;
     }
     }
-    if (v.cls >= LPN_FIRST_INST) {
+    if (v.cls >= LPN_FIRST_INST && !lpn_is_foreign(lpn_ptr(v))) {
         lpn_inst *in = (lpn_inst *)lpn_ptr(v);
         put(b, "{", 1);
         for (uint64_t i = 0; i < in->nfields; i++) {
@@ -184,7 +190,7 @@ static int json(buf *b, lpn_value v, int depth) {
             const char *f = lpn_prog.field_names[v.cls][i];
             put_json_string(b, f, strlen(f));
             put(b, ":", 1);
-            if (json(b, in->field[i], depth + 1)) return -1;
+            if (json(b, in->field[i], depth + 1, mode)) return -1;
         }
         put(b, "}", 1);
         return 0;
@@ -196,9 +202,113 @@ static int json(buf *b, lpn_value v, int depth) {
     return json_fail(e);
 }
 
-lpn_value lpn_json_encode(lpn_value v) {
+/* ---- the one JSON form of LP values (lp/interp/value_json.py tagged): 1 when v is plain JSON's */
+static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void put_base64(buf *b, const unsigned char *p, uint64_t n) {
+    for (uint64_t i = 0; i < n; i += 3) {
+        uint32_t w = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        char q[4] = {B64[w >> 18], B64[(w >> 12) & 63], i + 1 < n ? B64[(w >> 6) & 63] : '=', i + 2 < n ? B64[w & 63] : '='};
+        put(b, q, 4);
+    }
+}
+
+static int tagged(buf *b, lpn_value v, int depth, int mode) {
+    switch (v.cls) {
+    case LPN_SYMBOL: {
+        const lpn_symbol *s = (const lpn_symbol *)(uintptr_t)v.bits;
+        puts_(b, "{\"$symbol\":");
+        put_json_string(b, s->name, s->len);
+        put(b, "}", 1);
+        return 0;
+    }
+    case LPN_CHAR: {
+        buf t = {0};
+        put_char(&t, v.bits);
+        puts_(b, "{\"$char\":");
+        put_json_string(b, t.p, t.n);
+        put(b, "}", 1);
+        free(t.p);
+        return 0;
+    }
+    case LPN_MAYBE: {
+        lpn_maybe *m = (lpn_maybe *)lpn_ptr(v);
+        puts_(b, "{\"$maybe\":[");
+        if (m->present && json(b, m->value, depth + 1, mode)) return -1;
+        puts_(b, "]}");
+        return 0;
+    }
+    case LPN_BYTES: {
+        lpn_bytes *y = (lpn_bytes *)lpn_ptr(v);
+        puts_(b, "{\"$bytes\":\"");
+        put_base64(b, y->data, y->len);
+        puts_(b, "\"}");
+        return 0;
+    }
+    case LPN_ASSOC: {
+        lpn_assoc *a = (lpn_assoc *)lpn_ptr(v);
+        puts_(b, "{\"$assoc\":[");
+        if (json(b, a->key, depth + 1, mode)) return -1;
+        put(b, ",", 1);
+        if (json(b, a->value, depth + 1, mode)) return -1;
+        puts_(b, "]}");
+        return 0;
+    }
+    case LPN_DICT: {
+        lpn_dup(v);
+        lpn_value assocs = lpn_dict_list('a', v);
+        lpn_arr *a = (lpn_arr *)lpn_ptr(assocs);
+        int plain = 1, st = 0;
+        for (uint64_t i = 0; i < a->len && plain; i++) {
+            lpn_value k = ((lpn_assoc *)lpn_ptr(a->item[i]))->key;
+            plain = k.cls == LPN_STRING && ((lpn_str *)lpn_ptr(k))->data[0] != '$';
+        }
+        puts_(b, plain ? "{" : "{\"$dict\":[");
+        for (uint64_t i = 0; i < a->len && !st; i++) {
+            lpn_assoc *e = (lpn_assoc *)lpn_ptr(a->item[i]);
+            if (i) put(b, ",", 1);
+            if (!plain) put(b, "[", 1);
+            st = json(b, e->key, depth + 1, plain ? LPN_JSON_PLAIN : mode);
+            put(b, plain ? ":" : ",", 1);
+            if (!st) st = json(b, e->value, depth + 1, mode);
+            if (!plain) put(b, "]", 1);
+        }
+        puts_(b, plain ? "}" : "]}");
+        lpn_drop(assocs);
+        return st;
+    }
+    case LPN_ARRAY: case LPN_NIL: case LPN_BOOL: case LPN_INT: case LPN_FLOAT: case LPN_STRING:
+        return 1;
+    }
+    if (v.cls >= LPN_FIRST_INST && !lpn_is_foreign(lpn_ptr(v))) {
+        lpn_inst *in = (lpn_inst *)lpn_ptr(v);
+        puts_(b, "{\"$class\":");
+        put_json_string(b, cname(v.cls), strlen(cname(v.cls)));
+        for (uint64_t i = 0; i < in->nfields; i++) {
+            const char *f = lpn_prog.field_names[v.cls][i];
+            put(b, ",", 1);
+            put_json_string(b, f, strlen(f));
+            put(b, ":", 1);
+            if (json(b, in->field[i], depth + 1, mode)) return -1;
+        }
+        put(b, "}", 1);
+        return 0;
+    }
+    if (mode == LPN_JSON_EXACT) {
+        lpn_dup(v);
+        lpn_value d = lpn_describe(v);
+        lpn_value e = lpn_raise("a grain state cannot hold %s", ((lpn_str *)lpn_ptr(d))->data);
+        lpn_drop(d);
+        return json_fail(e);
+    }
+    return 1;
+}
+
+lpn_value lpn_json_encode(lpn_value v) { return lpn_json_encode_as(v, LPN_JSON_PLAIN); }
+
+lpn_value lpn_json_encode_as(lpn_value v, int mode) {
     buf b = {0};
-    int st = json(&b, v, 0);
+    int st = json(&b, v, 0, mode);
     lpn_drop(v);
     if (st) { free(b.p); return LPN_UNWIND_VALUE; }
     lpn_value s = lpn_str_new(b.p ? b.p : "", b.n);
@@ -252,6 +362,7 @@ static int plain_symbol(const char *s, size_t n) {
 }
 
 static int printed(buf *b, lpn_value v);
+static void put_foreign(buf *b, lpn_foreign *f);
 
 static int print_builtin(buf *b, lpn_value v) {
     char tmp[64];
@@ -327,9 +438,7 @@ static int print_builtin(buf *b, lpn_value v) {
     }
     }
     if (v.cls >= LPN_FIRST_INST && lpn_is_foreign(lpn_ptr(v))) {
-        lpn_foreign *f = (lpn_foreign *)lpn_ptr(v);
-        f->ops->print(f, tmp, sizeof tmp);
-        puts_(b, tmp);
+        put_foreign(b, (lpn_foreign *)lpn_ptr(v));
         return 0;
     }
     if (v.cls >= LPN_FIRST_INST) {
@@ -351,6 +460,19 @@ static int print_builtin(buf *b, lpn_value v) {
 }
 
 /* An element: the program's own printString when its class defines one. Borrows v. */
+/* A foreign cell's printString, however long (a Remote proxy prints its URL and id); out of line,
+   so that the printer's recursion keeps a small frame. */
+static __attribute__((noinline)) void put_foreign(buf *b, lpn_foreign *f) {
+    char t[256];
+    int n = f->ops->print(f, t, sizeof t);
+    if (n < (int)sizeof t) { puts_(b, t); return; }
+    char *big = malloc((size_t)n + 1);
+    if (!big) abort();
+    f->ops->print(f, big, (size_t)n + 1);
+    puts_(b, big);
+    free(big);
+}
+
 static int printed(buf *b, lpn_value v) {
     if (lpn_prog.print_hook) {
         lpn_value s = lpn_prog.print_hook(v, 0);

@@ -1,8 +1,10 @@
 """Shared pieces of the grain tests: a Counter grain class and `run`, which type-checks and runs a
-program (with tests/grains/map_store.lp beside it) as `lp run` does, in a subprocess."""
+program (with tests/grains/map_store.lp beside it) as `lp run` does, in a subprocess, or (mode
+"build") as the binary `lp build` makes of it."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 from tests.conftest import run_lp
@@ -26,12 +28,21 @@ def workdir(path: Path) -> Path:
     return path
 
 
-def run(source: str, tmp_path: Path, domains: int = 2, timeout: float = 120):
-    """(exit status, stdout, stderr) of `lp run` on source."""
+MODES = ["run", "build"]
+
+
+def run(source: str, tmp_path: Path, domains: int = 2, timeout: float = 120, mode: str = "run"):
+    """(exit status, stdout, stderr) of `lp run` on source, or of its binary (mode "build")."""
     workdir(tmp_path)
     f = tmp_path / "prog.lp"
     f.write_text(source)
-    r = run_lp("run", "--domains", str(domains), str(f), timeout=timeout)
+    if mode == "build":
+        b = run_lp("build", str(f), "-o", str(tmp_path / "prog"), timeout=300)
+        assert b.returncode == 0, b.stderr.decode()
+        r = subprocess.run([str(tmp_path / "prog"), "--domains", str(domains)], cwd=tmp_path, capture_output=True,
+                           timeout=timeout)
+    else:
+        r = run_lp("run", "--domains", str(domains), str(f), timeout=timeout)
     return r.returncode, r.stdout.decode(), r.stderr.decode()
 
 

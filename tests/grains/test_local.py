@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from tests.grains.helpers import COUNTER, check, run, workdir
+from tests.grains.helpers import COUNTER, MODES, check, run, workdir
 from tests.net.helpers import LPProcess
 
 
-def test_calls_answer_and_change_state(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_calls_answer_and_change_state(tmp_path, mode):
     rc, out, err = run(COUNTER + """
 counters := Grain for: Counter initial: (Counter fields: { n: 0 }).
 a := counters id: 'a'.
@@ -19,7 +20,7 @@ a increment printNl.
 (a add: 10) n printNl.
 a n printNl.
 (counters id: 'b') n printNl.
-""", tmp_path)
+""", tmp_path, mode=mode)
     assert (rc, err) == (0, "")
     assert out == "GrainRef(Counter/a)\nCounter(n: 1)\n11\n11\n0\n"
 
@@ -83,7 +84,8 @@ store stats acquired printNl.
     assert out == "1\n3\n2\n3\n2\n"
 
 
-def test_the_state_keeps_every_kind_of_value_across_reloads(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_the_state_keeps_every_kind_of_value_across_reloads(tmp_path, mode):
     rc, out, err = run("""
 Import module: #Grain.
 Object subclass: #Point fields: (x y).
@@ -98,13 +100,14 @@ bags := Grain for: Bag initial: (Bag fields: {
 (bags id: 'q') put: #apple.
 Actor sleep: 100.
 (bags id: 'q') get printNl.
-""", tmp_path)
+""", tmp_path, mode=mode)
     assert (rc, err) == (0, "")
     assert out == ("Bag(items: Dictionary(#apple -> 2), tags: #(#a #b), best: Maybe none, name: 'x', ch: $c, "
                    "f: 1.5, p: Point(x: 1, y: 2))\n")
 
 
-def test_a_store_that_raises_fails_the_calls_then_recovers(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_store_that_raises_fails_the_calls_then_recovers(tmp_path, mode):
     rc, out, err = run(COUNTER + """
 store := MapStore start.
 "idle long enough that 'a' stays active while the store is down, however slow the machine"
@@ -119,9 +122,57 @@ store fail: false.
 Actor sleep: 100.
 (counters id: 'b') increment n printNl.
 (counters id: 'a') increment n printNl.
-""", tmp_path)
+""", tmp_path, mode=mode)
     assert (rc, err) == (0, "")
     assert out == "the map store is down\nthe map store is down\n1\n1\n2\n"
+
+
+BAD_STATES = """
+Import module: #Grain.
+Import module: #MapStore.
+Object subclass: #Point fields: (x y).
+Object subclass: #Box fields: (contents at tags).
+Box >> get = self.
+store := MapStore start.
+boxes := Grain for: Box initial: (Box fields: { contents: 0. at: Point fields: { x: 1. y: 2 }. tags: #(#a) }) store: store.
+#(
+    '{"$class":"Box","contents":"text","at":{"$class":"Point","x":1,"y":2},"tags":[]}'
+    '{"$class":"Box","contents":1,"at":{"$class":"Point","x":1,"y":2},"tags":[{"$symbol":"a"},"b"]}'
+    '{"$class":"Box","contents":1,"at":{"$class":"Point","x":1,"y":2.5},"tags":[]}'
+    '{"$class":"Nope","n":1}'
+    '{"$class":"Point","x":1}'
+    '{"$class":"Box","contents":1,"at":{"$class":"Point","x":1,"z":2},"tags":[]}'
+    '[1, 2'
+    '{"$maybe":[3]}'
+    '{"$class":"Box","contents":{"$char":"c"},"at":{"$class":"Point","x":1,"y":2},"tags":[]}'
+    '{"$class":"Box","contents":7,"at":{"$class":"Point","x":1,"y":2},"tags":[{"$symbol":"z"}]}'
+) doWithIndex: [:json :i |
+    key := 'Box/k' , i printString.
+    token := (store acquireFor: key) valueOr: 0.
+    store persist: key json: json token: token.
+    store release: key token: token.
+    (GrainError try: [(boxes id: 'k' , i printString) get printString] onError: [:e | e kind printString , ' ' , e message]) displayNl].
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_stored_state_is_checked_against_the_initial_state(tmp_path, mode):
+    """docs/durable.md "What a stored state is checked for": each check's message, the first difference
+    found in the interpreter's order (the last field first), in both modes."""
+    rc, out, err = run(BAD_STATES, tmp_path, mode=mode)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "#badState grain Box/k1: a stored grain state is not like the initial state: the state's contents is the String 'text' where the initial state has the Integer 0",
+        "#badState grain Box/k2: a stored grain state is not like the initial state: the state's tags's element 2 is the String 'b' where the initial state has the Symbol #a",
+        "#badState grain Box/k3: a stored grain state is not like the initial state: the state's at's y is the Float 2.5 where the initial state has the Integer 2",
+        '#badState grain Box/k4: a stored grain state names the class Nope, which this program does not define',
+        '#badState grain Box/k5: a stored Point does not have the fields of Point (the field y differs)',
+        '#badState grain Box/k6: a stored Point does not have the fields of Point (the field y differs)',
+        "#badState grain Box/k7: a stored grain state does not decode: Expecting ',' delimiter: line 1 column 6 (char 5)",
+        '#badState grain Box/k8: a stored grain state is a Maybe, not an instance of Box',
+        "#badState grain Box/k9: a stored grain state is not like the initial state: the state's contents is the Character $c where the initial state has the Integer 0",
+        'Box(contents: 7, at: Point(x: 1, y: 2), tags: #(#z))',
+    ]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -156,7 +207,8 @@ ordered printNl.
     assert out == "true\n600\n0\ntrue\n"
 
 
-def test_a_state_that_cannot_be_stored_fails_the_call(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_state_that_cannot_be_stored_fails_the_call(tmp_path, mode):
     rc, out, err = run("""
 Import module: #Grain.
 Object subclass: #Box fields: (v).
@@ -164,7 +216,7 @@ Box >> put: x = self with: { v: Maybe some: x }.
 boxes := Grain for: Box initial: (Box fields: { v: Maybe none }).
 (Error try: [(boxes id: 'a') put: [:x | x]. 'stored'] onError: [:e | e message]) displayNl.
 ((boxes id: 'a') v) printNl.
-""", tmp_path)
+""", tmp_path, mode=mode)
     assert (rc, err) == (0, "")
     assert out == "a grain state cannot hold a Block\nMaybe none\n"
 
@@ -176,11 +228,12 @@ a := counters id: 'a'.
 a label printNl.
 (a = a) printNl.
 a printString printNl.
+{ a } printNl.
 (counters id: 'x') increment; increment.
 (counters id: 'x') n printNl.
 """, tmp_path)
     assert (rc, err) == (0, "")
-    assert out == "'Counter/a'\ntrue\n'GrainRef(Counter/a)'\n2\n"
+    assert out == "'Counter/a'\ntrue\n'GrainRef(Counter/a)'\n#(GrainRef(Counter/a))\n2\n"
 
 
 def test_a_parameter_used_only_for_grain_calls_takes_a_grain_reference(tmp_path):

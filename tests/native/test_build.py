@@ -72,7 +72,7 @@ def test_binary_needs_no_python_and_is_small(tmp_path):
 
 
 def test_unsupported_construct_is_a_diagnostic_with_a_caret(tmp_path):
-    src = _write(tmp_path, "net.lp", "s := Remote encode: 3.\ns printNl.\n")
+    src = _write(tmp_path, "net.lp", "s := Storage at: 'x.db'.\ns printNl.\n")
     b = build(src, tmp_path / "net")
     err = b.stderr.decode()
     assert b.status == 1
@@ -81,10 +81,10 @@ def test_unsupported_construct_is_a_diagnostic_with_a_caret(tmp_path):
 
 
 def test_a_generic_send_no_class_implements_natively_is_refused(tmp_path):
-    src = _write(tmp_path, "gen.lp", "Object subclass: #Foo.\nFoo class >> total: xs = xs label.\n"
+    src = _write(tmp_path, "gen.lp", "Object subclass: #Foo.\nFoo class >> total: xs = xs execute: 'q'.\n"
                                      "(Foo total: (JSON decode: '1')) printNl.\n")
     b = build(src, tmp_path / "gen")
-    assert b.status == 1 and b"gen.lp:2:26" in b.stderr and b"does not support #label" in b.stderr
+    assert b.status == 1 and b"gen.lp:2:26" in b.stderr and b"does not support #execute:" in b.stderr
 
 
 def test_type_errors_stop_the_build(tmp_path):

@@ -23,10 +23,8 @@ UNSUPPORTED: dict[str, str] = {}
 # Doc programs are recognised by a marker in their text (a doc name and a line the program contains),
 # not by their line in the doc, which moves whenever the doc is edited above them.
 UNSUPPORTED_DOCS = {
-    ("network.md", "Import module: #Remote"): "Remote proxies and `Remote perform:` are not compiled yet",
-    ("grains.md", "Import module: #Grain"): "grains (GrainRef) are not compiled yet",
     ("durable.md", "Import module: #Durable"): "durable grains (grains and their SQLite stores) are not compiled yet",
-    ("durable.md", "Import module: #Grain"): "grains (GrainRef) are not compiled yet",
+    ("durable.md", "Import module: #Grain"): "durable grains (Grain storage, Storage) are not compiled yet",
 }
 
 

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.interp.helpers import run_source
-from tests.net.helpers import LPProcess
+from tests.net.helpers import MODES, LPProcess, run_program
 
 CLASSES = """
 Import module: #Remote.
@@ -38,10 +38,11 @@ server port printNl.
 Actor sleep: 120000.
 """
 
-def test_two_lp_processes(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_two_lp_processes(tmp_path, mode):
     (tmp_path / "s").mkdir()
     (tmp_path / "c").mkdir()
-    with LPProcess(SERVER, tmp_path / "s") as server:
+    with LPProcess(SERVER, tmp_path / "s", mode=mode) as server:
         port = int(server.readline())
         program = CLASSES + f"""
 url := 'http://127.0.0.1:{port}/rpc'.
@@ -61,7 +62,7 @@ dynamic := Remote at: url for: ('Gree' , 'ter') asSymbol id: 'en'.
 (RemoteError try: [(Remote at: url for: #Greeter id: '2') greet: 'A'] onError: [:e | e code printString]) displayNl.
 (Error try: [(dynamic greet: [:x | x]) printString] onError: [:e | e message]) displayNl.
 """
-        with LPProcess(program, tmp_path / "c") as client:
+        with LPProcess(program, tmp_path / "c", mode=mode) as client:
             rc, out, err = client.finish()
     assert (rc, err) == (0, ""), err
     assert out.splitlines() == [
@@ -179,12 +180,13 @@ def test_lp_client_against_a_python_peer_pools_one_connection(tmp_path):
                      "params": {"class": "Adder", "id": 7, "args": [200, 1]}}
 
 
-def test_a_dropped_pooled_connection_is_retried_once_on_a_fresh_one(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_dropped_pooled_connection_is_retried_once_on_a_fresh_one(tmp_path, mode):
     srv = _python_peer("drop-second")     # each connection answers one call, then drops the next one
     try:
-        status, out, err = run_source(ADDER.replace("PORT", str(srv.server_address[1])) + """
+        status, out, err = run_program(ADDER.replace("PORT", str(srv.server_address[1])) + """
 (Loop call: r times: 5 sum: 0) printNl.
-""", tmp_path)
+""", tmp_path, mode)
     finally:
         srv.shutdown()
     assert (status, err) == (0, ""), err
@@ -215,8 +217,9 @@ def _post(port, data: bytes):
         return resp.status, resp.headers["Content-Type"], json.loads(resp.read())
 
 
-def test_python_client_against_an_lp_server(tmp_path):
-    with LPProcess(SERVER, tmp_path) as server:
+@pytest.mark.parametrize("mode", MODES)
+def test_python_client_against_an_lp_server(tmp_path, mode):
+    with LPProcess(SERVER, tmp_path, mode=mode) as server:
         port = int(server.readline())
         call = {"jsonrpc": "2.0", "id": 9, "method": "greet:", "params": {"class": "Greeter", "id": "en",
                                                                          "args": ["Py"]}}
@@ -227,18 +230,23 @@ def test_python_client_against_an_lp_server(tmp_path):
         assert _post(port, json.dumps(call).encode())[2]["result"] == {"$class": "Spot", "x": [2], "y": 1}
 
         def error(data):
-            return _post(port, data)[2]["error"]["code"]
-        assert error(b"{not json") == -32700
-        assert error(b'{"jsonrpc": "2.0", "id": 1, "method": "greet:"}') == -32600
+            e = _post(port, data)[2]["error"]
+            return e["code"], e["message"]
+        assert error(b"{not json") == (
+            -32700, "Remote request:: invalid JSON: Expecting property name enclosed in double quotes: "
+                    "line 1 column 2 (char 1)")
+        assert error(b'{"jsonrpc": "2.0", "id": 1, "method": "greet:"}') == (
+            -32600, "invalid request: a call needs method and params with class, id and args")
         call["method"] = "nope:"
-        assert error(json.dumps(call).encode()) == -32601
+        assert error(json.dumps(call).encode()) == (-32601, "a Greeter has no method #nope:")
         call["method"], call["params"]["args"] = "greet:", ["a", "b"]
-        assert error(json.dumps(call).encode()) == -32602
+        assert error(json.dumps(call).encode()) == (-32602, "#greet: takes 1 argument, not 2")
         call["method"], call["params"]["args"] = "printString", []
-        assert error(json.dumps(call).encode()) == -32601    # only the class's own methods are callable
+        # only the class's own methods are callable
+        assert error(json.dumps(call).encode()) == (-32601, "a Greeter has no method #printString")
         call["params"]["id"], call["params"]["args"] = "nobody", ["x"]
         call["method"] = "greet:"
-        assert error(json.dumps(call).encode()) == -32601
+        assert error(json.dumps(call).encode()) == (-32601, 'no Greeter "nobody" here')
 
 
 # ---- the checker
@@ -330,6 +338,14 @@ def test_many_callers_at_once_one_actor_per_routed_id(tmp_path, domains):
     status, out, err = run_source(STRESS, tmp_path, domains=domains)
     assert (status, err) == (0, ""), err
     assert out == "0\n4\n"
+
+
+def test_many_callers_at_once_compiled(tmp_path):
+    """The same as a binary on two domains, run ten times: proxies, pooled connections and the server's
+    actors shared between domains."""
+    for _ in range(10):
+        status, out, err = run_program(STRESS, tmp_path, "build", domains=2)
+        assert (status, out, err) == (0, "0\n4\n", ""), err
 
 
 ONE_SHOT = """
