@@ -210,10 +210,10 @@ Room >> alarm = (
     (self fired = 1 and: [self logged size = 4]) ifTrue: [Error signal: 'once'].
     self with: { fired: self fired + 1 }).
 (rooms id: 'r') at: 0.
-Actor sleep: 2500.
+Room settle: (Storage at: '%s/alarms.sqlite').
 (rooms id: 'r') logged printNl.
 (rooms id: 'r') fired printNl.
-""", tmp_path)
+""" % (tmp_path / "d"), tmp_path)
     assert (rc, err) == (0, "")
     assert out.splitlines() == ["#(" + " ".join(["'start' 'end'"] * 6) + ")", "5"]
 
