@@ -44,6 +44,21 @@ node quiet.
 (node pending: 'Box/caller') printNl.
 """
 
+CONFLICT = """
+Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> put: run = Step none complete: run ref with: 'put ' , run input.
+Box >> ask: run = Step none call: 'Box/b' op: #put: input: 'pear' then: #done: for: run ref.
+Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+letter := Letter fields: {{ seq: 0. kind: 'call'. from: 'Box/a'. to: 'Box/b'. id: 'Box/a#1'. op: 'put:'. input: 'apple'. outcome: ''. result: ''. lane: 'Box/b' }}.
+(node deliver: letter) outcome printNl.
+node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+(node when: 'Box/a' id: 'r1') printNl.
+node quiet.
+(node pending: 'Box/a') printNl.
+"""
+
 
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
@@ -63,6 +78,51 @@ def test_a_repeated_call_answers_the_recorded_run_and_runs_nothing_again(box):
 
 def test_the_same_id_with_another_input_is_a_conflict(box):
     assert box[1][2] == "'conflict'"
+
+
+def test_a_call_whose_id_the_receiver_took_for_another_fails_at_its_caller(tmp_path):
+    rc, out, err = run(CONFLICT.format(dir=tmp_path / "data"), tmp_path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "'completed'",
+        "RunView(status: 'failed', outcome: 'failed', result: 'conflict: the id was taken by another call')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+
+
+RETRY = """Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> put: run = Step none complete: run ref with: 'put ' , run input.
+Box >> ask: run = Step none call: 'Box/b' op: #put: input: 'pear' then: #done: for: run ref.
+Box >> open: run =
+    ((Step none sql: 'CREATE TABLE IF NOT EXISTS gate (x INTEGER)' with: #())
+        sql: 'INSERT INTO gate (x) VALUES (1)' with: #()) complete: run ref with: 'open'.
+Box >> done: call = (
+    Grain storage execute: 'CREATE TABLE IF NOT EXISTS gate (x INTEGER)'.
+    ((Grain storage query: 'SELECT count(*) AS n FROM gate') rows first at: 'n') = 0 ifTrue: [
+        Error signal: 'the gate is closed'
+    ].
+    Step none settle: call by outcome: call outcome result: call result
+).
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+Actor sleep: 300.
+(node pending: 'Box/a') printNl.
+(node pending: 'Box/b') printNl.
+node root: 'Box/a' op: #open: input: '' id: 'r2'.
+(node when: 'Box/a' id: 'r1') printNl.
+node quiet.
+(node pending: 'Box/b') printNl.
+"""
+
+
+def test_a_result_whose_handler_raises_is_delivered_again_until_it_commits(tmp_path):
+    rc, out, err = run(RETRY.format(dir=tmp_path / "data"), tmp_path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "Dictionary('runs' -> 1, 'calls' -> 1, 'letters' -> 0)",   # the caller: nothing recorded
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 1)",   # the callee still owes the result
+        "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
 
 
 def test_a_failed_transaction_leaves_only_the_failed_run(box):
@@ -102,8 +162,8 @@ def test_the_bank_scenario_keeps_its_invariants(tmp_path):
     assert balances == {"a": 80, "b": 60, "c": 10}
 
 
-# Three commit boundaries of the scenario (it has about 50): the first, one in the ledger's
-# nested calls, in the acknowledgements, and near the end; each on its own schedule.
+# Three commit boundaries of the scenario (it has about 50): the first, one among the ledger's
+# nested calls, one near the end; each run on its own deterministic schedule.
 @pytest.mark.parametrize("n", [1, 17, 34])
 def test_crashed_after_a_commit_and_restarted_the_invariants_hold(tmp_path, n):
     crashed, broken = crash_at(tmp_path, n, seed=n, restart_seed=n + 100)
