@@ -125,6 +125,30 @@ def test_a_result_whose_handler_raises_is_delivered_again_until_it_commits(tmp_p
         "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
 
 
+UNKNOWN = """
+Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> ask: run = Step none call: 'Bux/b' op: #put: input: 'pear' then: #done: for: run ref.
+Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+(node when: 'Box/a' id: 'r1') printNl.
+node quiet.
+(node pending: 'Box/a') printNl.
+node root: 'Bux/a' op: #ask: input: '' id: 'r2'.
+"""
+
+
+def test_an_address_of_no_class_of_the_node_fails_the_call_or_raises(tmp_path):
+    rc, out, err = run(UNKNOWN.format(dir=tmp_path / "data"), tmp_path)
+    assert rc == 1
+    assert out.splitlines() == [
+        "RunView(status: 'failed', outcome: 'failed', result: 'no_handler: no reliable grain Bux/b on this node')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+    assert "Error: no reliable grain 'Bux/a' on this node: an address is Class/id, of a class it serves" in err
+    assert "Traceback" not in err
+
+
 def test_a_failed_transaction_leaves_only_the_failed_run(box):
     data, out = box
     assert out[7] == "'handler_error: storage transaction: (statement 2) no such table: nowhere'"
