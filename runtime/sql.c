@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SAFE_INT 9007199254740991LL
 
@@ -440,6 +441,15 @@ static void trace_step(const char *path, int i) {
     nanosleep(&ts, NULL);
 }
 
+/* Test hook LPRT_TEST_SQL_CRASH_AFTER=N: the process exits (status 86, nothing flushed) right
+   after its Nth successful commit of a writing request, so a test can crash a program at each
+   commit boundary in turn (docs/reliable.md, "Crash tests"). */
+static void crash_point(void) {
+    static _Atomic long commits;
+    const char *n = getenv("LPRT_TEST_SQL_CRASH_AFTER");
+    if (n && *n && atomic_fetch_add(&commits, 1) + 1 == atol(n)) _exit(86);
+}
+
 void lprt_sql_run(lprt_sql *q) {
     lprt_db *d = q->db;
     pthread_mutex_lock(&d->mu);
@@ -465,6 +475,8 @@ void lprt_sql_run(lprt_sql *q) {
         if (rc != SQLITE_OK) {
             sqlite_fail(q, rc);
             sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+        } else {
+            crash_point();
         }
     }
     if (!q->status) q->failed_at = -1;

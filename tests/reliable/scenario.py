@@ -1,0 +1,111 @@
+"""The bank scenario of docs/reliable.md, as crash tests run it: examples/reliable/bank.lp's
+handlers and a main program that opens accounts and makes transfers as root runs of the ledger,
+waits for all of them and for the pump to be quiet, then prints DONE. Every start of the
+program re-issues the same root runs (same ids), so a restarted program resumes the scenario;
+`crash_at` runs it with the runtime's LPRT_TEST_SQL_CRASH_AFTER hook (runtime/sql.c), which ends
+the process right after its Nth commit. `check` reads the stores after the last run and answers
+the broken invariants (none: an empty list)."""
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CRASHED = 86   # the exit status of the hook
+
+ACCOUNTS = {"a": 100, "b": 50, "c": 0}
+TRANSFERS = [("t1", "a", "b", 30), ("t2", "b", "c", 500), ("t3", "b", "a", 20), ("t4", "a", "c", 10)]
+
+
+def program(data: Path, accounts: dict = ACCOUNTS, transfers: list = TRANSFERS) -> str:
+    handlers = (ROOT / "examples" / "reliable" / "bank.lp").read_text()
+    opens = "\n".join(f"node root: 'Account/{a}' op: #open: input: '{n}' id: 'open'." for a, n in accounts.items())
+    starts = "\n".join(f"node root: 'Ledger/main' op: #transfer: input: '{f} {t} {n}' id: '{i}'."
+                       for i, f, t, n in transfers)
+    waits = "\n".join(f"node when: 'Ledger/main' id: '{i}'." for i, *_ in transfers)
+    return f"""{handlers}
+node := (((ReliableServers dir: '{data}') serve: Ledger new) serve: Account new) start.
+{opens}
+{starts}
+{waits}
+node quiet.
+'DONE' displayNl.
+"""
+
+
+def run(prog: Path, crash_after: int | None = None, seed: int | None = None, timeout: float = 120):
+    """(exit status, stdout, stderr) of `lp run` on prog, crashing after the Nth commit if asked."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("LPRT_TEST_SQL_CRASH_AFTER", None)
+    if crash_after is not None:
+        env["LPRT_TEST_SQL_CRASH_AFTER"] = str(crash_after)
+    args = ["--seed", str(seed)] if seed is not None else ["--domains", "2"]
+    r = subprocess.run([sys.executable, "-m", "lp", "run", *args, str(prog)], capture_output=True, cwd=ROOT,
+                       env=env, timeout=timeout)
+    return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+
+def crash_at(work: Path, n: int, seed: int | None = None, restart_seed: int | None = None):
+    """Run the scenario in a fresh directory under work, crashing after its nth commit, then start
+    it again without a crash. Answers (crashed, broken invariants); crashed is False when the
+    scenario had fewer than n commits (it then ran to its end without a crash)."""
+    data = work / f"data-{n}-{seed}"
+    prog = work / f"bank-{n}-{seed}.lp"
+    prog.write_text(program(data))
+    rc, out, err = run(prog, crash_after=n, seed=seed)
+    if rc == 0:
+        assert out.endswith("DONE\n"), out + err
+        return False, check(data)
+    assert rc == CRASHED, f"crash point {n}: exit {rc}\n{out}{err}"
+    rc, out, err = run(prog, seed=restart_seed)
+    assert (rc, out.endswith("DONE\n")) == (0, True), f"restart after crash point {n}: exit {rc}\n{out}{err}"
+    return True, check(data)
+
+
+def _rows(db: Path, sql: str) -> list:
+    if not db.exists():
+        return []
+    c = sqlite3.connect(db)
+    try:
+        return c.execute(sql).fetchall()
+    except sqlite3.OperationalError:   # a table the grain never made
+        return []
+    finally:
+        c.close()
+
+
+def check(data: Path, accounts: dict = ACCOUNTS, transfers: list = TRANSFERS) -> list[str]:
+    """The invariants of docs/reliable.md ("Crash tests") that do not hold in data."""
+    broken = []
+    stores = sorted(data.glob("*/*.sqlite"))
+    ledger = data / "Ledger" / "main.sqlite"
+    total = sum(r[0] for a in accounts for r in _rows(data / "Account" / f"{a}.sqlite", "SELECT amount FROM balance"))
+    if total != sum(accounts.values()):
+        broken.append(f"money not conserved: {total} != {sum(accounts.values())}")
+    for s in stores:
+        if n := _rows(s, "SELECT count(*) FROM kernel_outbox")[0][0]:
+            broken.append(f"{s.relative_to(data)}: {n} letters left in the outbox")
+        if n := _rows(s, "SELECT count(*) FROM kernel_runs WHERE outcome IS NULL")[0][0]:
+            broken.append(f"{s.relative_to(data)}: {n} runs not ended")
+        for call, kind, n in _rows(s, "SELECT call, kind, count(*) FROM effects GROUP BY call, kind HAVING count(*) > 1"):
+            broken.append(f"{s.relative_to(data)}: effect {kind} of {call} applied {n} times")
+    runs = dict(_rows(ledger, "SELECT id, outcome FROM kernel_runs"))
+    for i, *_ in transfers:
+        if runs.get(i) not in ("completed", "failed"):
+            broken.append(f"transfer {i}: {runs.get(i)}")
+    heard = dict(_rows(ledger, "SELECT call, count(*) FROM heard GROUP BY call"))
+    for cid, to, outcome in _rows(ledger, "SELECT id, to_addr, outcome FROM kernel_calls"):
+        callee = _rows(data / (to + ".sqlite"), f"SELECT outcome FROM kernel_runs WHERE from_addr = 'Ledger/main' AND id = '{cid}'")
+        if [(outcome,)] != callee:
+            broken.append(f"call {cid}: the caller has {outcome}, the callee {callee}")
+        if heard.get(cid) != 1:
+            broken.append(f"call {cid}: its result handler committed {heard.get(cid, 0)} times")
+        effects = _rows(data / (to + ".sqlite"), f"SELECT count(*) FROM effects WHERE call = 'Ledger/main {cid}'")
+        n = effects[0][0] if effects else 0
+        if n != (1 if outcome == "completed" else 0):
+            broken.append(f"call {cid} ({outcome}): {n} effects")
+    return broken

@@ -1,0 +1,209 @@
+"""Reliable calls (docs/reliable.md): a run is taken once per (caller, id), a repeated delivery
+answers the recorded run, a changed one is a conflict; a handler's SQL, calls and end commit
+together or not at all; a run cannot end while its calls are going; the bank scenario ends with
+its invariants, also when crashed after a commit and restarted (the full sweep of commit
+boundaries and 1,000 seeds is bench/reliable/crash.py)."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.durable.helpers import run
+from tests.reliable.scenario import check, crash_at, program
+
+BOX = """
+Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> put: run =
+    ((Step none sql: 'CREATE TABLE IF NOT EXISTS items (x TEXT NOT NULL)' with: #())
+        sql: 'INSERT INTO items (x) VALUES (?)' with: {{ run input }})
+        complete: run ref with: 'put ' , run input.
+Box >> broken: run =
+    (Step none sql: 'INSERT INTO nowhere (x) VALUES (?)' with: {{ run input }})
+        call: 'Box/other' op: #put: input: 'never' then: #done: for: run ref.
+Box >> early: run =
+    (Step none call: 'Box/other' op: #put: input: 'x' then: #done: for: run ref) complete: run ref with: 'too soon'.
+Box >> done: call = Step none complete: call by with: call result.
+Box >> count = ((Grain storage query: 'SELECT count(*) AS n FROM items') rows first at: 'n') + 0.
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+letter := Letter fields: {{ seq: 0. kind: 'call'. from: 'Box/caller'. to: 'Box/b'. id: 'c1'. op: 'put:'. input: 'apple'. outcome: ''. result: ''. lane: 'Box/b' }}.
+(node deliver: letter) printNl.
+(node deliver: letter) printNl.
+(node deliver: (letter with: {{ input: 'pear' }})) code printNl.
+(node call: #count args: #() at: 'Box/b') printNl.
+(node root: 'Box/b' op: #put: input: 'fig' id: 'r1') outcome printNl.
+(node root: 'Box/b' op: #put: input: 'fig' id: 'r1') outcome printNl.
+(node call: #count args: #() at: 'Box/b') printNl.
+(node root: 'Box/b' op: #broken: input: 'z' id: 'r2') result printNl.
+(node root: 'Box/b' op: #early: input: 'z' id: 'r3') result printNl.
+(node root: 'Box/b' op: #missing: input: 'z' id: 'r4') result printNl.
+node quiet.
+(node pending: 'Box/b') printNl.
+(node pending: 'Box/caller') printNl.
+"""
+
+CONFLICT = """
+Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> put: run = Step none complete: run ref with: 'put ' , run input.
+Box >> ask: run = Step none call: 'Box/b' op: #put: input: 'pear' then: #done: for: run ref.
+Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+letter := Letter fields: {{ seq: 0. kind: 'call'. from: 'Box/a'. to: 'Box/b'. id: 'Box/a#1'. op: 'put:'. input: 'apple'. outcome: ''. result: ''. lane: 'Box/b' }}.
+(node deliver: letter) outcome printNl.
+node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+(node when: 'Box/a' id: 'r1') printNl.
+node quiet.
+(node pending: 'Box/a') printNl.
+"""
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory):
+    d = tmp_path_factory.mktemp("box")
+    rc, out, err = run(BOX.format(dir=d / "data"), d)
+    assert (rc, err) == (0, ""), err
+    return d / "data", out.splitlines()
+
+
+def test_a_repeated_call_answers_the_recorded_run_and_runs_nothing_again(box):
+    data, out = box
+    assert out[0] == out[1] == ("Receipt(ok: true, code: '', status: 'completed', outcome: 'completed', "
+                                "result: 'put apple', more: true)")
+    assert out[3] == "1"   # one item: the handler ran once
+    assert out[4:7] == ["'completed'", "'completed'", "2"]   # a root run started twice runs once
+
+
+def test_the_same_id_with_another_input_is_a_conflict(box):
+    assert box[1][2] == "'conflict'"
+
+
+def test_a_call_whose_id_the_receiver_took_for_another_fails_at_its_caller(tmp_path):
+    rc, out, err = run(CONFLICT.format(dir=tmp_path / "data"), tmp_path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "'completed'",
+        "RunView(status: 'failed', outcome: 'failed', result: 'conflict: the id was taken by another call')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+
+
+RETRY = """Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> put: run = Step none complete: run ref with: 'put ' , run input.
+Box >> ask: run = Step none call: 'Box/b' op: #put: input: 'pear' then: #done: for: run ref.
+Box >> open: run =
+    ((Step none sql: 'CREATE TABLE IF NOT EXISTS gate (x INTEGER)' with: #())
+        sql: 'INSERT INTO gate (x) VALUES (1)' with: #()) complete: run ref with: 'open'.
+Box >> done: call = (
+    Grain storage execute: 'CREATE TABLE IF NOT EXISTS gate (x INTEGER)'.
+    ((Grain storage query: 'SELECT count(*) AS n FROM gate') rows first at: 'n') = 0 ifTrue: [
+        Error signal: 'the gate is closed'
+    ].
+    Step none settle: call by outcome: call outcome result: call result
+).
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+Actor sleep: 300.
+(node pending: 'Box/a') printNl.
+(node pending: 'Box/b') printNl.
+node root: 'Box/a' op: #open: input: '' id: 'r2'.
+(node when: 'Box/a' id: 'r1') printNl.
+node quiet.
+(node pending: 'Box/b') printNl.
+"""
+
+
+def test_a_result_whose_handler_raises_is_delivered_again_until_it_commits(tmp_path):
+    rc, out, err = run(RETRY.format(dir=tmp_path / "data"), tmp_path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "Dictionary('runs' -> 1, 'calls' -> 1, 'letters' -> 0)",   # the caller: nothing recorded
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 1)",   # the callee still owes the result
+        "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+
+
+UNKNOWN = """
+Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> ask: run = Step none call: 'Bux/b' op: #put: input: 'pear' then: #done: for: run ref.
+Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+(node when: 'Box/a' id: 'r1') printNl.
+node quiet.
+(node pending: 'Box/a') printNl.
+node root: 'Bux/a' op: #ask: input: '' id: 'r2'.
+"""
+
+
+def test_an_address_of_no_class_of_the_node_fails_the_call_or_raises(tmp_path):
+    rc, out, err = run(UNKNOWN.format(dir=tmp_path / "data"), tmp_path)
+    assert rc == 1
+    assert out.splitlines() == [
+        "RunView(status: 'failed', outcome: 'failed', result: 'no_handler: no reliable grain Bux/b on this node')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+    assert "Error: no reliable grain 'Bux/a' on this node: an address is Class/id, of a class it serves" in err
+    assert "Traceback" not in err
+
+
+def test_a_failed_transaction_leaves_only_the_failed_run(box):
+    data, out = box
+    assert out[7] == "'handler_error: storage transaction: (statement 2) no such table: nowhere'"
+    db = sqlite3.connect(data / "Box" / "b.sqlite")
+    assert db.execute("SELECT count(*) FROM kernel_calls").fetchone() == (0,)   # nor its call
+    assert db.execute("SELECT status FROM kernel_runs WHERE id = 'r2'").fetchone() == ("failed",)
+
+
+def test_a_run_cannot_end_while_its_calls_are_going(box):
+    assert box[1][8] == "'handler_error: run Box/b r3 cannot end while 1 of its calls are going'"
+
+
+def test_an_unknown_op_fails_the_run(box):
+    assert box[1][9] == "'handler_error: a Box has no method #missing:'"
+
+
+def test_the_result_of_a_call_is_delivered_once_and_the_outbox_empties(box):
+    data, out = box
+    assert out[10:] == ["Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"] * 2
+    assert sqlite3.connect(data / "Box" / "b.sqlite").execute("SELECT count(*) FROM kernel_outbox").fetchone() == (0,)
+
+
+def test_the_bank_scenario_keeps_its_invariants(tmp_path):
+    prog = tmp_path / "bank.lp"
+    prog.write_text(program(tmp_path / "data"))
+    from tests.reliable.scenario import run as run_scenario
+    rc, out, err = run_scenario(prog)
+    assert (rc, out, err) == (0, "DONE\n", "")
+    assert check(tmp_path / "data") == []
+    ledger = sqlite3.connect(tmp_path / "data" / "Ledger" / "main.sqlite")
+    assert dict(ledger.execute("SELECT id, outcome FROM kernel_runs")) == {
+        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed"}
+    balances = {a: sqlite3.connect(tmp_path / "data" / "Account" / f"{a}.sqlite").execute(
+        "SELECT amount FROM balance").fetchone()[0] for a in "abc"}
+    assert balances == {"a": 80, "b": 60, "c": 10}
+
+
+# Three commit boundaries of the scenario (it has about 50): the first, one among the ledger's
+# nested calls, one near the end; each run on its own deterministic schedule.
+@pytest.mark.parametrize("n", [1, 17, 34])
+def test_crashed_after_a_commit_and_restarted_the_invariants_hold(tmp_path, n):
+    crashed, broken = crash_at(tmp_path, n, seed=n, restart_seed=n + 100)
+    assert crashed
+    assert broken == []
+
+
+def test_the_check_sees_a_broken_invariant(tmp_path):
+    prog = tmp_path / "bank.lp"
+    prog.write_text(program(tmp_path / "data"))
+    from tests.reliable.scenario import run as run_scenario
+    assert run_scenario(prog)[0] == 0
+    db = sqlite3.connect(tmp_path / "data" / "Account" / "a.sqlite")
+    db.execute("INSERT INTO effects SELECT * FROM effects LIMIT 1")
+    db.execute("UPDATE balance SET amount = amount + 1")
+    db.commit()
+    broken = check(tmp_path / "data")
+    assert any("money not conserved" in b for b in broken)
+    assert any("applied 2 times" in b for b in broken)
