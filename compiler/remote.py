@@ -33,6 +33,7 @@ TABLE = {
     ("Remote", True, "perform:on:withArguments:"): ("lpn_remote_perform", 3, None, True),
     ("Remote", True, "ownerFor:class:id:"): ("lpn_remote_owner_for", 3, I.Ty("Maybe"), True),
     ("Remote", True, "remember:for:class:id:"): ("lpn_remote_remember", 4, NIL, True),
+    ("Remote", True, "isInstance:named:"): ("lpn_remote_is_instance_named", 2, BOOL, False),
     ("GrainRef", True, "label:like:on:"): ("lpn_grain_ref", 3, None, True),
     ("GrainRef", False, "label"): ("lpn_grain_label", 0, STR, False),
     ("GrainRef", True, "nodeId"): ("lpn_grain_node_id", 0, STR, False),

@@ -26,7 +26,13 @@ static void ref_fin(lpn_foreign *f) {
 static int ref_print(lpn_foreign *f, char *buf, size_t cap) {
     return snprintf(buf, cap, "GrainRef(%s)", str_of(((grainref *)f)->label));
 }
-static uint64_t ref_identity(lpn_foreign *f) { return (uint64_t)(uintptr_t)f; }
+/* Two references to one grain (the same class and id: the label) are equal, as in lp/interp/values.py. */
+static uint64_t ref_identity(lpn_foreign *f) {
+    const char *s = str_of(((grainref *)f)->label);
+    uint64_t h = 14695981039346656037ULL;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
 static const lpn_foreign_ops ref_ops = {ref_fin, ref_print, ref_identity};
 
 lpn_value lpn_grain_ref(lpn_value *a) {   /* GrainRef label: l like: sample on: [:sel :args | ...] */

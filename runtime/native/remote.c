@@ -378,3 +378,26 @@ lpn_value lpn_remote_remember(lpn_value *a) {
     lpnet_drop_all(a, 5);
     return r;
 }
+
+/* Remote isInstance: obj named: aSymbol — obj an instance of the program class so named, or of a subclass. */
+lpn_value lpn_remote_is_instance_named(lpn_value *a) {
+    const char *name = NULL;
+    size_t n = 0;
+    if (a[2].cls == LPN_SYMBOL) {
+        name = ((const lpn_symbol *)(uintptr_t)a[2].bits)->name;
+        n = ((const lpn_symbol *)(uintptr_t)a[2].bits)->len;
+    } else if (a[2].cls == LPN_STRING) {
+        name = str_of(a[2]);
+        n = ((lpn_str *)lpn_ptr(a[2]))->len;
+    }
+    int r = 0;
+    if (name && a[1].cls >= LPN_FIRST_INST && !lpn_is_foreign(lpn_ptr(a[1])))
+        for (uint64_t c = LPN_FIRST_INST; c < lpn_prog.nclasses; c++)
+            if (lpn_prog.user_class[c] && lpn_prog.class_names[c] && strlen(lpn_prog.class_names[c]) == n &&
+                memcmp(lpn_prog.class_names[c], name, n) == 0) {
+                r = lpn_is_kind_of(a[1].cls, c);
+                break;
+            }
+    lpnet_drop_all(a, 3);
+    return lpn_bool(r);
+}
