@@ -81,6 +81,13 @@ def _stale(proc, payload):
     return False
 
 
+def _forget_monitor(proc, down):
+    """A `monitor:` whose Down is taken is over: its entry goes (an actor monitoring one actor after
+    another, as a grain directory does its owners, would otherwise keep one per actor it ever watched)."""
+    if down.actor is not None and proc.monitors.get(down.actor.id) == down.ref:
+        del proc.monitors[down.actor.id]
+
+
 def deadline_after(interp, ms, what):
     """The runtime deadline `ms` milliseconds from now: negative counts as 0, and a timeout past
     the clock's range never expires (the runtime saturates)."""
@@ -108,13 +115,18 @@ def take_matching(proc, frame, keys, ms, what="a receive timeout", site=None):
     found = []
 
     def accept(payload):
+        down = None
         if type(payload) is FutureReady or type(payload) is rt.Down or type(payload) is rt.Exit:
             if _stale(proc, payload):
                 return rt.DROP
+            if type(payload) is rt.Down:
+                down = payload
             payload = lp_payload(interp, payload)
         i = _matches(interp, keys, payload)
         if i is not None:
             found.append(payload)
+            if down is not None:
+                _forget_monitor(proc, down)
         return i
 
     m, cursor, i = ctx.select(accept, cursor)
