@@ -607,6 +607,8 @@ currentDir -> String
 """,
     "RuntimeView": """
 observing -> Boolean
+host -> String
+port -> Integer
 hide -> UndefinedObject
 announce: Integer -> UndefinedObject
 asset: String -> Maybe[String]
