@@ -1,8 +1,11 @@
-"""What `lp run --observe` costs a running program: each bench/lp program run plainly and with
-the observer on and a page connected the whole time (a WebSocket client reading every tick),
+"""What the observer costs a running program: each bench/lp program run plainly and with the
+observer on and a page connected the whole time (a WebSocket client reading every tick),
 alternated, best of R; prints the times and the ratio (docs/observer.md; goal: at most 5% slower).
+Mode "run" is `lp run` against `lp run --observe 0`; mode "build" is the binary of `lp build`
+against the binary of `lp build --observable` run with `--observe 0`, and also that binary run
+without the flag ("off": what compiling the observer in costs when it is not asked for).
 
-    python bench/observer/overhead.py [--only NAME ...] [--repeat R] [--domains N]
+    python bench/observer/overhead.py [--mode run|build|both] [--only NAME ...] [--repeat R] [--domains N]
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import argparse
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -32,12 +36,20 @@ def watch(port: int, stop: threading.Event, counts: list[int]) -> None:
         pass    # the program ended
 
 
-def run_once(bench, domains: int, observe: bool) -> tuple[float, int]:
+def build(bench, out: Path, observable: bool) -> Path:
+    exe = out / (bench.name + ("-observable" if observable else ""))
+    cmd = [sys.executable, "-m", "lp", "build", *(["--observable"] if observable else []),
+           str(ROOT / "bench" / "lp" / f"{bench.name}.lp"), "-o", str(exe)]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"cannot build {bench.name}: {r.stderr}")
+    return exe
+
+
+def run_once(cmd: list[str], bench, observe: bool) -> tuple[float, int]:
     """Wall seconds of one run (and ticks the page received)."""
-    cmd = [sys.executable, "-m", "lp", "run", "--domains", str(domains)]
     if observe:
-        cmd += ["--observe", "0"]
-    cmd.append(str(ROOT / "bench" / "lp" / f"{bench.name}.lp"))
+        cmd = cmd + ["--observe", "0"] if cmd[0] != sys.executable else cmd[:-1] + ["--observe", "0", cmd[-1]]
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stop, counts, reader = threading.Event(), [0], None
@@ -56,23 +68,43 @@ def run_once(bench, domains: int, observe: bool) -> tuple[float, int]:
     return dt, counts[0]
 
 
+def measure(mode: str, bench, domains: int, repeat: int, tmp: Path) -> str:
+    flags = ["--domains", str(domains)]
+    if mode == "run":
+        plain_cmd = [sys.executable, "-m", "lp", "run", *flags, str(ROOT / "bench" / "lp" / f"{bench.name}.lp")]
+        observed_cmd, off_cmd = plain_cmd, None
+    else:
+        plain_cmd = [str(build(bench, tmp, False)), *flags]
+        observed_cmd = [str(build(bench, tmp, True)), *flags]
+        off_cmd = observed_cmd
+    plain, off, observed, ticks = [], [], [], 0
+    for _ in range(repeat):
+        plain.append(run_once(plain_cmd, bench, False)[0])
+        if off_cmd:
+            off.append(run_once(off_cmd, bench, False)[0])
+        dt, n = run_once(observed_cmd, bench, True)
+        observed.append(dt)
+        ticks = max(ticks, n)
+    off_text = f"{min(off):>8.3f} {min(off) / min(plain):>7.3f}x" if off else f"{'-':>8} {'-':>8}"
+    return (f"{mode:<6} {bench.name:<10} {min(plain):>8.3f} {off_text} {min(observed):>11.3f} {ticks:>6} "
+            f"{min(observed) / min(plain):>14.3f}x")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mode", choices=("run", "build", "both"), default="both")
     ap.add_argument("--only", nargs="+", choices=sorted(BY_NAME))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--domains", type=int, default=2)
     args = ap.parse_args()
     benches = [BY_NAME[n] for n in args.only] if args.only else BENCHES
-    print(f"{'bench':<10} {'plain s':>8} {'observed s':>11} {'ticks':>6} {'observed/plain':>15}")
-    for b in benches:
-        plain, observed, ticks = [], [], 0
-        for _ in range(args.repeat):
-            plain.append(run_once(b, args.domains, False)[0])
-            dt, n = run_once(b, args.domains, True)
-            observed.append(dt)
-            ticks = max(ticks, n)
-        print(f"{b.name:<10} {min(plain):>8.2f} {min(observed):>11.2f} {ticks:>6} "
-              f"{min(observed) / min(plain):>14.3f}x", flush=True)
+    modes = ("run", "build") if args.mode == "both" else (args.mode,)
+    print(f"{'mode':<6} {'bench':<10} {'plain s':>8} {'off s':>8} {'off/plain':>8} {'observed s':>11} {'ticks':>6} "
+          f"{'observed/plain':>15}")
+    with tempfile.TemporaryDirectory(prefix="lp-observer-bench-") as tmp:
+        for mode in modes:
+            for b in benches:
+                print(measure(mode, b, args.domains, args.repeat, Path(tmp)), flush=True)
     return 0
 
 
