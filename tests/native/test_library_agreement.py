@@ -61,9 +61,6 @@ _STORE = ("durable grains' stores run with grains (docs/durable.md); their SQLit
 NOT_YET.update({(c + side, s): _STORE for c in ("Storage", "SqlResult") for side, table in
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table})
 NOT_YET.update({("Actor class", "unixMillis"): _STORE})
-_OBSERVER = "the observer serves lp run only (docs/observer.md, Limits); binaries compile its reports to nothing"
-NOT_YET.update({("RuntimeView class", s): _OBSERVER for s in L.CLASS_SIGS["RuntimeView"]
-                if s not in ("observing", "supervisor:event:child:detail:children:actors:restarts:")})
 
 
 def test_every_typed_selector_is_compiled_or_listed():
