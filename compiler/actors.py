@@ -102,8 +102,8 @@ def _reason(g, sel, n, site, tail, ty):
 @prim("Actor", "spawn:", "spawnLink:", side=True)
 def _spawn(g, sel, n, site, tail, ty):
     _, blk = g.pop_n(2)
-    return g.call_c("lpn_actor_spawn", [blk.cls, blk.bits, c64(int(sel == "spawnLink:")), c64(-1 if site is None else site)],
-                    I.Ty("Actor"), site)
+    link, where = c64(int(sel == "spawnLink:")), c64(-1 if site is None else site)   # where: the observer's
+    return g.call_c("lpn_actor_spawn", [blk.cls, blk.bits, link, where], I.Ty("Actor"), site)
 
 
 @prim("Actor", "millisecondClock", "microsecondClock", side=True)

@@ -120,7 +120,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--emit-llvm", action="store_true", help="also write the LLVM IR beside OUT (OUT.ll)")
     build.add_argument("--keep-temps", action="store_true", help="keep the object file and build directory")
     build.add_argument("--observable", action="store_true",
-                       help="compile the observer in, so the binary takes --observe [HOST:]PORT (docs/observer.md)")
+                       help="compile the observer in: the binary takes --observe [HOST:]PORT (docs/observer.md)")
 
     ir = sub.add_parser("ir", help="print a program's typed IR",
                         description="Type-check FILE and print its typed IR (lp/ir), the back ends' input.")
