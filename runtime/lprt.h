@@ -273,10 +273,6 @@ int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uin
    handle table can: a freed handle is simply absent). Answers how many were copied, or -1 when
    the actor is not live or the runtime does not observe. */
 int lprt_mbox_peek(lprt *rt, uint64_t id, int *kinds, void **values, int cap);
-/* The same, naming each user message while the actor's lock keeps it alive: names[i] is
-   name_of(value) (called under the lock, so it may read the value), NULL for the others. */
-int lprt_mbox_peek_names(lprt *rt, uint64_t id, int *kinds, const char **names, int cap,
-                         const char *(*name_of)(void *value));
 
 typedef struct {
     int index;
