@@ -266,7 +266,7 @@ void lpn_observe_hide_self(void);
 const char *lpn_observe_message_class(void *msg);   /* under the actor's lock (lprt_mbox_peek_names) */
 /* runtime/snapshot.c: lprt_mbox_peek naming each user message while the actor's lock keeps it
    alive: names[i] is name_of(value), NULL for the others (native only: not in lprt.h's cdef). */
-int lprt_mbox_peek_names(lprt *rt, uint64_t id, int *kinds, const char **names, int cap,
+int lprt_mbox_peek_names(struct lprt *rt, uint64_t id, int *kinds, const char **names, int cap,
                          const char *(*name_of)(void *value));
 void lpn_observe_death(uint64_t id, int32_t spawn_site, const char *why, const char *where);
 void lpn_observe_ended(uint64_t id);
