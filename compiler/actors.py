@@ -14,7 +14,7 @@ from lp.ir import nodes as I
 
 C_FUNCS = {
     "lpn_actor_self": ("V", []),
-    "lpn_actor_spawn": ("V", ["v", "i64"]),
+    "lpn_actor_spawn": ("V", ["v", "i64", "i64"]),
     "lpn_actor_send": ("V", ["v", "v"]),
     "lpn_actor_ask": ("V", ["v", "v"]),
     "lpn_receive": ("i64", ["v", "v", "p", "i64", "i64", "p", "i64", "p"]),
@@ -102,7 +102,8 @@ def _reason(g, sel, n, site, tail, ty):
 @prim("Actor", "spawn:", "spawnLink:", side=True)
 def _spawn(g, sel, n, site, tail, ty):
     _, blk = g.pop_n(2)
-    return g.call_c("lpn_actor_spawn", [blk.cls, blk.bits, c64(int(sel == "spawnLink:"))], I.Ty("Actor"), site)
+    link, where = c64(int(sel == "spawnLink:")), c64(-1 if site is None else site)   # where: the observer's
+    return g.call_c("lpn_actor_spawn", [blk.cls, blk.bits, link, where], I.Ty("Actor"), site)
 
 
 @prim("Actor", "millisecondClock", "microsecondClock", side=True)

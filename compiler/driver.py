@@ -42,6 +42,10 @@ def build(main, imports, check_result, sources, args) -> int:
     opt = 2 if args.opt is None else args.opt
     prog = build_program(main, imports, check_result)
     module = lower(prog, sources, name=str(args.file))
+    if getattr(args, "observable", False):    # the binary takes --observe (runtime/native/main.c)
+        from llvmlite import ir
+        flag = ir.GlobalVariable(module, ir.IntType(32), name="lpn_observable")
+        flag.initializer, flag.global_constant = ir.Constant(ir.IntType(32), 1), True
     try:
         cc = find_cc()
         tmp = Path(tempfile.mkdtemp(prefix="lp-build-"))

@@ -791,18 +791,3 @@ def _on_do(g, sel, n, site, tail, ty):
 
 PRIMS.update(one_call_prims())   # compiler/prim_table.py: the primitives that are one C call
 
-
-# ---- the observer (docs/observer.md): binaries are not observed yet, so library code that
-# reports to it behind `RuntimeView observing` compiles to nothing
-
-@prim("RuntimeView", "observing", side=True)
-def _observing(g, sel, n, site, tail, ty):
-    g.drop(g.pop())
-    return g.push(_bool(g, ir.Constant(ir.IntType(1), 0)))
-
-
-@prim("RuntimeView", "supervisor:event:child:detail:children:actors:restarts:", side=True)
-def _supervisor_report(g, sel, n, site, tail, ty):
-    for v in g.pop_n(n + 1):
-        g.drop(v)
-    return g.push(V(c64(0), c64(0), I.Ty("UndefinedObject")))

@@ -119,6 +119,8 @@ def _parser() -> argparse.ArgumentParser:
                            help="optimisation level: -O0, -O1, -O2 (the default) or -O3" if level == 2 else argparse.SUPPRESS)
     build.add_argument("--emit-llvm", action="store_true", help="also write the LLVM IR beside OUT (OUT.ll)")
     build.add_argument("--keep-temps", action="store_true", help="keep the object file and build directory")
+    build.add_argument("--observable", action="store_true",
+                       help="compile the observer in: the binary takes --observe [HOST:]PORT (docs/observer.md)")
 
     ir = sub.add_parser("ir", help="print a program's typed IR",
                         description="Type-check FILE and print its typed IR (lp/ir), the back ends' input.")
@@ -196,7 +198,11 @@ def cmd_ir(args, sources: SourceMap) -> int:
 
 def cmd_build(args, sources: SourceMap) -> int:
     from lp.compiler.driver import build
-    main, imports = _load_program(args.file, sources)
+    main, imports = _load_program(args.file, sources, ("Observer",) if args.observable else ())
+    if args.observable:
+        import dataclasses
+        from lp.observe.start import prelude
+        main = dataclasses.replace(main, items=(*prelude(sources), *main.items))
     result = _type_check(main, imports, sources)
     return build(main, imports, result, sources, args)
 

@@ -57,7 +57,8 @@ int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uin
     return found;
 }
 
-int lprt_mbox_peek(lprt *rt, uint64_t id, int *kinds, void **values, int cap) {
+static int peek(lprt *rt, uint64_t id, int *kinds, void **values, const char **names, int cap,
+                const char *(*name_of)(void *value)) {
     if (!rt->observe) return -1;
     lprt__shard *s = &rt->reg[id % REG_SHARDS];
     int n = -1;
@@ -67,14 +68,25 @@ int lprt_mbox_peek(lprt *rt, uint64_t id, int *kinds, void **values, int cap) {
         pthread_mutex_lock(&a->lock);
         n = 0;
         for (lprt_msg *m = a->head; m && n < cap; m = m->_next, n++) {
-            kinds[n] = m->kind;
-            values[n] = m->kind == LPRT_MSG_USER ? m->value : NULL;
+            kinds[n] = __atomic_load_n(&m->kind, __ATOMIC_ACQUIRE);
+            void *v = kinds[n] == LPRT_MSG_USER ? m->value : NULL;
+            if (values) values[n] = v;
+            if (names) names[n] = v ? name_of(v) : NULL;
         }
         pthread_mutex_unlock(&a->lock);
         break;
     }
     pthread_mutex_unlock(&s->mu);
     return n;
+}
+
+int lprt_mbox_peek(lprt *rt, uint64_t id, int *kinds, void **values, int cap) {
+    return peek(rt, id, kinds, values, NULL, cap, NULL);
+}
+
+int lprt_mbox_peek_names(lprt *rt, uint64_t id, int *kinds, const char **names, int cap,
+                         const char *(*name_of)(void *value)) {
+    return peek(rt, id, kinds, NULL, names, cap, name_of);
 }
 
 int lprt_domain_snapshot(lprt *rt, lprt_domain_info *out, int cap) {

@@ -92,7 +92,7 @@ def test_built_binaries_take_the_run_flags_the_table_names(tmp_path):
     section = README.read_text().split("## Commands\n", 1)[1].split("\n## ", 1)[0]
     row = next(line for line in section.splitlines() if line.startswith("| `lp build"))
     flags = re.findall(r"`(--[\w-]+)", row.split(" | ")[1])
-    assert flags == ["--domains", "--quiet", "--stack-limit"]
+    assert flags == ["--domains", "--quiet", "--stack-limit", "--observe"]   # --observe: tests/observe (MODES)
     src = tmp_path / "hi.lp"
     src.write_text("'hi' displayNl.\n")
     assert run_lp("build", str(src), "-o", str(tmp_path / "hi")).returncode == 0

@@ -1,15 +1,22 @@
-"""What `lp run --observe` costs a running program: each bench/lp program run plainly and with
-the observer on and a page connected the whole time (a WebSocket client reading every tick),
-alternated, best of R; prints the times and the ratio (docs/observer.md; goal: at most 5% slower).
+"""What the observer costs a running program: each bench/lp program run plainly and with the
+observer on and a page connected the whole time (a WebSocket client reading every tick),
+alternated, best of R; prints the wall and CPU times (user + system, of the program's process)
+and their ratios (docs/observer.md; goal: at most 5% slower). On a machine shared with other
+work the CPU ratio is the steadier figure.
+Mode "run" is `lp run` against `lp run --observe 0`; mode "build" is the binary of `lp build`
+against the binary of `lp build --observable` run with `--observe 0`, and also that binary run
+without the flag ("off": what compiling the observer in costs when it is not asked for).
 
-    python bench/observer/overhead.py [--only NAME ...] [--repeat R] [--domains N]
+    python bench/observer/overhead.py [--mode run|build|both] [--only NAME ...] [--repeat R] [--domains N]
 """
 from __future__ import annotations
 
 import argparse
 import re
+import resource
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -32,13 +39,26 @@ def watch(port: int, stop: threading.Event, counts: list[int]) -> None:
         pass    # the program ended
 
 
-def run_once(bench, domains: int, observe: bool) -> tuple[float, int]:
-    """Wall seconds of one run (and ticks the page received)."""
-    cmd = [sys.executable, "-m", "lp", "run", "--domains", str(domains)]
+def build(bench, out: Path, observable: bool) -> Path:
+    exe = out / (bench.name + ("-observable" if observable else ""))
+    cmd = [sys.executable, "-m", "lp", "build", *(["--observable"] if observable else []),
+           str(ROOT / "bench" / "lp" / f"{bench.name}.lp"), "-o", str(exe)]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"cannot build {bench.name}: {r.stderr}")
+    return exe
+
+
+def cpu_of_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_once(cmd: list[str], bench, observe: bool) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one run (and ticks the page received)."""
     if observe:
-        cmd += ["--observe", "0"]
-    cmd.append(str(ROOT / "bench" / "lp" / f"{bench.name}.lp"))
-    t0 = time.perf_counter()
+        cmd = cmd + ["--observe", "0"] if cmd[0] != sys.executable else cmd[:-1] + ["--observe", "0", cmd[-1]]
+    t0, c0 = time.perf_counter(), cpu_of_children()
     p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stop, counts, reader = threading.Event(), [0], None
     if observe:
@@ -49,30 +69,57 @@ def run_once(bench, domains: int, observe: bool) -> tuple[float, int]:
         reader = threading.Thread(target=watch, args=(int(m.group(1)), stop, counts), daemon=True)
         reader.start()
     out, err = p.communicate(timeout=600)
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, cpu_of_children() - c0
     stop.set()
     if p.returncode != 0 or bench.expect not in out:
         raise SystemExit(f"{bench.name} failed: {out[-500:]}{err[-2000:]}")
-    return dt, counts[0]
+    return dt, cpu, counts[0]
+
+
+def measure(mode: str, bench, domains: int, repeat: int, tmp: Path) -> str:
+    flags = ["--domains", str(domains)]
+    if mode == "run":
+        plain_cmd = [sys.executable, "-m", "lp", "run", *flags, str(ROOT / "bench" / "lp" / f"{bench.name}.lp")]
+        observed_cmd, off_cmd = plain_cmd, None
+    else:
+        plain_cmd = [str(build(bench, tmp, False)), *flags]
+        observed_cmd = [str(build(bench, tmp, True)), *flags]
+        off_cmd = observed_cmd
+    plain, off, observed, ticks = [], [], [], 0
+    for _ in range(repeat):
+        plain.append(run_once(plain_cmd, bench, False)[:2])
+        if off_cmd:
+            off.append(run_once(off_cmd, bench, False)[:2])
+        *times, n = run_once(observed_cmd, bench, True)
+        observed.append(times)
+        ticks = max(ticks, n)
+
+    def best(runs, k):
+        return min(r[k] for r in runs)
+
+    def ratio(runs, k):
+        return f"{best(runs, k) / best(plain, k):>8.3f}x" if runs else f"{'-':>9}"
+    return (f"{mode:<6} {bench.name:<10} {best(plain, 0):>8.3f} {best(observed, 0):>8.3f} {ratio(observed, 0)} "
+            f"{best(plain, 1):>8.3f} {best(observed, 1):>8.3f} {ratio(observed, 1)} {ratio(off, 0)} {ratio(off, 1)} "
+            f"{ticks:>6}")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mode", choices=("run", "build", "both"), default="both")
     ap.add_argument("--only", nargs="+", choices=sorted(BY_NAME))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--domains", type=int, default=2)
     args = ap.parse_args()
     benches = [BY_NAME[n] for n in args.only] if args.only else BENCHES
-    print(f"{'bench':<10} {'plain s':>8} {'observed s':>11} {'ticks':>6} {'observed/plain':>15}")
-    for b in benches:
-        plain, observed, ticks = [], [], 0
-        for _ in range(args.repeat):
-            plain.append(run_once(b, args.domains, False)[0])
-            dt, n = run_once(b, args.domains, True)
-            observed.append(dt)
-            ticks = max(ticks, n)
-        print(f"{b.name:<10} {min(plain):>8.2f} {min(observed):>11.2f} {ticks:>6} "
-              f"{min(observed) / min(plain):>14.3f}x", flush=True)
+    modes = ("run", "build") if args.mode == "both" else (args.mode,)
+    print("wall and CPU: best of R, seconds; ratios: observed (or off) / plain")
+    print(f"{'mode':<6} {'bench':<10} {'wall':>8} {'observed':>8} {'ratio':>9} {'cpu':>8} {'observed':>8} {'ratio':>9} "
+          f"{'off wall':>9} {'off cpu':>9} {'ticks':>6}")
+    with tempfile.TemporaryDirectory(prefix="lp-observer-bench-") as tmp:
+        for mode in modes:
+            for b in benches:
+                print(measure(mode, b, args.domains, args.repeat, Path(tmp)), flush=True)
     return 0
 
 

@@ -18,6 +18,18 @@ def _observing(p, cls):
     return p.interp.observer is not None
 
 
+@prim("RuntimeView", "host", class_side=True)
+def _host(p, cls):
+    watch = p.interp.observer
+    return "127.0.0.1" if watch is None else watch.host
+
+
+@prim("RuntimeView", "port", class_side=True)
+def _port(p, cls):
+    watch = p.interp.observer
+    return 0 if watch is None else watch.port
+
+
 @prim("RuntimeView", "hide", class_side=True)
 def _hide(p, cls):
     watch = p.interp.observer

@@ -18,11 +18,21 @@ def observe(interp, sources, host: str, port: int):
     except (OSError, OverflowError) as e:
         sys.stderr.write(f"lp: --observe: cannot serve on {host}:{port}: {e.strerror or e}\n")
         return None
-    interp.observer = Watch(host)
+    interp.observer = Watch(host, port)
     interp.observer.class_name = lambda value: _class_name(interp, value)
-    text = f"RuntimeView announce: (Observer startHost: '{host}' port: {port}).\n"
-    sources.add("<observe>", text)
-    return list(parse_text(text, "<observe>").statements)
+    return prelude(sources)
+
+
+# What the main actor runs first under --observe, in `lp run` and in an observable binary
+# (`lp build --observable`): start the server on the flag's address and say where it is.
+PRELUDE = ("RuntimeView observing ifTrue: [\n"
+           "    RuntimeView announce: (Observer startHost: RuntimeView host port: RuntimeView port)\n"
+           "].\n")
+
+
+def prelude(sources) -> list:
+    sources.add("<observe>", PRELUDE)
+    return list(parse_text(PRELUDE, "<observe>").statements)
 
 
 def _class_name(interp, value) -> str:

@@ -13,8 +13,8 @@ EVENTS_KEPT = 20
 
 
 class Watch:
-    def __init__(self, host: str):
-        self.host = host
+    def __init__(self, host: str, port: int = 0):
+        self.host, self.port = host, port
         self.started = time.monotonic()
         self.lock = threading.Lock()
         self.sites: dict[int, str] = {}          # live actor id -> spawn site ("file:line" or "main")

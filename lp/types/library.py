@@ -611,6 +611,8 @@ currentDir -> String
 """,
     "RuntimeView": """
 observing -> Boolean
+host -> String
+port -> Integer
 hide -> UndefinedObject
 announce: Integer -> UndefinedObject
 asset: String -> Maybe[String]

@@ -41,6 +41,8 @@ typedef struct nactor {
     size_t nstale, cstale;
     struct nactor *prev, *next;  /* the registry (deadlock report) */
     int returned;                /* its body returned (else it was ended where it stood: killed) */
+    int32_t spawn_site;          /* the `spawn:` send that made it, or -1 (the observer's table) */
+    int hidden;                  /* one of the observer's own actors (RuntimeView hide) */
 } nactor;
 
 /* Set by the network primitives: called with the id of an actor ended without unwinding, whose
@@ -406,11 +408,14 @@ static void report(const char *text) {
 static void unobserved(lprt_actor *a, int kind, void *value, void *ud) {
     (void)ud;
     nactor *s = lprt_userdata(a);
-    if (quiet || main_done || (s && s->is_main)) return;
+    int seen = lpn_observing && s && !s->hidden;
+    if ((quiet && !seen) || main_done || (s && s->is_main)) return;
     char why[1600], where[300] = "", line[2000];
     describe_reason(why, sizeof why, kind, value);
     int32_t site = site_of(value);
     if (site >= 0) snprintf(where, sizeof where, " at %s", lpn_prog.sites[site].where);
+    if (seen) lpn_observe_death(s->id, s->spawn_site, why, site >= 0 ? lpn_prog.sites[site].where : "");
+    if (quiet) return;
     snprintf(line, sizeof line, "actor %llu died (%s)%s, and no link or monitor observed it",
              (unsigned long long)lprt_id(a), why, where);
     report(line);
@@ -431,6 +436,7 @@ static void on_exit_hook(lprt_actor *a, int kind, void *value, void *ud_actor, v
     nactor *s = ud_actor;
     if (!s) return;
     registry_remove(s);
+    if (lpn_observing) lpn_observe_ended(s->id);
     if (s->is_main) {
         main_done = 1;
         return;
@@ -561,10 +567,11 @@ static nactor *state_new(void) {
     if (!s) abort();
     s->exit_site = -1;
     s->wait_site = -1;
+    s->spawn_site = -1;
     return s;
 }
 
-lpn_value lpn_actor_spawn(lpn_value blk, int64_t link) {
+lpn_value lpn_actor_spawn(lpn_value blk, int64_t link, int64_t site) {
     if (blk.cls != LPN_BLOCK) {
         lpn_value d = lpn_describe(blk);
         lpn_value e = lpn_raise("Actor spawn: needs a block, not %s", ((lpn_str *)lpn_ptr(d))->data);
@@ -580,6 +587,8 @@ lpn_value lpn_actor_spawn(lpn_value blk, int64_t link) {
     lpn_share(blk);
     nactor *s = state_new();
     s->block = blk;
+    s->spawn_site = (int32_t)site;
+    s->hidden = me->hidden;
     lprt_actor *a = lprt_create_fiber(lprt_runtime(me->a), actor_fiber, s, ACTOR_STACK);
     s->a = a;
     s->id = lprt_id(a);
@@ -708,9 +717,9 @@ static void as_user(nactor *s, lprt_msg *m) {
     if (m->actor) lprt_release(m->actor);
     m->actor = NULL;
     m->reason = (lprt_reason){LPRT_NORMAL, NULL};
-    m->kind = LPRT_MSG_USER;
     lpn_share(lpn_ref(o));
     m->value = o;
+    __atomic_store_n(&m->kind, LPRT_MSG_USER, __ATOMIC_RELEASE);   /* the observer peeks (lprt_mbox_peek_names) */
 }
 
 static int key_matches(const lpn_value *k, lpn_value v) {
@@ -1118,7 +1127,7 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     main_stack_bytes = main_stack;
     lprt_config cfg = {.domains = domains, .budget = 0, .fiber_stack = 0, .deterministic = sim->deterministic,
                        .seed = sim->seed, .faults = sim->faults, .max_faults = sim->max_faults,
-                       .fault_rate = sim->fault_rate, .unwind_killed_fibers = 1};
+                       .fault_rate = sim->fault_rate, .unwind_killed_fibers = 1, .observe = lpn_observing};
     lprt_hooks hooks = {.retain = msg_retain, .release = msg_release, .on_exit = on_exit_hook,
                         .unobserved = unobserved, .deadlock = deadlocked};
     lprt *rt = lprt_new(&cfg, &hooks);
@@ -1127,7 +1136,7 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
         return 2;
     }
     nactor *s = &main_state;
-    s->exit_site = s->wait_site = -1;
+    s->exit_site = s->wait_site = s->spawn_site = -1;
     s->is_main = 1;
     lprt_actor *m = lprt_create_fiber(rt, main_fiber, s, main_stack);
     if (!m) {
@@ -1166,6 +1175,35 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     lprt_release(m);
     lprt_free(rt);
     return status;
+}
+
+/* ---- what the observer reads (observe.c) ----------------------------------------------- */
+
+void lpn_observe_hide_self(void) {
+    nactor *s = self_state();
+    if (s) __atomic_store_n(&s->hidden, 1, __ATOMIC_RELAXED);
+}
+
+size_t lpn_observe_actors(lpn_observed *out, size_t cap) {
+    size_t n = 0;
+    pthread_mutex_lock(&registry_mu);
+    for (nactor *s = registry; s; s = s->next, n++)
+        if (n < cap)
+            out[n] = (lpn_observed){s->id, s->is_main ? -2 : s->spawn_site, __atomic_load_n(&s->hidden, __ATOMIC_RELAXED)};
+    pthread_mutex_unlock(&registry_mu);
+    return n;
+}
+
+/* The class of a waiting message (never its contents); called under the actor's lock. */
+const char *lpn_observe_message_class(void *p) {
+    uint64_t cls;
+    switch (TAG(p)) {
+    case T_HEAP: cls = ((lpn_obj *)p)->cls; break;
+    case T_WAKE: return "a reply (ask:)";
+    default: cls = view(p).cls;
+    }
+    const char *n = cls < lpn_prog.nclasses ? lpn_prog.class_names[cls] : NULL;
+    return n ? n : "Class";
 }
 
 /* An exit reason's `isNormal` ('n'), `isKilled` ('k'), `isError` ('e'), `error` ('E'):

@@ -274,6 +274,20 @@ int lpn_wait_end(void);   /* restores it after the fiber resumed; nonzero: kille
 int64_t lpn_deadline_of(lpn_value ms, const char *what, int *bad); /* borrows ms; raises when not a number */
 extern void (*lpn_abandoned_hook)(uint64_t actor_id); /* an actor ended without unwinding (killed) */
 
+/* ---- observe.c: `--observe` (docs/observer.md); actors.c tells it what it keeps ---- */
+extern int lpn_observing;                           /* the binary serves the observer */
+typedef struct { uint64_t id; int32_t site; int hidden; } lpn_observed;   /* site -2: main */
+size_t lpn_observe_actors(lpn_observed *out, size_t cap); /* actors.c: the live actors (count) */
+void lpn_observe_hide_self(void);
+const char *lpn_observe_message_class(void *msg);   /* under the actor's lock (lprt_mbox_peek_names) */
+/* runtime/snapshot.c: lprt_mbox_peek naming each user message while the actor's lock keeps it
+   alive: names[i] is name_of(value), NULL for the others (native only: not in lprt.h's cdef). */
+int lprt_mbox_peek_names(struct lprt *rt, uint64_t id, int *kinds, const char **names, int cap,
+                         const char *(*name_of)(void *value));
+void lpn_observe_death(uint64_t id, int32_t spawn_site, const char *why, const char *where);
+void lpn_observe_ended(uint64_t id);
+int lpn_observe_setup(const char *prog, const char *address); /* main.c: --observe [HOST:]PORT; 0 or exit status */
+
 /* ---- net_bytes.c ---- */
 lpn_value lpn_bytes_new(const void *data, uint64_t len);
 int lpn_utf8_valid(const char *p, uint64_t n);      /* strict, as Python's decoder */

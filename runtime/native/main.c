@@ -1,7 +1,8 @@
 /* main.c — a native LP program's entry: run-time flags, then the program as the main actor (actors.c).
  * `--seed N` runs it in the runtime's deterministic mode (docs/testing.md), as `lp run --seed N`
  * does: one domain, virtual time, one schedule per seed; `--faults` / `--max-faults N` /
- * `--fault-rate R` add faults. */
+ * `--fault-rate R` add faults. `--observe [HOST:]PORT` serves the observer (docs/observer.md) from a
+ * binary built with `lp build --observable`, which defines lpn_observable. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +12,14 @@
 #include "lpn.h"
 
 lpn_value lp_program_main(void);   /* generated: the main module's statements */
+extern const int lpn_observable __attribute__((weak));   /* generated with the observer compiled in */
 
 enum { MAX_DOMAINS = 1024 };   /* as lp run (lp/cli.py) */
 
 static size_t main_stack = (size_t)1 << 30;   /* reserved, committed as it is used */
 
 static void usage(const char *prog, const char *why) {
-    fprintf(stderr, "usage: %s [--domains N] [--quiet] [--stack-limit N] [--seed N [--faults] [--max-faults N] [--fault-rate R]]\n%s: %s\n", prog, prog, why);
+    fprintf(stderr, "usage: %s [--domains N] [--quiet] [--stack-limit N] [--observe [HOST:]PORT] [--seed N [--faults] [--max-faults N] [--fault-rate R]]\n%s: %s\n", prog, prog, why);
     exit(2);
 }
 
@@ -53,6 +55,7 @@ int main(int argc, char **argv) {
     int domains = 1, quiet = 0;
     lpn_sim sim = {0};
     int faults = 0;
+    const char *observe = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--domains") == 0) domains = (int)positive(argv[0], "--domains", argv[++i], MAX_DOMAINS, "1,024");
         else if (strcmp(argv[i], "--quiet") == 0) quiet = 1;
@@ -62,6 +65,9 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--seed") == 0) {
             sim.deterministic = 1;
             sim.seed = (uint64_t)at_least(argv[0], "--seed", argv[++i], 0);
+        } else if (strcmp(argv[i], "--observe") == 0) {
+            if (!(observe = argv[++i])) usage(argv[0], "--observe expects [HOST:]PORT");
+            if (!&lpn_observable) usage(argv[0], "--observe needs a binary built with `lp build --observable`");
         } else if (strcmp(argv[i], "--faults") == 0) faults = 1;
         else if (strcmp(argv[i], "--max-faults") == 0) {
             faults = 1;
@@ -78,6 +84,12 @@ int main(int argc, char **argv) {
     }
     if (faults && !sim.deterministic) usage(argv[0], "--faults, --max-faults and --fault-rate need --seed N");
     sim.faults = faults;
+    if (observe && sim.deterministic)
+        usage(argv[0], "--observe serves the page over the network, which deterministic mode (--seed) does not allow");
+    if (observe) {
+        int status = lpn_observe_setup(argv[0], observe);
+        if (status) return status;
+    }
     if ((size_t)lpn_depth_limit * 512 > main_stack) main_stack = (size_t)lpn_depth_limit * 512;
     return lpn_run_program(lp_program_main, domains, quiet, main_stack, &sim);
 }

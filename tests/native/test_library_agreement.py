@@ -59,9 +59,6 @@ NOT_YET.update({(c + side, s): _STORE for c in ("Storage", "SqlResult") for side
                 (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table
                 if (c, side, s) != ("Storage", " class", "bindGrain:dir:")})   # compiled: runtime/native/grain.c
 NOT_YET.update({("Actor class", "unixMillis"): _STORE})
-_OBSERVER = "the observer serves lp run only (docs/observer.md, Limits); binaries compile its reports to nothing"
-NOT_YET.update({("RuntimeView class", s): _OBSERVER for s in L.CLASS_SIGS["RuntimeView"]
-                if s not in ("observing", "supervisor:event:child:detail:children:actors:restarts:")})
 
 
 def test_every_typed_selector_is_compiled_or_listed():

@@ -1,4 +1,5 @@
-"""A program run under `lp run --observe 127.0.0.1:0` for the observer's tests, and a small
+"""A program run under `lp run --observe 127.0.0.1:0`, or built with `lp build --observable` and
+run as `./prog --observe 127.0.0.1:0` (mode "build"), for the observer's tests, and a small
 WebSocket client that reads its ticks."""
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,13 +22,34 @@ def _shown(program: Path) -> str:
     return str(program.relative_to(ROOT)) if program.is_relative_to(ROOT) else str(program)
 
 
+MODES = ["run", "build"]
+_BUILT: dict[Path, Path] = {}
+
+
+def _env() -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("LP_DEBUG", None)
+    return env
+
+
+def observable(program: Path) -> Path:
+    """The binary `lp build --observable` makes of the program, built once per session (from the
+    repository's root, so its sites are named as `lp run` names them)."""
+    program = Path(program).resolve()
+    if program not in _BUILT:
+        out = Path(tempfile.mkdtemp(prefix="lp-observe-build-")) / program.stem
+        r = subprocess.run([sys.executable, "-m", "lp", "build", "--observable", _shown(program), "-o", str(out)],
+                           cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        _BUILT[program] = out
+    return _BUILT[program]
+
+
 class Observed:
-    def __init__(self, program, *flags: str):
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        env.pop("LP_DEBUG", None)
-        self.proc = subprocess.Popen([sys.executable, "-m", "lp", "run", "--observe", "0", *flags,
-                                      _shown(Path(program))],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    def __init__(self, program, *flags: str, mode: str = "run"):
+        cmd = [sys.executable, "-m", "lp", "run", "--observe", "0", *flags, _shown(Path(program))] \
+            if mode == "run" else [str(observable(program)), "--observe", "0", *flags]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=_env())
         line = self.proc.stderr.readline().decode()
         m = re.fullmatch(r"lp: observing at (http://127\.0\.0\.1:(\d+)/)\n", line)
         assert m, (line, self.proc.stderr.read() if self.proc.poll() is not None else "")

@@ -1,7 +1,8 @@
 """The observer page in a real browser: headless Chromium (Debian's `chromium` and
 `chromium-driver`, installed by .ci/run) driven by Selenium opens the page of a running
 supervision tree, waits for live data, checks what it shows against what the program did,
-clicks an actor and saves a screenshot that must not be blank (docs/observer.md)."""
+clicks an actor and saves a screenshot that must not be blank (docs/observer.md), served by
+`lp run` and by a binary built with `lp build --observable`."""
 from __future__ import annotations
 
 import os
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.observe.observed import Observed
+from tests.observe.observed import MODES, Observed
 from tests.observe.test_feed import TREE, TREE_ACTORS
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
@@ -45,8 +46,9 @@ def text_of(driver, element_id):
     return driver.find_element(By.ID, element_id).text
 
 
-def test_the_page_shows_the_running_tree(browser, tmp_path):
-    with Observed(TREE) as o:
+@pytest.mark.parametrize("mode", MODES)     # the same page reads `lp run` and a binary
+def test_the_page_shows_the_running_tree(browser, tmp_path, mode):
+    with Observed(TREE, mode=mode) as o:
         o.wait_ready()
         browser.get(o.url)
         wait = WebDriverWait(browser, 30, poll_frequency=0.2, ignored_exceptions=[StaleElementReferenceException])
@@ -81,5 +83,5 @@ def test_the_page_shows_the_running_tree(browser, tmp_path):
     assert colours is not None and len(colours) > 50        # text, bars, chart: not a blank page
     assert max(n for n, _ in colours) < 0.95 * image.size[0] * image.size[1]
     target = os.environ.get("LP_OBSERVER_SCREENSHOT")
-    if target:
+    if target and mode == "run":
         Path(target).write_bytes(shot.read_bytes())

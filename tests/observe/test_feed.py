@@ -1,15 +1,17 @@
-"""`lp run --observe`: what the page is fed matches what the program did (docs/observer.md)."""
+"""`lp run --observe` and a binary's `--observe`: what the page is fed matches what the program did
+(docs/observer.md). Each test runs in both modes (MODES); the feed's shape is the same."""
 from __future__ import annotations
 
 from pathlib import Path
 import socket
+import subprocess
 import time
 import urllib.request
 
 import pytest
 
 from tests.conftest import run_lp
-from tests.observe.observed import Observed
+from tests.observe.observed import MODES, Observed, observable
 
 TREE = Path(__file__).with_name("tree.lp")
 # main, root and pool supervisors, 3 workers, the flaky child, 20 idle actors, the stuck one
@@ -20,9 +22,9 @@ def settled(tick):
     return tick["totals"]["actors"] == TREE_ACTORS and len(tick["supervisors"]) == 2 and tick["deaths"]
 
 
-@pytest.fixture(scope="module")
-def tree():
-    with Observed(TREE, "--quiet") as o:     # deaths are kept for the page even with --quiet
+@pytest.fixture(scope="module", params=MODES)
+def tree(request):
+    with Observed(TREE, "--quiet", mode=request.param) as o:     # deaths are kept for the page even with --quiet
         o.wait_ready()
         yield o
 
@@ -148,8 +150,9 @@ def test_a_program_not_observed_does_not_load_the_observer(tmp_path):
     assert (r.returncode, r.stdout, r.stderr) == (0, b"false\n", b"")
 
 
-def test_a_hundred_thousand_actors_one_page_per_tick():
-    with Observed(Path(__file__).with_name("many.lp")) as o:
+@pytest.mark.parametrize("mode", MODES)
+def test_a_hundred_thousand_actors_one_page_per_tick(mode):
+    with Observed(Path(__file__).with_name("many.lp"), mode=mode) as o:
         o.wait_ready()
         with o.ticks({"sort": "mailbox", "desc": True, "page": 10 ** 6}) as feed:
             tick = feed.next()
@@ -187,11 +190,12 @@ def test_the_host_is_loopback_unless_given(tmp_path):
     assert r.returncode == 0 and r.stderr.startswith(b"lp: observing at http://127.0.0.2:")
 
 
-def test_an_observed_program_that_waits_forever_keeps_running(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_an_observed_program_that_waits_forever_keeps_running(tmp_path, mode):
     prog = tmp_path / "stuck.lp"
     prog.write_text("Actor self receive: { #never -> [:m | nil] }.\n")
     assert b"deadlock" in run_lp("run", str(prog)).stderr
-    with Observed(prog) as o:
+    with Observed(prog, mode=mode) as o:
         time.sleep(2.0)
         assert o.proc.poll() is None
         with o.ticks() as feed:
@@ -206,10 +210,35 @@ def test_the_wait_between_ticks_grows_with_their_cost():
         assert w.pause_ms() == pause
 
 
-def test_binaries_do_not_take_the_flag_yet(tmp_path):
-    import subprocess
+def test_a_binary_takes_the_flag_only_when_built_observable(tmp_path):
     prog = tmp_path / "p.lp"
     prog.write_text("1 printNl.\n")
     assert run_lp("build", str(prog), "-o", str(tmp_path / "p")).returncode == 0
     r = subprocess.run([str(tmp_path / "p"), "--observe", "0"], capture_output=True, timeout=60)
-    assert r.returncode == 2 and b"unknown argument --observe" in r.stderr
+    assert r.returncode == 2 and b"--observe needs a binary built with `lp build --observable`" in r.stderr
+    r = subprocess.run([str(tmp_path / "p")], capture_output=True, timeout=60)   # and it runs as before
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"1\n", b"")
+
+
+def test_an_observable_binary_runs_as_before_without_the_flag(tmp_path):
+    prog = tmp_path / "p.lp"
+    prog.write_text("RuntimeView observing printNl.\n")
+    r = subprocess.run([str(observable(prog))], capture_output=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"false\n", b"")
+
+
+def test_binary_flag_errors_are_usage_errors(tmp_path):
+    prog = tmp_path / "p.lp"
+    prog.write_text("1 printNl.\n")
+    binary = str(observable(prog))
+    r = subprocess.run([binary, "--observe", "nope"], capture_output=True, timeout=60)
+    assert r.returncode == 2 and b"expects [HOST:]PORT" in r.stderr
+    r = subprocess.run([binary, "--observe", "0", "--seed", "1"], capture_output=True, timeout=60)
+    assert r.returncode == 2 and b"deterministic mode" in r.stderr
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = subprocess.run([binary, "--observe", str(s.getsockname()[1])], capture_output=True, timeout=60)
+    assert r.returncode == 2 and b"cannot serve on 127.0.0.1:" in r.stderr and r.stdout == b""
+    r = subprocess.run([binary, "--observe", "127.0.0.2:0"], capture_output=True, timeout=60)
+    assert r.returncode == 0 and r.stdout == b"1\n" and r.stderr.startswith(b"lp: observing at http://127.0.0.2:")
