@@ -25,6 +25,7 @@ UNSUPPORTED: dict[str, str] = {}
 UNSUPPORTED_DOCS = {
     ("durable.md", "Import module: #Durable"): "durable grains (grains and their SQLite stores) are not compiled yet",
     ("durable.md", "Import module: #Grain"): "durable grains (Grain storage, Storage) are not compiled yet",
+    ("reliable.md", "Import module: #Reliable"): "reliable calls run on durable grains, which are not compiled yet",
 }
 
 
