@@ -19,6 +19,7 @@ class Watch:
         self.lock = threading.Lock()
         self.sites: dict[int, str] = {}          # live actor id -> spawn site ("file:line" or "main")
         self.hidden: set[int] = set()            # the observer's own actors
+        self.early: set[int] = set()             # actors that ended before their spawner registered them
         self.deaths: deque = deque(maxlen=DEATHS_KEPT)
         self.supervisors: dict[int, dict] = {}   # supervisor actor id -> its last report
         self.cost_ms = 0.0       # what the last tick took to build (view.snapshot)
@@ -33,14 +34,26 @@ class Watch:
         return int((time.monotonic() - self.started) * 1000)
 
     def spawned(self, actor_id: int, site: str, parent_id: int | None) -> None:
+        """Called by the spawner after the runtime has started the actor, which may already have
+        run on another domain, died and ended: then only its deaths are given the site."""
         with self.lock:
+            if actor_id in self.early:
+                self.early.discard(actor_id)
+                mine = [d for d in self.deaths if d["id"] == actor_id]
+                for death in mine:
+                    if parent_id in self.hidden:
+                        self.deaths.remove(death)
+                    elif not death["site"]:
+                        death["site"] = site
+                return
             self.sites[actor_id] = site
             if parent_id in self.hidden:
                 self.hidden.add(actor_id)
 
     def ended(self, actor_id: int) -> None:
         with self.lock:
-            self.sites.pop(actor_id, None)
+            if self.sites.pop(actor_id, None) is None:
+                self.early.add(actor_id)
             self.hidden.discard(actor_id)
             self.supervisors.pop(actor_id, None)
 
