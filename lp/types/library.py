@@ -40,7 +40,9 @@ BUILTIN_FIELDS = {
                       "arguments": "Dynamic", "takeover": "String"},
 }
 
-NUMERIC_OPS = {"+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:"}
+NUMERIC_OPS = ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:")
+# Integer, Float and Number type their arithmetic and comparisons in lp/types/special.py.
+NUMERIC_SPECIAL = "".join(f"{op} special\n" for op in NUMERIC_OPS)
 
 UNIVERSAL = """
 printNl -> Self
@@ -70,20 +72,7 @@ class -> Class
 """
 
 INSTANCE = {
-    "Integer": """
-+ special
-- special
-* special
-/ special
-// special
-\\\\ special
-< special
-> special
-<= special
->= special
-max: special
-min: special
-rem: special
+    "Integer": NUMERIC_SPECIAL + """
 abs -> Integer
 negated -> Integer
 squared -> Integer
@@ -114,20 +103,7 @@ to: Integer by: Integer -> Interval
 to: Integer by: Integer do: Block[Integer,a] -> Integer
 lcm: Integer -> Integer
 """,
-    "Float": """
-+ special
-- special
-* special
-/ special
-// special
-\\\\ special
-< special
-> special
-<= special
->= special
-max: special
-min: special
-rem: special
+    "Float": NUMERIC_SPECIAL + """
 abs -> Float
 isNaN -> Boolean
 negated -> Float
@@ -147,20 +123,7 @@ roundTo: Float -> Float
 between: Float and: Float -> Boolean
 raisedTo: Float -> Float
 """,
-    "Number": """
-+ special
-- special
-* special
-/ special
-// special
-\\\\ special
-< special
-> special
-<= special
->= special
-max: special
-min: special
-rem: special
+    "Number": NUMERIC_SPECIAL + """
 abs -> Number
 negated -> Number
 squared -> Number
