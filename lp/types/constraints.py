@@ -58,6 +58,17 @@ class Send:
         return _SendIn(self, actor)
 
 
+class ProxySend(Send):
+    """A send to a `GrainRef[c]` or `Remote[c]` (recv) waiting for c (lp/types/proxies.py), then typed
+    through the proxy. It types the proxied object's method, so it does not make a field holding c
+    one type per program (generics.generic_fields) as a send to the field's own value does."""
+    __slots__ = ()
+
+    def copy(self, f):
+        return ProxySend(f(self.recv), self.selector, [f(a) for a in self.args], f(self.result), f(self.actor),
+                         self.node, self.arg_nodes, self.discard)
+
+
 class _SendIn:
     """A deferred send to type in one given actor (an instance of a generic method's protocol)."""
     __slots__ = ("send", "actor")

@@ -20,19 +20,22 @@ with `!` is a checked error (docs/types.md).
 """
 from __future__ import annotations
 
+from lp.types import constraints as C
 from lp.types.reports import encloses
 from lp.types.terms import TCon, TVar, prune
 
 
 def _open(t) -> bool:
-    """Does t still contain a free variable, none waiting on a send? An actor's protocol does not
+    """Does t still contain a free variable, none waiting on a send (but through a proxy: a grain's
+    state is a grain server's field)? An actor's protocol does not
     count: a field a method uses as an actor (`ChildSpec`'s `start : Block[Actor[p]]`) is fixed."""
     found, constrained = [], []
 
     def walk(x):
         x = prune(x)
         if type(x) is TVar:
-            (constrained if x.pending else found).append(x)
+            own = [c for c in x.pending or () if type(c) is not C.ProxySend]
+            (constrained if own else found).append(x)
         elif type(x) is TCon:
             for a in x.args:
                 walk(a)

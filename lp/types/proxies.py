@@ -104,7 +104,11 @@ def proxy_send(ck, r, sel, ats, node, arg_nodes):
             or sel in INSTANCE_SIGS.get(r.name, {}):
         return None
     target = prune(r.args[0])
-    if type(target) is not TCon:   # the class is not known yet: the send waits for it, as one to a C would
+    if type(target) is TVar:   # the class is not known yet: the send waits for it, as one to a C would
+        result = ck.fresh()
+        ck.watch(target, C.ProxySend(r, sel, list(ats), result, ck.new_proto(), node, arg_nodes, False))
+        return result
+    if type(target) is not TCon:
         return ck.send(target, sel, ats, node, ck.new_proto(), False, arg_nodes)
     for info in ck.table.chain(target.name):
         if info.builtin:

@@ -39,6 +39,33 @@ a := boxes id: 'a'.
     assert "prog.lp:11:" not in err
 
 
+def test_the_rule_holds_through_a_method_taking_the_server(tmp_path):
+    rc, err = check(BOX + """
+Object subclass: #U.
+U class >> in: g put: v = ((g id: 'k') put: v) get.
+ints := Grain for: Box initial: (Box fields: { contents: 1 }).
+(U in: ints put: 'no') printNl.
+""", tmp_path)
+    assert rc == 1
+    assert "prog.lp:10:18\n" in err and "`U class >> in:put:` needs `Integer`" in err
+
+
+def test_a_method_taking_servers_is_polymorphic_in_their_states(tmp_path):
+    rc, out, err = run(BOX + """
+Object subclass: #U.
+U class >> in: g put: v = ((g id: 'k') put: v) get.
+U class >> get: g = (g id: 'k') get.
+ints := Grain for: Box initial: (Box fields: { contents: 1 }).
+strs := Grain for: Box initial: (Box fields: { contents: 'a' }).
+(U in: ints put: 2) printNl.
+(U in: strs put: 'b') printNl.
+((U get: ints) + 1) printNl.
+(U get: strs) size printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "2\n'b'\n3\n1\n"
+
+
 def test_two_servers_of_one_generic_class_hold_different_types(tmp_path):
     rc, out, err = run(BOX + """
 s1 := Grain for: Box initial: (Box fields: { contents: 1 }).
