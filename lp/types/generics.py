@@ -3,7 +3,8 @@
 After the methods are inferred with one type per field (first pass), a field of a
 class that inherits from `Object` directly and has no subclasses becomes a type
 parameter when its type is still open: a variable no method sends anything to
-(`Box`'s `contents`) or a type containing one (`items : Array[a]`); an actor
+(`Box`'s `contents`), a type containing one (`items : Array[a]`) or naming a
+class that is itself generic (a field holding a `Box`); an actor
 type is fixed whatever its protocol. A `reply` field is always a parameter: the
 address `ask:` fills differs per request. The checker then runs again with those fields as parameters, so each instance has its own types
 (`Box[Integer]`, `Box[String]`) and methods are polymorphic in them. A field some
@@ -64,7 +65,33 @@ def generic_fields(ck) -> dict[str, list[str]]:
         free = [f for f in info.fields if f == "reply" or _open(info.field_types[f])]
         if free:
             out[info.name] = free
+    # A field whose type names a class that is generic (`sample : Box`, a grain server made in a method
+    # for a Box) is open too: that class's parameters are still free. Until no more fields change.
+    changed = True
+    while changed:
+        changed = False
+        for info in ck.table.classes.values():
+            if info.builtin or info.name in faulty or info.superclass != "Object" or info.subclasses:
+                continue
+            have = out.get(info.name, [])
+            more = [f for f in info.fields if f not in have and _names_any(info.field_types[f], out, info.name)]
+            if more:
+                out[info.name] = [f for f in info.fields if f in have or f in more]
+                changed = True
     return out
+
+
+def _names_any(t, classes, own: str) -> bool:
+    """Does t contain, with no arguments of its own, the instance type of one of the classes (but
+    the class `own` whose field it is: its name stands for itself)?"""
+    stack = [t]
+    while stack:
+        x = prune(stack.pop())
+        if type(x) is TCon:
+            if not x.args and x.name in classes and x.name != own:
+                return True
+            stack.extend(x.args)
+    return False
 
 
 def param_of(ck, inst, f):

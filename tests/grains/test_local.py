@@ -221,6 +221,25 @@ boxes := Grain for: Box initial: (Box fields: { v: Maybe none }).
     assert out == "a grain state cannot hold a Block\nMaybe none\n"
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_intervals_actors_and_grain_references_are_not_stored(tmp_path, mode):
+    rc, out, err = run("""
+Import module: #Grain.
+Object subclass: #Box fields: (v).
+Box >> put: x = self with: { v: Maybe some: x }.
+Object subclass: #Try.
+Try class >> fresh = Grain for: Box initial: (Box fields: { v: Maybe none }).
+Try class >> store: x = (Error try: [(Try fresh id: 'k') put: x. 'stored'] onError: [:e | e message]) displayNl.
+Try store: (1 to: 3).
+Try store: (Actor spawn: [:me | nil]).
+Try store: (Try fresh id: 'x').
+Try store: 3.
+""", tmp_path, mode=mode)
+    assert (rc, err) == (0, "")
+    assert out == ("a grain state cannot hold an Interval\na grain state cannot hold an Actor\n"
+                   "a grain state cannot hold a GrainRef\nstored\n")
+
+
 def test_the_reference_answers_the_universal_selectors_itself(tmp_path):
     rc, out, err = run(COUNTER + """
 counters := Grain for: Counter initial: (Counter fields: { n: 0 }).

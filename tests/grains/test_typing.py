@@ -66,6 +66,18 @@ strs := Grain for: Box initial: (Box fields: { contents: 'a' }).
     assert out == "2\n'b'\n3\n1\n"
 
 
+def test_servers_made_in_a_method_hold_different_types(tmp_path):
+    rc, out, err = run(BOX + """
+Object subclass: #U.
+U class >> fresh = Grain for: Box initial: (Box fields: { contents: Maybe none }).
+U class >> in: g put: v = ((g id: 'k') put: (Maybe some: v)) get.
+(U in: U fresh put: 1) printNl.
+(U in: U fresh put: 'a') printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out == "Maybe some: 1\nMaybe some: 'a'\n"
+
+
 def test_two_servers_of_one_generic_class_hold_different_types(tmp_path):
     rc, out, err = run(BOX + """
 s1 := Grain for: Box initial: (Box fields: { contents: 1 }).
