@@ -136,74 +136,23 @@ class With:
         ck.unify(self.result, ck.parts.with_fields(ck, prune(self.recv), self.fields, self.node))
 
 
-class Reason:
-    """The argument of `exit:` must be #normal, #killed, a Reason or an Error."""
-    __slots__ = ("arg", "node")
+class Check:
+    """A check that waits for the class of `tys[0]`: the part named (`check_reason`, `check_element`,
+    `error_class`, `grain_answer`: lp/types/parts.py) runs with that type pruned, the
+    other types, then the fixed arguments (a selector, the node to report at)."""
+    __slots__ = ("part", "tys", "fixed")
 
-    def __init__(self, arg, node):
-        self.arg, self.node = arg, node
-
-    def types(self):
-        return [self.arg]
-
-    def copy(self, f):
-        return Reason(f(self.arg), self.node)
-
-    def fire(self, ck):
-        ck.parts.check_reason(ck, prune(self.arg), self.node)
-
-
-class Element:
-    """`anArray sum` (max, min, asSortedArray): the element class must be one the primitive handles."""
-    __slots__ = ("elem", "selector", "node")
-
-    def __init__(self, elem, selector, node):
-        self.elem, self.selector, self.node = elem, selector, node
+    def __init__(self, part, tys, *fixed):
+        self.part, self.tys, self.fixed = part, tys, fixed
 
     def types(self):
-        return [self.elem]
+        return list(self.tys)
 
     def copy(self, f):
-        return Element(f(self.elem), self.selector, self.node)
+        return Check(self.part, [f(t) for t in self.tys], *self.fixed)
 
     def fire(self, ck):
-        ck.parts.check_element(ck, prune(self.elem), self.selector, self.node)
-
-
-class ErrorClass:
-    """`body on: cls do: handler` where cls's class was unknown: it must be an Error class, whose
-    instances the handler takes (`err`)."""
-    __slots__ = ("cls", "err", "node")
-
-    def __init__(self, cls, err, node):
-        self.cls, self.err, self.node = cls, err, node
-
-    def types(self):
-        return [self.cls, self.err]
-
-    def copy(self, f):
-        return ErrorClass(f(self.cls), f(self.err), self.node)
-
-    def fire(self, ck):
-        ck.parts.error_class(ck, prune(self.cls), self.err, self.node)
-
-
-class GrainAnswer:
-    """What a call through a `GrainRef[C]` answers, its class unknown yet: an instance of C becomes the
-    grain's state (lp/types/proxies.py)."""
-    __slots__ = ("answer", "state", "node")
-
-    def __init__(self, answer, state, node):
-        self.answer, self.state, self.node = answer, state, node
-
-    def types(self):
-        return [self.answer, self.state]
-
-    def copy(self, f):
-        return GrainAnswer(f(self.answer), f(self.state), self.node)
-
-    def fire(self, ck):
-        ck.parts.grain_answer(ck, prune(self.answer), self.state, self.node)
+        getattr(ck.parts, self.part)(ck, prune(self.tys[0]), *self.tys[1:], *self.fixed)
 
 
 class Lazy:

@@ -119,7 +119,7 @@ def proxy_send(ck, r, sel, ats, node, arg_nodes):
             if r.name == "GrainRef":
                 answer = prune(t)
                 if type(answer) is TVar:
-                    ck.watch(answer, C.GrainAnswer(answer, target, node))
+                    ck.watch(answer, C.Check("grain_answer", [answer, target], node))
                 else:
                     grain_answer(ck, answer, target, node)
             return t

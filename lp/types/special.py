@@ -77,7 +77,7 @@ def element_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
     sel = node.selector
     e = prune(elem)
     if type(e) is TVar:
-        ck.watch(e, C.Element(e, sel, node))
+        ck.watch(e, C.Check("check_element", [e], sel, node))
     else:
         check_element(ck, e, sel, node)
     return TCon("Array", (elem,), node.span) if sel == "asSortedArray" else elem
@@ -147,7 +147,7 @@ def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     err = ck.fresh()
     cls = prune(ats[0])
     if type(cls) is TVar:   # a class held in a variable or parameter: checked when its class is known
-        ck.watch(cls, C.ErrorClass(cls, err, arg_nodes[0]))
+        ck.watch(cls, C.Check("error_class", [cls, err], arg_nodes[0]))
     else:
         error_class(ck, cls, err, arg_nodes[0])
     h = TCon("Block", (err, r))
@@ -362,7 +362,7 @@ def reason_arg(ck, t, node, arg_nodes):
         return
     a = prune(t)
     if type(a) is TVar:
-        ck.watch(a, C.Reason(a, an or node))
+        ck.watch(a, C.Check("check_reason", [a], an or node))
     else:
         check_reason(ck, a, an or node)
 
