@@ -13,8 +13,10 @@ Figures only, never a verdict."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -73,6 +75,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--baseline", type=Path, help="another checkout whose LP server is measured too")
     args = ap.parse_args()
+    missing = [what for what, ok in (("wrk (apt install wrk)", shutil.which("wrk")),
+                                     ("aiohttp (pip install -e '.[bench]')", importlib.util.find_spec("aiohttp")))
+               if not ok]
+    if missing:
+        sys.exit("http_bench: needs " + " and ".join(missing))
     servers = [("aiohttp (1 process)", [sys.executable, str(HERE / "aiohttp_hello.py")], ROOT)]
     roots = [("", ROOT)] + ([(f" ({args.baseline})", args.baseline.resolve())] if args.baseline else [])
     binary = Path(tempfile.mkdtemp(prefix="lp-bench-net-")) / "hello"

@@ -307,6 +307,7 @@ class Checker(Unifier, Reporter):
             self.level = 1
         for mi in self.method_list:
             self.guard(mi.decl, self.check_override, mi)
+            traps.warn_recursion_in_one_branch(self, mi.decl)
         overrides.check_fields(self)
         overrides.check_object_methods(self)
 

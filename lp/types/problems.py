@@ -507,6 +507,14 @@ class RebindingInBlock:
 
 
 @dataclass
+class NotATailCall:
+    """A warning: a method's call of itself in a one-branch form (which answers nil) at its end."""
+    method: str
+    form: str
+    span: Span
+
+
+@dataclass
 class UnusedResult:
     """A warning: a statement throws away the new value a send answers."""
     selector: str

@@ -610,6 +610,15 @@ def _unused_result(p: P.UnusedResult):
     return Diagnostic("warning: unused result", msg, p.span, severity="warning", hint=hint)
 
 
+def _not_a_tail_call(p: P.NotATailCall):
+    msg = (f"`{p.form}` answers nil whichever way it goes, so this call of `{p.method}` is not a tail call: each "
+           "round keeps a frame, and a long-running loop ends in a stack overflow.")
+    hint = f"give the form its other branch, `... {p.form} [...] {_OTHER_ARM[p.form]} [nil]`, to make the call a tail call"
+    return Diagnostic("warning: not a tail call", msg, p.span, severity="warning", hint=hint)
+
+
+_OTHER_ARM = {"ifTrue:": "ifFalse:", "ifFalse:": "ifTrue:", "ifNotNil:": "ifNil:", "ifPresent:": "ifAbsent:"}
+
 
 # Kinds told in one sentence: kind -> (title, message, hint), the message and hint formatted with the
 # problem's fields; a kind with a `near` field gets "did you mean" when there is a near name.
@@ -668,7 +677,7 @@ RENDER = {
     P.NotMadeWithNew: _not_made_with_new, P.NewNeedsFields: _new_needs_fields,
     P.ErrorFieldsByText: _error_fields_by_text, P.WithNeedsRecord: _with_needs_record,
     P.UnknownField: _unknown_field, P.MissingFields: _missing_fields, P.WithWithoutFields: _with_without_fields,
-    P.BadReasonSymbol: _bad_reason_symbol, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result,
+    P.BadReasonSymbol: _bad_reason_symbol, P.RebindingInBlock: _rebinding_in_block, P.UnusedResult: _unused_result, P.NotATailCall: _not_a_tail_call,
 } | {kind: _one_sentence for kind in ONE_SENTENCE}
 
 

@@ -3,7 +3,9 @@
 - a block rebinding a name bound outside it (`[i < 3] whileTrue: [i := i + 1]`): an error, since the
   outer binding never changes;
 - a statement that throws away the new value a send answers (`d at: 1 put: 'a'.`, a cascade of
-  `at:put:`, a bare `a copyWith: x.`): a warning, since nothing else happens.
+  `at:put:`, a bare `a copyWith: x.`): a warning, since nothing else happens;
+- a loop written as recursion whose call of itself ends a one-branch form (`n > 0 ifTrue: [self
+  loop: n - 1]`), which answers nil and so is not a tail call (docs/language.md): a warning.
 """
 from __future__ import annotations
 
@@ -67,3 +69,38 @@ def cascade_warning(ck, node: A.Cascade, recv_t, discard: bool):
 
 def discarded_warning(ck, node, sel, cascade=False):
     ck.report(P.UnusedResult(sel, cascade, getattr(node, "selector_span", None) or node.span))
+
+
+ONE_BRANCH = {"ifTrue:", "ifFalse:", "ifNotNil:", "ifPresent:"}
+TWO_BRANCHES = {"ifTrue:ifFalse:", "ifFalse:ifTrue:"}
+
+
+def warn_recursion_in_one_branch(ck, m: A.MethodDecl):
+    """Follow the method's tail positions (last statements, both arms of a two-branch form, receive
+    handlers); where a one-branch form stands in one, a call of the method itself at the end of its
+    branch keeps a frame per round."""
+    me = "self" if not m.class_side else None
+
+    def recursive(n) -> bool:
+        return type(n) is A.Send and n.selector == m.selector and type(n.receiver) is A.Name \
+            and n.receiver.name in ((me,) if me else ("self", m.class_name))
+
+    def last(body):
+        return body[-1] if body else None
+
+    stack = [(last(m.body.body) if type(m.body) is A.Sequence else m.body, None)]
+    while stack:
+        n, form = stack.pop()
+        if type(n) is A.Sequence:
+            stack.append((last(n.body), form))
+        elif type(n) is A.Send and form is not None and recursive(n):
+            ck.report(P.NotATailCall(m.selector, form, getattr(n, "selector_span", None) or n.span))
+        elif type(n) is A.Send and n.args and all(type(a) is A.Block for a in n.args) \
+                and n.selector in ONE_BRANCH | TWO_BRANCHES:
+            one = n.selector if n.selector in ONE_BRANCH else None
+            stack.extend((last(a.body), one or form) for a in n.args)
+        elif type(n) is A.Send and n.selector in ("receive:", "receive:after:do:") \
+                and type(n.args[0]) is A.DispatchTable:
+            stack.extend((last(e.handler.body), form) for e in n.args[0].entries if type(e.handler) is A.Block)
+            if len(n.args) == 3 and type(n.args[2]) is A.Block:
+                stack.append((last(n.args[2].body), form))

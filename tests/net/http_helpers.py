@@ -31,9 +31,9 @@ cmd = 'stop-after-inflight' ifTrue: [Actor self receive: { #inflight -> [] }].
 
 
 class Server:
-    def __init__(self, tmp_path, graceful=False, idle=2000, domains=2, mode="run"):
+    def __init__(self, tmp_path, graceful=False, idle=2000, domains=2, mode="run", args=()):
         src = SERVER.replace("START", "startGracefulHost" if graceful else "startHost").replace("IDLE", str(idle))
-        self.lp = LPProcess(src, tmp_path, domains=domains, mode=mode)
+        self.lp = LPProcess(src, tmp_path, domains=domains, mode=mode, args=args)
         self.port = int(self.lp.readline())
         self.control = socket.create_connection(("127.0.0.1", int(self.lp.readline())), timeout=30)
 

@@ -25,6 +25,19 @@ def server(tmp_path, request):
         yield s
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_kept_alive_connection_serves_any_number_of_requests(tmp_path, mode):
+    """The connection's loop is a tail call: 1,500 requests on one connection under a stack limit of
+    1,000 nested calls (a frame per request overflowed it; in a binary, after ~9,000 requests)."""
+    with Server(tmp_path, mode=mode, args=("--stack-limit", "1000")) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+            s.sendall(b"GET /k HTTP/1.1\r\n\r\n" * 1499 + b"GET /last HTTP/1.1\r\nConnection: close\r\n\r\n")
+            got = responses(read_all(s))
+        assert len(got) == 1500 and got[-1][2] == b"GET /last  - "
+        rc, _, err = server.stop()
+    assert (rc, err) == (0, "")
+
+
 def test_requests_with_http_client_and_urllib(server):
     c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     c.request("GET", "/a/b?x=1&y=2", headers={"X-Echo": "hi"})
