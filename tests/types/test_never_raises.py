@@ -8,7 +8,7 @@ from lp.types import check_program
 from tests.syntax.strategies import programs
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(programs)
 def test_generated_programs_never_raise(program):
     result = check_program(program)
@@ -16,7 +16,7 @@ def test_generated_programs_never_raise(program):
         assert d.title != "internal checker error", (d.message, d.span)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(programs, programs)
 def test_generated_programs_with_imports_never_raise(program, imported):
     result = check_program(program, [imported])
