@@ -268,6 +268,9 @@ def mismatch(clash, span, subject, need, whole_expected=None, whole_actual=None,
     why = e.why if isinstance(e, TCon) else None
     if why is not None and why.line > 0 and not encloses(why, span):
         notes.append(Note(f"`{le}` is expected because of this:", why))
+    if hint is None and {le, la} in ({"Number", "Integer"}, {"Number", "Float"}):
+        hint = "a `Number` is not an `Integer` or a `Float`: `asNumber` makes one of those a `Number`, " \
+               "`asInteger` or `asFloat` the other way"
     return Diagnostic(title, msg, span, notes=tuple(notes), hint=hint)
 
 
