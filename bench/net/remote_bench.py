@@ -4,7 +4,8 @@ client's and the server's shares can be told apart).
 
     python bench/net/remote_bench.py [--calls 2000] [--domains 1]
 
-Prints calls/s and the median per call; figures only, never a verdict."""
+Each pair runs as `lp run` and as binaries (`lp build`). Prints calls/s and the median per call;
+figures only, never a verdict."""
 from __future__ import annotations
 
 import argparse
@@ -72,17 +73,22 @@ class _Echo(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-def lp(source, domains, tmp, name):
+def lp(source, domains, tmp, name, compiled):
+    """The program run by `lp run`, or built by `lp build` and run as a binary."""
     f = Path(tmp) / name
     f.write_text(source)
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "lp", "run", "--domains", str(domains), str(f)],
-                            stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    cmd = [sys.executable, "-m", "lp", "run", "--domains", str(domains), str(f)]
+    if compiled:
+        subprocess.run([sys.executable, "-m", "lp", "build", str(f), "-o", str(f.with_suffix(""))], check=True,
+                       env=env, cwd=ROOT)
+        cmd = [str(f.with_suffix("")), "--domains", str(domains)]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
 
 
-def client(port, args, tmp):
+def client(port, args, tmp, compiled):
     src = CLIENT.replace("PORT", str(port)).replace("CALLS", str(args.calls))
-    p = lp(src, args.domains, tmp, "client.lp")
+    p = lp(src, args.domains, tmp, "client.lp", compiled)
     out, _ = p.communicate(timeout=600)
     m = re.fullmatch(r"(\d+) (\d+)\n", out)
     return int(m.group(1)), int(m.group(2))
@@ -95,22 +101,25 @@ def main():
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        server = lp(SERVER, args.domains, tmp, "server.lp")
-        try:
-            port = int(server.stdout.readline())
-            rows.append(("LP client -> LP RemoteServer", *client(port, args, tmp)))
-        finally:
-            server.kill()
-            server.wait()
-        py = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
-        threading.Thread(target=py.serve_forever, daemon=True).start()
-        try:
-            rows.append(("LP client -> Python http.server", *client(py.server_address[1], args, tmp)))
-        finally:
-            py.shutdown()
-    print(f"{'sequential Remote calls, one connection':42} {'calls/s':>8} {'median':>10}")
+        for compiled in (False, True):
+            mode = "binaries (lp build)" if compiled else "lp run"
+            server = lp(SERVER, args.domains, tmp, "server.lp", compiled)
+            try:
+                port = int(server.stdout.readline())
+                rows.append((f"LP client -> LP RemoteServer, {mode}", *client(port, args, tmp, compiled)))
+            finally:
+                server.kill()
+                server.wait()
+            py = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+            threading.Thread(target=py.serve_forever, daemon=True).start()
+            try:
+                rows.append((f"LP client -> Python http.server, {mode}", *client(py.server_address[1], args, tmp,
+                                                                                   compiled)))
+            finally:
+                py.shutdown()
+    print(f"{'sequential Remote calls, one connection':58} {'calls/s':>8} {'median':>10}")
     for name, rate, median in rows:
-        print(f"{name:42} {rate:>8} {median:>7} us")
+        print(f"{name:58} {rate:>8} {median:>7} us")
 
 
 if __name__ == "__main__":
