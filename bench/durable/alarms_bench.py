@@ -23,7 +23,7 @@ Object subclass: #Room fields: (fired).
 Room >> at: t = (Grain alarm setAt: t. nil).
 Room >> alarm = nil.
 Room class >> settle: alarms = ((alarms query: 'SELECT count(*) AS n FROM alarms') rows first at: 'n') = 0
-    ifFalse: [Actor sleep: 20. Room settle: alarms].
+    ifTrue: [nil] ifFalse: [Actor sleep: 20. Room settle: alarms].
 rooms := Grain for: Room initial: (Room fields: {{ fired: 0 }}) dir: '{dir}'
     options: (GrainOptions default with: {{ idle: 600000. alarmsAtOnce: {at_once} }}).
 n := {n}.

@@ -711,6 +711,9 @@ class Checker(Unifier, Reporter):
 
     def class_send(self, r, cname, sel, ats, node, actor, discard, arg_nodes):
         for info in self.table.chain(cname):
+            mi = info.cmethods.get(sel)   # the program's own class method, on a builtin class too
+            if mi is not None:
+                return self.call_method(mi, r, ats, node, actor, arg_nodes)
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 internal = INTERNAL.get((info.name, sel))
@@ -727,9 +730,6 @@ class Checker(Unifier, Reporter):
                     self.parts.runtime_messages[(info.name + " class", sel)](self, node, actor, arg_nodes)
                 inst = self.table.instance_type(cname, level=self.level) if cname not in PARAMS else None
                 return self.apply_sig(sig, inst, ats, node, arg_nodes, discard, class_side=True, actor=actor)
-            mi = info.cmethods.get(sel)
-            if mi is not None:
-                return self.call_method(mi, r, ats, node, actor, arg_nodes)
         om = self.table.classes["Object"].methods.get(sel)
         if om is not None:  # classes are objects: the class-side chain ends in Object's instance methods
             return self.call_method(om, r, ats, node, actor, arg_nodes)

@@ -26,7 +26,7 @@ Room >> next = Grain alarm get.
 Room >> clear = (Grain alarm clear. nil).
 "Wait until no alarm is left in the alarms file."
 Room class >> settle: alarms = ((alarms query: 'SELECT count(*) AS n FROM alarms') rows first at: 'n') = 0
-    ifFalse: [Actor sleep: 100. Room settle: alarms].
+    ifTrue: [nil] ifFalse: [Actor sleep: 100. Room settle: alarms].
 rooms := Grain for: Room initial: (Room fields: { fired: 0 }) dir: '%s'
     options: (GrainOptions default with: { idle: 50 }).
 """

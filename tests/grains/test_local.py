@@ -289,7 +289,7 @@ def test_many_ids_deactivate_reload_and_the_memory_is_reused(tmp_path):
     100,000-id run, with each store, is bench/grains/idle_rss.py."""
     p = LPProcess(COUNTER + """
 Object subclass: #Wait.
-Wait class >> idle: counters = counters active = 0 ifFalse: [Actor sleep: 100. Wait idle: counters].
+Wait class >> idle: counters = counters active = 0 ifTrue: [nil] ifFalse: [Actor sleep: 100. Wait idle: counters].
 counters := Grain for: Counter initial: (Counter fields: { n: 0 }) store: MemoryGrainStore start
     options: (GrainOptions default with: { idle: 1000 }).
 main := Actor self.

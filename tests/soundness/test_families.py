@@ -37,6 +37,9 @@ PASSING = {
                                              "Shape >> describe = self name , '!'.\n"
                                              "Shape subclass: #Named fields: (name).\n"
                                              "(Named fields: { name: 'c' }) describe size printNl.",
+    "class-side new on Object": "Object class >> new = 3.\nObject subclass: #A.\n(A new + 1) printNl.",
+    "class-side new: on Error": "Error class >> new: s = 3.\nError subclass: #E.\n((E new: 'x') + 1) printNl.",
+    "class-side signal: on Error": "Error class >> signal: s = 'not raised'.\n(Error signal: 'x') size printNl.",
     "Block entry of one arity": "srv := Actor spawn: [:me | me receive: { Block -> [:b | (b value: 3) printNl] }].\n"
                                 "srv ! [:x | x + 1].\nActor sleep: 50.",
 }

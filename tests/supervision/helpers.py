@@ -43,7 +43,7 @@ Worker class >> work: me name: name n: n crashOn: k =
                 ifFalse: [m reply ! #ok. Worker work: me name: name n: n + 1 crashOn: k]].
         Ping -> [:m | m reply ! name. Worker work: me name: name n: n crashOn: k] }.
 
-T class >> waitFor: a = Actor self receive: { Down -> [:d | d actor = a ifFalse: [T waitFor: a]] }.
+T class >> waitFor: a = Actor self receive: { Down -> [:d | d actor = a ifTrue: [nil] ifFalse: [T waitFor: a]] }.
 
 T class >> reasonOf: a = (T reasonsOf: { a }) first.
 

@@ -114,7 +114,7 @@ def test_random_crashes_sequential(tmp_path, strategy, seed):
 PARALLEL = """
 "Wait for the Downs of all these actors, in whatever order they come."
 T class >> waitAll: actors =
-    actors isEmpty ifFalse: [
+    actors isEmpty ifTrue: [nil] ifFalse: [
         Actor self receive: {{ Down -> [:d | T waitAll: (actors reject: [:a | a = d actor])] }}
     ].
 
