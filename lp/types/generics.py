@@ -59,10 +59,10 @@ def generic_fields(ck) -> dict[str, list[str]]:
         if info.builtin or info.name in faulty:
             continue
         if info.superclass != "Object" or info.subclasses:
-            if "reply" in ck.table.all_fields(info.name):
+            if "reply" in ck.table.all_fields(info.name) and not _inherited(ck, info, "reply"):
                 out[info.name] = ["reply"]
             continue
-        free = [f for f in info.fields if f == "reply" or _open(info.field_types[f])]
+        free = [f for f in info.fields if (f == "reply" or _open(info.field_types[f])) and not _inherited(ck, info, f)]
         if free:
             out[info.name] = free
     # A field whose type names a class that is generic (`sample : Box`, a grain server made in a method
@@ -74,11 +74,24 @@ def generic_fields(ck) -> dict[str, list[str]]:
             if info.builtin or info.name in faulty or info.superclass != "Object" or info.subclasses:
                 continue
             have = out.get(info.name, [])
-            more = [f for f in info.fields if f not in have and _names_any(info.field_types[f], out, info.name)]
+            more = [f for f in info.fields if f not in have and _names_any(info.field_types[f], out, info.name)
+                    and not _inherited(ck, info, f)]
             if more:
                 out[info.name] = [f for f in info.fields if f in have or f in more]
                 changed = True
     return out
+
+
+def _inherited(ck, info, f) -> bool:
+    """Does the class inherit a selector f (a library one or a method of the program)? Its field f
+    then overrides it and must have its one type (overrides.check_fields), so it is no parameter."""
+    from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS
+    for anc in ck.table.chain(info.superclass):
+        if anc.builtin and (UNIVERSAL_SIGS.get(f) if anc.name == "Object" else INSTANCE_SIGS.get(anc.name, {}).get(f)):
+            return True
+        if f in anc.methods:
+            return True
+    return False
 
 
 def _names_any(t, classes, own: str) -> bool:
@@ -129,10 +142,20 @@ def replaced(ck, info, inst, changes: dict):
     return TCon(inst.name, args, inst.why)
 
 
-def nil_reply(ck, info, inst):
-    """Built without `reply` (by `new`, or `fields:` not naming it): its reply is nil."""
+def nil_reply(ck, info, inst, span):
+    """Built without `reply` (by `new`, or `fields:` not naming it): its reply is nil. A `reply` that
+    is no parameter (it overrides an inherited `reply`) has one type, which must then admit nil."""
     if "reply" in info.params:
         ck.unify(inst.args[info.params.index("reply")], TCon("UndefinedObject"))
+        return inst
+    owner = ck.table.field_owner(info.name, "reply")
+    if owner is not None:
+        from lp.types import problems as P
+        ft = ck.field_type(owner, "reply", None, inst)
+        nil = TCon("UndefinedObject", (), span)
+        clash = ck.unify(ft, nil)
+        if clash:
+            ck.report(P.Mismatch("field value", ("reply", info.name), clash, span, ft, nil))
     return inst
 
 

@@ -203,7 +203,7 @@ def class_new(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
     if [f for f in fields if f != "reply"]:
         ck.report(P.NewNeedsFields(cname, list(fields), node.span, info.decl.span if info.decl else None))
         return ERR
-    return nil_reply(ck, info, ck.table.instance_type(cname, why=node.span, level=ck.level))
+    return nil_reply(ck, info, ck.table.instance_type(cname, why=node.span, level=ck.level), node.span)
 
 
 def class_itself(ck: Checker, cname, ats, node, actor, arg_nodes, discard):
@@ -294,7 +294,7 @@ def form_fields(ck: Checker, n, scope, cx, discard):
         ck.report(P.MissingFields(cname, missing, "reply" in all_fields, rec.span,
                                   info.decl.span if info.decl else None))
     if "reply" not in given:
-        nil_reply(ck, info, inst)
+        nil_reply(ck, info, inst, rec.span)
     return inst
 
 
