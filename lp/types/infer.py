@@ -620,7 +620,7 @@ class Checker(Unifier, Reporter):
         for part in n.parts:
             t, span = rt, n.receiver.span
             for msg in part:
-                send = A.Send(Typed(t, span), msg.selector, msg.args, msg.span)
+                send = A.Send(Typed(t, span), msg.selector, msg.args, msg.span, msg.span)
                 t = self.i_Send(send, scope, cx, False)
                 self.types[id(msg)] = (msg, t)
                 span = msg.span
