@@ -308,6 +308,14 @@ def finish(ck: Checker):
                 check_require(ck, r, req, final=True)
         for actor, span in r.owner_checks:
             check_owner(ck, r, prune(actor), span)
+    reported = set()
+    for p, side in ck.proxy_contexts:
+        r = prune(p)
+        sites = list(r.plain_sites) + [s for _, s in r.accepts.values()] + [s for _, s in r.computed] + \
+            [s for spans in r.lits.values() for s in spans.values()]
+        if sites and r.id not in reported:
+            reported.add(r.id)
+            ck.report(P.ReceiveThroughProxy(side, min(sites, key=lambda s: (s.line, s.col))))
 
 
 def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:

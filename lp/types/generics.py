@@ -149,7 +149,7 @@ def nil_reply(ck, info, inst, span):
         ck.unify(inst.args[info.params.index("reply")], TCon("UndefinedObject"))
         return inst
     owner = ck.table.field_owner(info.name, "reply")
-    if owner is not None:
+    if owner is not None and _inherited(ck, owner, "reply"):
         from lp.types import problems as P
         ft = ck.field_type(owner, "reply", None, inst)
         nil = TCon("UndefinedObject", (), span)

@@ -132,6 +132,7 @@ class Checker(Unifier, Reporter):
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
         self.proxied: set[str] = set()   # classes a literal proxy (Remote, Grain) names (lp/types/proxies.py)
+        self.proxy_contexts: list = []   # (protocol, proxy class): the actors proxied calls run in (proxies.py)
         self.constructions: list = []   # constructors sent to a class value, judged at the end (overrides.py)
         self.order = None               # statement order of the main program and spawn bodies (order.py)
 

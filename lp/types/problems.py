@@ -303,6 +303,14 @@ class RemoteNeedsModule:
 
 
 @dataclass
+class ReceiveThroughProxy:
+    """A method called through a grain reference or a Remote proxy receives: it runs in the library's
+    actor (the grain's owner, the server's), whose mailbox holds the library's own messages."""
+    side: str
+    span: Span
+
+
+@dataclass
 class UnknownVariable:
     name: str
     near: str | None

@@ -98,6 +98,14 @@ def form_instance_of(receiver, obj_arg, class_arg):
     return form
 
 
+def library_actor(ck, r):
+    """The context of a method called through the proxy r: a fresh protocol (the library's actor runs
+    it), which may not receive (actors.finish checks `ck.proxy_contexts`)."""
+    p = ck.new_proto()
+    ck.proxy_contexts.append((p, PROXIES[r.name]))
+    return p
+
+
 def proxy_send(ck, r, sel, ats, node, arg_nodes):
     """A send to a `Remote[C]` or `GrainRef[C]`: None when the proxy answers it itself."""
     if sel in UNIVERSAL_SIGS or sel in ck.table.classes["Object"].methods or not r.args \
@@ -106,16 +114,16 @@ def proxy_send(ck, r, sel, ats, node, arg_nodes):
     target = prune(r.args[0])
     if type(target) is TVar:   # the class is not known yet: the send waits for it, as one to a C would
         result = ck.fresh()
-        ck.watch(target, C.ProxySend(r, sel, list(ats), result, ck.new_proto(), node, arg_nodes, False))
+        ck.watch(target, C.ProxySend(r, sel, list(ats), result, library_actor(ck, r), node, arg_nodes, False))
         return result
     if type(target) is not TCon:
-        return ck.send(target, sel, ats, node, ck.new_proto(), False, arg_nodes)
+        return ck.send(target, sel, ats, node, library_actor(ck, r), False, arg_nodes)
     for info in ck.table.chain(target.name):
         if info.builtin:
             break
         mi = info.methods.get(sel)
         if mi is not None:
-            t = ck.call_method(mi, target, ats, node, ck.new_proto(), arg_nodes)
+            t = ck.call_method(mi, target, ats, node, library_actor(ck, r), arg_nodes)
             if r.name == "GrainRef":
                 answer = prune(t)
                 if type(answer) is TVar:

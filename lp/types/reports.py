@@ -650,6 +650,11 @@ ONE_SENTENCE = {
                       None),
     P.RemoteNeedsModule: ("missing import", "A Remote proxy's calls are made by the Remote module.",
                           "add `Import module: #Remote.`"),
+    P.ReceiveThroughProxy: ("receive in a proxied call", "This receive is in a method called through a {side} "
+                            "reference, which runs in an actor of the library (a grain's owner, a Remote server's "
+                            "handler) whose mailbox holds the library's own messages: the method cannot take "
+                            "messages.",
+                            "receive in an actor of your own and call it from the method with `ask:`"),
 }
 
 

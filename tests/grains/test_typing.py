@@ -208,3 +208,20 @@ b := g id: 'a'.
 { a = b. a hash = b hash. a = (g id: 'z'). ((Dictionary new at: a put: 1) at: b ifAbsent: [0]) = 1 } printNl.
 """, tmp_path)
     assert (rc, out, err) == (0, "#(true true false true)\n", "")
+
+
+def test_a_method_called_through_a_reference_cannot_receive(tmp_path):
+    rc, err = check("""
+Import module: #Grain.
+Object subclass: #C fields: (n).
+C >> grab = (Actor self receive) + 1.
+C >> wait = Actor self receive: { Integer -> [:k | k] } after: 10 do: [0].
+C >> get = self n.
+cs := Grain for: C initial: (C fields: { n: 0 }).
+(cs id: 'a') grab printNl.
+(cs id: 'a') wait printNl.
+(cs id: 'a') get printNl.
+""", tmp_path)
+    assert rc == 1
+    assert err.count("RECEIVE IN A PROXIED CALL") == 2
+    assert "prog.lp:4:14\n" in err and "prog.lp:5:35\n" in err and "called through a grain reference" in err
