@@ -9,7 +9,12 @@ tells the peer's code, 1006 when the connection just ended); passing the deadlin
 Timeout. A message over the limit (1 MiB unless `receive:limit:`) closes with 1009 and raises
 LimitExceeded; a protocol violation closes with 1002, text that is not UTF-8 with 1007, both
 raising NetworkError. `sendText:`, `sendBytes:` write one frame (masked by clients), `close` /
-`close:` send a close frame and close the connection."""
+`close:` send a close frame and close the connection.
+
+`ws receiveOrMail: ms` is receive: for an actor that also waits for its mailbox (a durable
+grain's socket host, stdlib/durable_sockets.lp): it answers `Maybe none` at once when the actor
+has a message, else `Maybe some:` what receive: would answer, and its wait on the socket also
+ends when a message arrives (the runtime's lprt_wait_fd_or_receive: one wait, no polling)."""
 from __future__ import annotations
 
 import base64
@@ -18,10 +23,12 @@ import os
 import struct
 
 from lp.interp.net_values import Socket, WebSock
-from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail, limit_arg, os_error, read_some,
-                                 wait_for, would_block, write, write_some)
+from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail, limit_arg, no_waits_in_simulation,
+                                 os_error, read_some, wait_for, would_block, write, write_some)
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, Maybe
+from lp.interp.vm import SUSPEND
+from lp.runtime import binding as rt
 from lp.runtime.binding import ffi, lib
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -66,23 +73,54 @@ def _message(p, data, is_text):
     return Maybe(True, Instance(p.interp.classes["WebSocketMessage"], (data, is_text)))
 
 
-def receive(p, ws, ms, limit, what):
+_MAIL = object()
+
+
+def _has_mail(p):
+    return lib.lprt_mbox_first(p.ctx._ptr) != ffi.NULL
+
+
+def _wait_or_mail(p, fd, code, deadline, what, ms):
+    """wait_for that also ends when a message reaches the actor's mailbox."""
+    frame = p.stack[-1]
+    no_waits_in_simulation(p, what)
+    if deadline != -1 and lib.lprt_now() >= deadline:
+        fail(p, "Timeout", f"{what} timed out after {ms} ms")
+    frame.wait = ("net", deadline, None)
+    p.ctx.wait_fd_or_receive(fd, rt.WRITE if code == lib.LPRT_NET_WANT_WRITE else rt.READ, 0, deadline)
+    return SUSPEND
+
+
+def receive(p, ws, ms, limit, what, mail=False):
+    """The next message; with `mail`, `Maybe none` as soon as the actor has a message and the
+    answer of receive: in `Maybe some:` otherwise."""
+    r = _receive_message(p, ws, ms, limit, what, mail)
+    if r is _MAIL:
+        return NONE
+    return r if not mail or r is SUSPEND else Maybe(True, r)
+
+
+def _receive_message(p, ws, ms, limit, what, mail):
     deadline, _ = _started(p, ms, what)
     s = ws.sock
+    wait = _wait_or_mail if mail else (lambda p, fd, code, dl, what, ms: wait_for(p, fd, code, dl, None, what, ms))
     if s.conn is None:
         p.stack[-1].wait = None
         return NONE
     opcode, fin = ffi.new("int *"), ffi.new("int *")
     while True:
+        if mail and _has_mail(p):
+            p.stack[-1].wait = None
+            return _MAIL
         r = _flush(p, ws, what)
         if r:
-            return wait_for(p, s.fd, r, deadline, None, what, ms)
+            return wait(p, s.fd, r, deadline, what, ms)
         if s.conn is None:
             p.stack[-1].wait = None
             return NONE
         n, data = read_some(p, s, what, lib.lprt_ws_read_frame, limit, 0 if ws.client else 1, opcode, fin)
         if would_block(n):
-            return wait_for(p, s.fd, n, deadline, None, what, ms)
+            return wait(p, s.fd, n, deadline, what, ms)
         if n in (lib.LPRT_NET_EOF, lib.LPRT_NET_TRUNCATED) or n < 0 and -n in (104, 32):
             s.close()
             ws.close_code = ws.close_code or 1006
@@ -130,6 +168,16 @@ def receive(p, ws, ms, limit, what):
 @prim("WebSocket", "receive:")
 def _receive(p, ws, ms):
     return receive(p, ws, ms, LIMIT, "receive:")
+
+
+@prim("WebSocket", "receiveOrMail:")
+def _receive_or_mail_default(p, ws, ms):
+    return receive(p, ws, ms, LIMIT, "receiveOrMail:", mail=True)
+
+
+@prim("WebSocket", "receiveOrMail:limit:")
+def _receive_or_mail(p, ws, ms, limit):
+    return receive(p, ws, ms, limit_arg(p, limit, "receiveOrMail:limit:"), "receiveOrMail:limit:", mail=True)
 
 
 @prim("WebSocket", "receive:limit:")

@@ -428,6 +428,8 @@ close -> UndefinedObject
     "WebSocket": """
 receive: Integer -> Maybe[WebSocketMessage]
 receive: Integer limit: Integer -> Maybe[WebSocketMessage]
+receiveOrMail: Integer -> Maybe[Maybe[WebSocketMessage]]
+receiveOrMail: Integer limit: Integer -> Maybe[Maybe[WebSocketMessage]]
 sendText: String -> Integer
 sendBytes: ByteArray -> Integer
 close -> UndefinedObject

@@ -245,6 +245,8 @@ BY_CLASS = {
     ("TLS", "wrapServer:certFile:keyFile:timeout:"): "the socket, now TLS, after a server handshake with the PEM certificate chain and key",
     ("WebSocket", "receive:"): "the next message (fragments joined, pings answered), none after the peer's close; Timeout; over 1 MiB: closes with 1009 and raises LimitExceeded",
     ("WebSocket", "receive:limit:"): "as receive:, with the given largest message in bytes",
+    ("WebSocket", "receiveOrMail:"): "none at once when the running actor has a message, else some: what receive: answers; the wait also ends when a message arrives",
+    ("WebSocket", "receiveOrMail:limit:"): "as receiveOrMail:, with the given largest message in bytes",
     ("WebSocket", "sendText:"): "sends a text message; answers its size in bytes", ("WebSocket", "sendBytes:"): "sends a binary message",
     ("WebSocket", "close"): "sends a close frame (1000) and closes the connection", ("WebSocket", "close:"): "the same with another close code",
     ("WebSocket", "closeCode"): "the peer's close code (1006: the connection ended without one; 0: still open)",
