@@ -78,6 +78,7 @@ TABLE = {
     ("ByteArray", True, "new:"): ("lpn_bytes_new_size", 1, BYTES, True),
     ("ByteArray", True, "withAll:"): ("lpn_bytes_with_all", 1, BYTES, True),
     ("String", False, "asByteArray"): ("lpn_str_as_bytes", 0, BYTES, False),
+    ("String", False, "sha256Hex"): ("lpn_str_sha256_hex", 0, STR, False),
     ("String", True, "lf"): ("lpn_str_lf", 0, STR, False),
     ("String", True, "crlf"): ("lpn_str_crlf", 0, STR, False),
 }

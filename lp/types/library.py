@@ -194,6 +194,7 @@ notEmpty -> Boolean
 indexOf: Character -> Integer
 copyFrom: Integer to: Integer -> String
 asByteArray -> ByteArray
+sha256Hex -> String
 copyReplaceAll: String with: String -> String
 join: Array[String] -> String
 substrings: String -> Array[String]

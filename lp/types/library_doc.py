@@ -203,6 +203,7 @@ BY_CLASS = {
     ("ByteArray", "new:"): "that many zero bytes", ("ByteArray", "withAll:"): "the Integers (0-255) as bytes",
     ("String", "asByteArray"): "the text encoded as UTF-8", ("String", "new"): "the empty String, `''`",
     ("String", "lf"): "a String of the newline character",
+    ("String", "sha256Hex"): "SHA-256 of the text as UTF-8, as 64 lowercase hex digits",
     ("String", "crlf"): "a String of carriage return and newline",
     ("TCP", "connect:port:timeout:"): "a connected socket (the name resolved off the scheduler's threads); raises Timeout, ConnectionRefused, DNSError",
     ("TCP", "listen:"): "a listener on every interface (port 0: any free port)",
