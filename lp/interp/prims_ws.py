@@ -141,6 +141,7 @@ def _receive_message(p, ws, ms, limit, what, mail):
         if op == CLOSE:
             code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else 1005
             ws.close_code = code
+            ws.close_reason = data[2:].decode("utf-8", "replace")
             _queue_close(ws, code if len(data) >= 2 else 1000)
             _flush(p, ws, what)
             s.close()
@@ -203,12 +204,14 @@ def _send_bytes(p, ws, data):
     return _send(p, ws, BINARY, _bytes_arg(p, data, "sendBytes:"), "sendBytes:")
 
 
-def close(p, ws, code):
-    _int_arg(p, code, "close:")
+def close(p, ws, code, reason=b"", what="close:"):
+    _int_arg(p, code, what)
     if not (code == 1000 or 3000 <= code <= 4999 or code in (1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011)):
-        fail(p, "Error", f"close: {code} is not a close code an endpoint may send")
+        fail(p, "Error", f"{what} {code} is not a close code an endpoint may send")
+    if len(reason) > 123:
+        fail(p, "Error", f"{what} a close reason is at most 123 bytes of UTF-8, not {len(reason)}")
     if ws.sock.conn is not None:
-        _queue_close(ws, code)
+        _queue_close(ws, code, reason)
         _flush(p, ws, "close:")
         ws.sock.close()
     return None
@@ -222,6 +225,16 @@ def _close(p, ws):
 @prim("WebSocket", "close:")
 def _close_code(p, ws, code):
     return close(p, ws, code)
+
+
+@prim("WebSocket", "close:reason:")
+def _close_reason(p, ws, code, reason):
+    return close(p, ws, code, _str_arg(p, reason, "close:reason:").encode("utf-8"), "close:reason:")
+
+
+@prim("WebSocket", "closeReason")
+def _close_reason_of(p, ws):
+    return ws.close_reason
 
 
 @prim("WebSocket", "closeCode")

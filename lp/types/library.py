@@ -435,7 +435,9 @@ sendText: String -> Integer
 sendBytes: ByteArray -> Integer
 close -> UndefinedObject
 close: Integer -> UndefinedObject
+close: Integer reason: String -> UndefinedObject
 closeCode -> Integer
+closeReason -> String
 """,
     "GrainRef": """
 label -> String
@@ -571,6 +573,9 @@ remember: String for: String class: String id: a -> UndefinedObject
     "Storage": """
 at: String -> Storage
 bindGrain: String dir: String -> String
+register: a as: String -> a
+registered: String like: a -> a
+asDynamic: a -> Dynamic
 current -> Storage
 currentGrain -> String
 currentDir -> String
@@ -619,8 +624,10 @@ space -> UndefinedObject
 # type anything.
 _GRAINS = ("stdlib/grain.lp", "grains are made with `Grain for: C initial: state` and referred to with its `id:` "
            "(docs/grains.md)")
+_SOCKETS = ("stdlib/grain_sockets.lp", "a durable grain reaches its sockets with `Grain sockets` (docs/durable.md)")
 INTERNAL = {("GrainRef", "label:like:on:"): _GRAINS, ("GrainRef", "decodeState:like:"): _GRAINS,
-            ("GrainRef", "asState:like:"): _GRAINS}
+            ("GrainRef", "asState:like:"): _GRAINS, ("Storage", "register:as:"): _SOCKETS,
+            ("Storage", "registered:like:"): _SOCKETS, ("Storage", "asDynamic:"): _SOCKETS}
 
 # Selectors whose result does not matter when the send is a discarded statement:
 # their branches need not agree there.
