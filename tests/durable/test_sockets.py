@@ -6,6 +6,7 @@ One LP server (tests/durable/sockets_program.py) serves the whole module, each t
 its own."""
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
 import urllib.request
@@ -166,8 +167,8 @@ def test_limits_and_their_errors(server):
 
 
 def test_fifty_clients_on_ten_grains(server):
-    clients = [server.ws(f"many{i % 10}") for i in range(50)]
-    try:
+    with contextlib.ExitStack() as stack:
+        clients = [stack.enter_context(server.ws(f"many{i % 10}")) for i in range(50)]
         for i, ws in enumerate(clients):
             ws.send(f"name c{i}")
         for i, ws in enumerate(clients):
@@ -178,8 +179,5 @@ def test_fifty_clients_on_ten_grains(server):
             assert len(ask(ws, "list").split()) == 5
         ids = {ask(ws, "id") for ws in clients}
         assert len(ids) == 50
-    finally:
-        for ws in clients:
-            ws.close()
     ends = [server.end_of(f"many{i % 10}") for i in range(50)]
     assert sorted(e.split()[-2] for e in ends) == sorted(f"c{i}" for i in range(50))
