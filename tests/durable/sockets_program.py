@@ -1,7 +1,8 @@
 """The LP program the hosted-socket tests and bench/durable/sockets_bench.py run: a durable Room
 grain whose sockets are hosted (docs/durable.md, Hosted sockets), driven by text commands, and an
 HTTP handler that routes /r/<name> to the room of that name, answers /active with how many rooms
-are active and tries accept: on the plain request /plain."""
+are active, tries accept: on the plain request /plain, and has the room `full` accept the upgrade
+request /full until it has 10,000 sockets (reserved: their responses are never sent)."""
 from __future__ import annotations
 
 PROGRAM = """
@@ -32,22 +33,31 @@ Room >> socketMessage: socket data: message = (
     cmd = 'raise' ifTrue: [Error signal: 'the room broke'].
     self with: { posts: self posts + 1 }).
 Room >> socketClose: socket event: event = (
-    ('close ' , Grain key , ' ' , event code printString , ' [' , event reason , '] ' , event wasClean printString , ' ' , ((socket attachment collect: [:b | b asString]) valueOr: 'none') , ' ' , (Room try: [socket send: 'late'])) displayNl.
+    late := (Room try: [socket send: 'late']) , ' ' , (Room try: [socket close]) , ' ' , (Room try: [socket attachment: 'x' asByteArray]).
+    ('close ' , Grain key , ' ' , event code printString , ' [' , event reason , '] ' , event wasClean printString , ' ' , late , ' ' , ((socket attachment collect: [:b | b asString]) valueOr: 'none')) displayNl.
     self).
 Room >> socketError: socket event: event = (
     ('error ' , Grain key , ' ' , event code , ' ' , ((socket attachment collect: [:b | b asString]) valueOr: 'none')) displayNl.
     self).
+Room >> fill: request = (
+    n := Room count: 0 accepting: request.
+    HttpResponse ok: n printString , ' ' , (Room try: [Grain sockets accept: request])).
+Room class >> count: n accepting: request =
+    (TooManySockets try: [Grain sockets accept: request. true] onError: [:e | false])
+        ifTrue: [Room count: n + 1 accepting: request]
+        ifFalse: [n].
 Room class >> try: blk = Error try: [blk value. 'ok'] onError: [:e | e class name].
 rooms := Grain for: Room initial: (Room fields: { posts: 0 }) dir: '%(dir)s'
     options: (GrainOptions default with: { idle: %(idle)d }).
 server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
     req path = '/active' ifTrue: [HttpResponse ok: rooms active printString] ifFalse: [
+        req path = '/full' ifTrue: [(rooms named: 'full') fill: req] ifFalse: [
         req path = '/plain'
             ifTrue: [
                 InvalidUpgrade
                     try: [(rooms named: 'plain') join: req]
                     onError: [:e | HttpResponse ok: e class name]]
-            ifFalse: [(rooms named: (req path copyFrom: 4 to: req path size)) join: req]]].
+            ifFalse: [(rooms named: (req path copyFrom: 4 to: req path size)) join: req]]]].
 server port printNl.
 Actor self receive: { #never -> [] } after: %(life)d do: [].
 """
