@@ -207,6 +207,20 @@ int lpnet_wait(int fd, long r, int64_t deadline, const char *what, lpn_value ms)
     return lpn_wait_end() ? -1 : 0;
 }
 
+/* lpnet_wait that also ends when a message reaches the running actor's mailbox. */
+int lpnet_wait_or_mail(int fd, long r, int64_t deadline, const char *what, lpn_value ms) {
+    if (deadline != -1 && lprt_now() >= deadline) {
+        char t[64];
+        lpnet_ms_text(ms, t, sizeof t);
+        lpnet_fail("Timeout", "%s timed out after %s ms", what, t);
+        return -1;
+    }
+    lprt_actor *self = lpn_wait_begin();
+    lprt_wait_fd_or_receive(self, fd, r == LPRT_NET_WANT_WRITE ? LPRT_WRITE : LPRT_READ, 0, deadline);
+    lprt_suspend(self);
+    return lpn_wait_end() ? -1 : 0;
+}
+
 void lpnet_drop_all(lpn_value *a, int n) {
     for (int i = 0; i < n; i++) lpn_drop(a[i]);
 }

@@ -53,11 +53,6 @@ def missing_selectors() -> list[tuple[str, str]]:
     return out
 
 
-_HOSTED = ("for durable grains' hosted sockets (stdlib/grain_sockets.lp), which run with durable grains: "
-           "interpreter only so far (docs/durable.md)")
-NOT_YET.update({("WebSocket", s): _HOSTED for s in ("receiveOrMail:", "receiveOrMail:limit:", "close:reason:",
-                                                     "closeReason")})
-
 _STORE = ("durable grains' stores run with grains (docs/durable.md); their SQLite layer is C in the runtime "
           "(runtime/sql.c), ready for native primitives")
 NOT_YET.update({(c + side, s): _STORE for c in ("Storage", "SqlResult") for side, table in

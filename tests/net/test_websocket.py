@@ -181,11 +181,12 @@ Actor self receive: { #never -> [] } after: 60000 do: [].
 """
 
 
-def test_receive_or_mail_ends_its_wait_for_the_socket_when_a_message_arrives(tmp_path):
-    """The interpreter's WebSocket receiveOrMail:limit: (durable grains' socket hosts use it): the
-    actor waits for its socket and its mailbox at once; each message to it is taken while the
-    socket is idle, and the peer's messages still arrive in between."""
-    with LPProcess(MAIL_SERVER, tmp_path) as lp:
+@pytest.mark.parametrize("mode", MODES)
+def test_receive_or_mail_ends_its_wait_for_the_socket_when_a_message_arrives(tmp_path, mode):
+    """WebSocket receiveOrMail:limit: (durable grains' socket hosts use it): the actor waits for its
+    socket and its mailbox at once; each message to it is taken while the socket is idle, and the
+    peer's messages still arrive in between; closeReason is the reason of the peer's close."""
+    with LPProcess(MAIL_SERVER, tmp_path, mode=mode) as lp:
         port = int(lp.readline())
         with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
             pokes = [ws.recv(timeout=10) for _ in range(10)]
