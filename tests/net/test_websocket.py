@@ -165,8 +165,10 @@ Object subclass: #Poke fields: (text).
 Object subclass: #Host.
 Host class >> loop: ws = (ws receiveOrMail: 20000 limit: 1000)
     ifPresent: [:r | r
-        ifPresent: [:m | ws sendText: 'echo ', m text. Host loop: ws]
-        ifAbsent: [('closed ', ws closeCode printString, ' ', ws closeReason) displayNl]]
+        ifPresent: [:m | m text = 'bye'
+            ifTrue: [ws close: 4003 reason: 'see you']
+            ifFalse: [ws sendText: 'echo ', m text. Host loop: ws]]
+        ifAbsent: [('closed ', ws closeCode printString, ' ', ws closeReason) displayNl. nil]]
     ifAbsent: [
         Actor self receive: { Poke -> [:p | ws sendText: 'poke ', p text] }.
         Host loop: ws].
@@ -196,6 +198,12 @@ def test_receive_or_mail_ends_its_wait_for_the_socket_when_a_message_arrives(tmp
                 rest.append(ws.recv(timeout=10))
             ws.close(code=4002, reason="done")
         assert lp.readline() == "closed 4002 done"
+        with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
+            ws.send("bye")
+            with pytest.raises(ConnectionClosed) as info:
+                while True:
+                    ws.recv(timeout=10)
+            assert (info.value.rcvd.code, info.value.rcvd.reason) == (4003, "see you")
     got = pokes + rest
     assert "echo hi" in rest
     assert [g for g in got if g != "echo hi"] == [f"poke {i}" for i in range(1, 21)]
