@@ -23,12 +23,11 @@ import os
 import struct
 
 from lp.interp.net_values import Socket, WebSock
-from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail, limit_arg, no_waits_in_simulation,
-                                 os_error, read_some, wait_for, would_block, write, write_some)
+from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail, limit_arg, os_error, read_some,
+                                 wait_for, would_block, write, write_some)
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, Maybe
 from lp.interp.vm import SUSPEND
-from lp.runtime import binding as rt
 from lp.runtime.binding import ffi, lib
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -80,17 +79,6 @@ def _has_mail(p):
     return lib.lprt_mbox_first(p.ctx._ptr) != ffi.NULL
 
 
-def _wait_or_mail(p, fd, code, deadline, what, ms):
-    """wait_for that also ends when a message reaches the actor's mailbox."""
-    frame = p.stack[-1]
-    no_waits_in_simulation(p, what)
-    if deadline != -1 and lib.lprt_now() >= deadline:
-        fail(p, "Timeout", f"{what} timed out after {ms} ms")
-    frame.wait = ("net", deadline, None)
-    p.ctx.wait_fd_or_receive(fd, rt.WRITE if code == lib.LPRT_NET_WANT_WRITE else rt.READ, 0, deadline)
-    return SUSPEND
-
-
 def receive(p, ws, ms, limit, what, mail=False):
     """The next message; with `mail`, `Maybe none` as soon as the actor has a message and the
     answer of receive: in `Maybe some:` otherwise."""
@@ -103,7 +91,6 @@ def receive(p, ws, ms, limit, what, mail=False):
 def _receive_message(p, ws, ms, limit, what, mail):
     deadline, _ = _started(p, ms, what)
     s = ws.sock
-    wait = _wait_or_mail if mail else (lambda p, fd, code, dl, what, ms: wait_for(p, fd, code, dl, None, what, ms))
     if s.conn is None:
         p.stack[-1].wait = None
         return NONE
@@ -114,13 +101,13 @@ def _receive_message(p, ws, ms, limit, what, mail):
             return _MAIL
         r = _flush(p, ws, what)
         if r:
-            return wait(p, s.fd, r, deadline, what, ms)
+            return wait_for(p, s.fd, r, deadline, None, what, ms, mail)
         if s.conn is None:
             p.stack[-1].wait = None
             return NONE
         n, data = read_some(p, s, what, lib.lprt_ws_read_frame, limit, 0 if ws.client else 1, opcode, fin)
         if would_block(n):
-            return wait(p, s.fd, n, deadline, what, ms)
+            return wait_for(p, s.fd, n, deadline, None, what, ms, mail)
         if n in (lib.LPRT_NET_EOF, lib.LPRT_NET_TRUNCATED) or n < 0 and -n in (104, 32):
             s.close()
             ws.close_code = ws.close_code or 1006
