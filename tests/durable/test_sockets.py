@@ -190,3 +190,15 @@ def test_fifty_clients_on_ten_grains(server):
         assert len(ids) == 50
     ends = [server.end_of(f"many{i % 10}") for i in range(50)]
     assert sorted(e.split()[-1] for e in ends) == sorted(f"c{i}" for i in range(50))
+
+
+def test_the_hub_registry_and_the_dynamic_escape_are_internal_to_the_sockets_module(tmp_path):
+    from tests.durable.helpers import run
+    rc, out, err = run("""
+(Storage asDynamic: 3) printNl.
+(Storage register: 3 as: 'x') printNl.
+(Storage registered: 'x' like: 'text') printNl.
+""", tmp_path)
+    assert rc != 0
+    for sel in ("asDynamic:", "register:as:", "registered:like:"):
+        assert f"`Storage {sel}` is internal to stdlib/grain_sockets.lp" in out + err
