@@ -380,6 +380,10 @@ class Actor(ActorRef):
         lib.lprt_wait_fd(self._ptr, fd, events, deadline)
         return BLOCK
 
+    def wait_fd_or_receive(self, fd, events, after_seq=0, deadline=-1):
+        lib.lprt_wait_fd_or_receive(self._ptr, fd, events, after_seq, deadline)
+        return BLOCK
+
     def wait_resolve(self, host, service=None, family=0, socktype=0, timeout_ms=None):
         dl = deadline_after(timeout_ms)
         lib.lprt_wait_resolve(self._ptr, host.encode() if host else ffi.NULL,

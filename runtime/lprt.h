@@ -203,6 +203,9 @@ void lprt_msg_free(lprt *rt, lprt_msg *m);
 void lprt_wait_receive(lprt_actor *self, uint64_t after_seq, int64_t deadline);
 void lprt_wait_sleep(lprt_actor *self, int64_t deadline);
 void lprt_wait_fd(lprt_actor *self, int fd, int events, int64_t deadline);
+/* Both an fd wait and a receive: the actor wakes when fd is ready (LPRT_WAKE_FD), when a
+   message after after_seq is in its mailbox (LPRT_WAKE_MESSAGE) or at the deadline. */
+void lprt_wait_fd_or_receive(lprt_actor *self, int fd, int events, uint64_t after_seq, int64_t deadline);
 /* Starts getaddrinfo on the resolver thread; wake reason LPRT_WAKE_RESOLVED when done. */
 int lprt_wait_resolve(lprt_actor *self, const char *host, const char *service, int family,
                       int socktype, int64_t deadline);

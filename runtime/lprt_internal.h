@@ -46,7 +46,7 @@ typedef struct lprt__link {
     uint64_t ref;      /* monitors: the ref */
 } lprt__link;
 
-enum { WAIT_NONE, WAIT_RECEIVE, WAIT_SLEEP, WAIT_FD, WAIT_RESOLVE, WAIT_JOB };
+enum { WAIT_NONE, WAIT_RECEIVE, WAIT_SLEEP, WAIT_FD, WAIT_RESOLVE, WAIT_JOB, WAIT_FD_RECEIVE };
 
 typedef struct lprt__resolve lprt__resolve;
 

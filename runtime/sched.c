@@ -143,7 +143,7 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
         a->wait_after = a->tail ? a->tail->seq : 0;
         a->wait_deadline = -1;
     }
-    bool want_msg = wk == WAIT_RECEIVE;
+    bool want_msg = wk == WAIT_RECEIVE || wk == WAIT_FD_RECEIVE;
     int64_t dl = a->wait_deadline;
     if (want_msg && lprt__mbox_has_after(a, a->wait_after)) {
         requeue(d, a, LPRT_WAKE_MESSAGE, seq);
@@ -155,7 +155,7 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
     }
     if (dl >= 0) lprt__timer_arm(a, dl, seq);
     else lprt__timer_disarm(a);
-    if (wk == WAIT_FD) {
+    if (wk == WAIT_FD || wk == WAIT_FD_RECEIVE) {
         if (!d->rt->io) {
             fprintf(stderr, "lprt: fd waits are not supported in deterministic mode\n");
             abort();

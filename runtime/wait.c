@@ -19,6 +19,12 @@ void lprt_wait_fd(lprt_actor *self, int fd, int events, int64_t deadline) {
     self->wait_deadline = deadline;
 }
 
+void lprt_wait_fd_or_receive(lprt_actor *self, int fd, int events, uint64_t after_seq, int64_t deadline) {
+    lprt_wait_fd(self, fd, events, deadline);
+    self->wait_kind = WAIT_FD_RECEIVE;
+    self->wait_after = after_seq;
+}
+
 int lprt_wake_reason(lprt_actor *self) { return self->wake_reason; }
 
 int lprt_reductions(lprt_actor *self, int n) {

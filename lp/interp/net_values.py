@@ -89,7 +89,7 @@ class WebSock:
     """A WebSocket over a connected socket: the role (clients mask their frames), a message
     being reassembled from fragments, the close handshake's state, and control frames
     (pong, close) waiting to be written."""
-    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "out")
+    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "close_reason", "out")
 
     def __init__(self, sock, client: bool):
         self.sock = sock
@@ -98,6 +98,7 @@ class WebSock:
         self.frag_text = False
         self.close_sent = False
         self.close_code = None
+        self.close_reason = ""
         self.out = b""
 
 

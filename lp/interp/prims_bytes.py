@@ -1,7 +1,10 @@
 """ByteArray: immutable binary data (Python bytes), distinct from String (text); sockets read
 it with readBytes:timeout: and write it with writeBytes:. Indices start at 1; elements are the
-Integers 0-255. Also the line ends `String lf` and `String crlf` that line protocols need."""
+Integers 0-255. Also the line ends `String lf` and `String crlf` that line protocols need, and
+`String sha256Hex` (SHA-256 of the UTF-8 text, 64 lowercase hex digits)."""
 from __future__ import annotations
+
+import hashlib
 
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.registry import prim
@@ -80,6 +83,11 @@ def _index_of(p, b, v):
 @prim("String", "asByteArray")
 def _from_string(p, s):
     return s.encode("utf-8")
+
+
+@prim("String", "sha256Hex")
+def _sha256_hex(p, s):
+    return hashlib.sha256(s.encode("utf-8")).hexdigest()
 
 
 @prim("ByteArray", "new:", class_side=True)

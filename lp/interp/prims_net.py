@@ -59,15 +59,20 @@ def no_waits_in_simulation(p, what):
                                 "(lp test --seed) does not support; run the test with --real")
 
 
-def wait_for(p, fd, code, deadline, state, what, ms):
+def wait_for(p, fd, code, deadline, state, what, ms, mail=False):
     """`code` said "would block": raise Timeout if the deadline has passed, else register
-    the fd wait and answer SUSPEND (the send runs again when the actor wakes)."""
+    the fd wait and answer SUSPEND (the send runs again when the actor wakes). With `mail`,
+    a message reaching the actor's mailbox also ends the wait."""
     frame = p.stack[-1]
     no_waits_in_simulation(p, what)
     if deadline != -1 and lib.lprt_now() >= deadline:
         fail(p, "Timeout", f"{what} timed out after {_fmt(ms)} ms")
     frame.wait = ("net", deadline, state)
-    p.ctx.wait_fd(fd, rt.WRITE if code == WANT_WRITE else rt.READ, deadline=deadline)
+    events = rt.WRITE if code == WANT_WRITE else rt.READ
+    if mail:
+        p.ctx.wait_fd_or_receive(fd, events, 0, deadline)
+    else:
+        p.ctx.wait_fd(fd, events, deadline=deadline)
     return SUSPEND
 
 

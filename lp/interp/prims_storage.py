@@ -289,6 +289,27 @@ def _current_grain(p, cls):
     return _binding(p).key
 
 
+@prim("Storage", "register:as:", class_side=True)
+def _register(p, cls, value, name):
+    """A value the process keeps under a name (a durable server's socket hub, stdlib/grain_sockets.lp)."""
+    registry = p.interp.__dict__.setdefault("grain_registry", {})
+    registry[name] = value
+    return value
+
+
+@prim("Storage", "registered:like:", class_side=True)
+def _registered(p, cls, name, sample):
+    value = getattr(p.interp, "grain_registry", {}).get(name)
+    if value is None:
+        _raise(p, "Error", f"nothing is registered as {name}")
+    return value
+
+
+@prim("Storage", "asDynamic:", class_side=True)
+def _as_dynamic(p, cls, value):
+    return value
+
+
 @prim("Storage", "currentDir", class_side=True)
 def _current_dir(p, cls):
     return _binding(p).directory

@@ -9,7 +9,12 @@ tells the peer's code, 1006 when the connection just ended); passing the deadlin
 Timeout. A message over the limit (1 MiB unless `receive:limit:`) closes with 1009 and raises
 LimitExceeded; a protocol violation closes with 1002, text that is not UTF-8 with 1007, both
 raising NetworkError. `sendText:`, `sendBytes:` write one frame (masked by clients), `close` /
-`close:` send a close frame and close the connection."""
+`close:` send a close frame and close the connection.
+
+`ws receiveOrMail: ms` is receive: for an actor that also waits for its mailbox (a durable
+grain's socket host, stdlib/durable_sockets.lp): it answers `Maybe none` at once when the actor
+has a message, else `Maybe some:` what receive: would answer, and its wait on the socket also
+ends when a message arrives (the runtime's lprt_wait_fd_or_receive: one wait, no polling)."""
 from __future__ import annotations
 
 import base64
@@ -22,6 +27,7 @@ from lp.interp.prims_net import (_bytes_arg, _int_arg, _started, _str_arg, fail,
                                  wait_for, would_block, write, write_some)
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, Maybe
+from lp.interp.vm import SUSPEND
 from lp.runtime.binding import ffi, lib
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -66,7 +72,23 @@ def _message(p, data, is_text):
     return Maybe(True, Instance(p.interp.classes["WebSocketMessage"], (data, is_text)))
 
 
-def receive(p, ws, ms, limit, what):
+_MAIL = object()
+
+
+def _has_mail(p):
+    return lib.lprt_mbox_first(p.ctx._ptr) != ffi.NULL
+
+
+def receive(p, ws, ms, limit, what, mail=False):
+    """The next message; with `mail`, `Maybe none` as soon as the actor has a message and the
+    answer of receive: in `Maybe some:` otherwise."""
+    r = _receive_message(p, ws, ms, limit, what, mail)
+    if r is _MAIL:
+        return NONE
+    return r if not mail or r is SUSPEND else Maybe(True, r)
+
+
+def _receive_message(p, ws, ms, limit, what, mail):
     deadline, _ = _started(p, ms, what)
     s = ws.sock
     if s.conn is None:
@@ -74,15 +96,18 @@ def receive(p, ws, ms, limit, what):
         return NONE
     opcode, fin = ffi.new("int *"), ffi.new("int *")
     while True:
+        if mail and _has_mail(p):
+            p.stack[-1].wait = None
+            return _MAIL
         r = _flush(p, ws, what)
         if r:
-            return wait_for(p, s.fd, r, deadline, None, what, ms)
+            return wait_for(p, s.fd, r, deadline, None, what, ms, mail)
         if s.conn is None:
             p.stack[-1].wait = None
             return NONE
         n, data = read_some(p, s, what, lib.lprt_ws_read_frame, limit, 0 if ws.client else 1, opcode, fin)
         if would_block(n):
-            return wait_for(p, s.fd, n, deadline, None, what, ms)
+            return wait_for(p, s.fd, n, deadline, None, what, ms, mail)
         if n in (lib.LPRT_NET_EOF, lib.LPRT_NET_TRUNCATED) or n < 0 and -n in (104, 32):
             s.close()
             ws.close_code = ws.close_code or 1006
@@ -103,6 +128,7 @@ def receive(p, ws, ms, limit, what):
         if op == CLOSE:
             code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else 1005
             ws.close_code = code
+            ws.close_reason = data[2:].decode("utf-8", "replace")
             _queue_close(ws, code if len(data) >= 2 else 1000)
             _flush(p, ws, what)
             s.close()
@@ -132,6 +158,16 @@ def _receive(p, ws, ms):
     return receive(p, ws, ms, LIMIT, "receive:")
 
 
+@prim("WebSocket", "receiveOrMail:")
+def _receive_or_mail_default(p, ws, ms):
+    return receive(p, ws, ms, LIMIT, "receiveOrMail:", mail=True)
+
+
+@prim("WebSocket", "receiveOrMail:limit:")
+def _receive_or_mail(p, ws, ms, limit):
+    return receive(p, ws, ms, limit_arg(p, limit, "receiveOrMail:limit:"), "receiveOrMail:limit:", mail=True)
+
+
 @prim("WebSocket", "receive:limit:")
 def _receive_limit(p, ws, ms, limit):
     return receive(p, ws, ms, limit_arg(p, limit, "receive:limit:"), "receive:limit:")
@@ -155,12 +191,14 @@ def _send_bytes(p, ws, data):
     return _send(p, ws, BINARY, _bytes_arg(p, data, "sendBytes:"), "sendBytes:")
 
 
-def close(p, ws, code):
-    _int_arg(p, code, "close:")
+def close(p, ws, code, reason=b"", what="close:"):
+    _int_arg(p, code, what)
     if not (code == 1000 or 3000 <= code <= 4999 or code in (1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011)):
-        fail(p, "Error", f"close: {code} is not a close code an endpoint may send")
+        fail(p, "Error", f"{what} {code} is not a close code an endpoint may send")
+    if len(reason) > 123:
+        fail(p, "Error", f"{what} a close reason is at most 123 bytes of UTF-8, not {len(reason)}")
     if ws.sock.conn is not None:
-        _queue_close(ws, code)
+        _queue_close(ws, code, reason)
         _flush(p, ws, "close:")
         ws.sock.close()
     return None
@@ -174,6 +212,16 @@ def _close(p, ws):
 @prim("WebSocket", "close:")
 def _close_code(p, ws, code):
     return close(p, ws, code)
+
+
+@prim("WebSocket", "close:reason:")
+def _close_reason(p, ws, code, reason):
+    return close(p, ws, code, _str_arg(p, reason, "close:reason:").encode("utf-8"), "close:reason:")
+
+
+@prim("WebSocket", "closeReason")
+def _close_reason_of(p, ws):
+    return ws.close_reason
 
 
 @prim("WebSocket", "closeCode")

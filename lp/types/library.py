@@ -194,6 +194,7 @@ notEmpty -> Boolean
 indexOf: Character -> Integer
 copyFrom: Integer to: Integer -> String
 asByteArray -> ByteArray
+sha256Hex -> String
 copyReplaceAll: String with: String -> String
 join: Array[String] -> String
 substrings: String -> Array[String]
@@ -428,11 +429,15 @@ close -> UndefinedObject
     "WebSocket": """
 receive: Integer -> Maybe[WebSocketMessage]
 receive: Integer limit: Integer -> Maybe[WebSocketMessage]
+receiveOrMail: Integer -> Maybe[Maybe[WebSocketMessage]]
+receiveOrMail: Integer limit: Integer -> Maybe[Maybe[WebSocketMessage]]
 sendText: String -> Integer
 sendBytes: ByteArray -> Integer
 close -> UndefinedObject
 close: Integer -> UndefinedObject
+close: Integer reason: String -> UndefinedObject
 closeCode -> Integer
+closeReason -> String
 """,
     "GrainRef": """
 label -> String
@@ -568,6 +573,9 @@ remember: String for: String class: String id: a -> UndefinedObject
     "Storage": """
 at: String -> Storage
 bindGrain: String dir: String -> String
+register: a as: String -> a
+registered: String like: a -> a
+asDynamic: a -> Dynamic
 current -> Storage
 currentGrain -> String
 currentDir -> String
@@ -616,8 +624,10 @@ space -> UndefinedObject
 # type anything.
 _GRAINS = ("stdlib/grain.lp", "grains are made with `Grain for: C initial: state` and referred to with its `id:` "
            "(docs/grains.md)")
+_SOCKETS = ("stdlib/grain_sockets.lp", "a durable grain reaches its sockets with `Grain sockets` (docs/durable.md)")
 INTERNAL = {("GrainRef", "label:like:on:"): _GRAINS, ("GrainRef", "decodeState:like:"): _GRAINS,
-            ("GrainRef", "asState:like:"): _GRAINS}
+            ("GrainRef", "asState:like:"): _GRAINS, ("Storage", "register:as:"): _SOCKETS,
+            ("Storage", "registered:like:"): _SOCKETS, ("Storage", "asDynamic:"): _SOCKETS}
 
 # Selectors whose result does not matter when the send is a discarded statement:
 # their branches need not agree there.

@@ -47,6 +47,7 @@ int lpnet_would_block(long r);
 /* r said "would block": 0 after waiting (call again), or -1 with Timeout raised
    ("<what> timed out after <ms> ms") when the deadline had passed. */
 int lpnet_wait(int fd, long r, int64_t deadline, const char *what, lpn_value ms);
+int lpnet_wait_or_mail(int fd, long r, int64_t deadline, const char *what, lpn_value ms);
 void lpnet_drop_all(lpn_value *a, int n);
 lpn_value lpnet_text(const char *p, size_t n);     /* UTF-8, else Latin-1 (header text) */
 /* Writes all of data (borrows sock and ms; ms nil: no deadline): the byte count, or UNWIND. */

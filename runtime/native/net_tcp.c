@@ -195,7 +195,7 @@ int lpnet_deadline(lpn_value ms, const char *what, int64_t *out) {
 
 int lpnet_would_block(long r) { return r == LPRT_NET_WANT_READ || r == LPRT_NET_WANT_WRITE; }
 
-int lpnet_wait(int fd, long r, int64_t deadline, const char *what, lpn_value ms) {
+static int wait_fd(int fd, long r, int64_t deadline, const char *what, lpn_value ms, int mail) {
     if (deadline != -1 && lprt_now() >= deadline) {
         char t[64];
         lpnet_ms_text(ms, t, sizeof t);
@@ -203,8 +203,23 @@ int lpnet_wait(int fd, long r, int64_t deadline, const char *what, lpn_value ms)
         return -1;
     }
     lprt_actor *self = lpn_wait_begin();
-    lprt_fd_wait(self, fd, r == LPRT_NET_WANT_WRITE ? LPRT_WRITE : LPRT_READ, deadline);
+    int events = r == LPRT_NET_WANT_WRITE ? LPRT_WRITE : LPRT_READ;
+    if (mail) {
+        lprt_wait_fd_or_receive(self, fd, events, 0, deadline);
+        lprt_suspend(self);
+    } else {
+        lprt_fd_wait(self, fd, events, deadline);
+    }
     return lpn_wait_end() ? -1 : 0;
+}
+
+int lpnet_wait(int fd, long r, int64_t deadline, const char *what, lpn_value ms) {
+    return wait_fd(fd, r, deadline, what, ms, 0);
+}
+
+/* lpnet_wait that also ends when a message reaches the running actor's mailbox. */
+int lpnet_wait_or_mail(int fd, long r, int64_t deadline, const char *what, lpn_value ms) {
+    return wait_fd(fd, r, deadline, what, ms, 1);
 }
 
 void lpnet_drop_all(lpn_value *a, int n) {

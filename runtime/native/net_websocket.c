@@ -22,6 +22,8 @@ typedef struct wsock {
     unsigned char *frags;
     size_t nfrags, capfrags;
     int close_sent, close_code;
+    char *close_reason;      /* the peer's close frame's reason (NULL: none) */
+    size_t nreason;
     unsigned char *out;      /* control frames waiting to be written */
     size_t nout;
 } wsock;
@@ -30,6 +32,7 @@ static void ws_fin(lpn_foreign *f) {
     wsock *w = (wsock *)f;
     lpn_drop(w->sock);
     free(w->frags);
+    free(w->close_reason);
     free(w->out);
 }
 static int ws_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a WebSocket"); }
@@ -61,16 +64,20 @@ static unsigned char *encode(wsock *w, int opcode, const void *payload, size_t n
     return out;
 }
 
-static void queue_close(wsock *w, int code) {
+static void queue_close_reason(wsock *w, int code, const char *reason, size_t n) {
     if (w->close_sent) return;
     w->close_sent = 1;
-    unsigned char c[2] = {(unsigned char)(code >> 8), (unsigned char)code};
+    unsigned char c[2 + 123] = {(unsigned char)(code >> 8), (unsigned char)code};
+    if (n > 123) n = 123;
+    if (n) memcpy(c + 2, reason, n);
     size_t len;
-    unsigned char *f = encode(w, CLOSE, c, 2, &len);
+    unsigned char *f = encode(w, CLOSE, c, 2 + n, &len);
     size_t cap = w->nout;
     append(&w->out, &w->nout, &cap, f, len);
     free(f);
 }
+
+static void queue_close(wsock *w, int code) { queue_close_reason(w, code, NULL, 0); }
 
 /* Writes the queued control frames: 0 (all written, or the peer is gone), a "would block"
    code (the fd in *fd), or 1 with the error raised. */
@@ -111,17 +118,24 @@ static lpn_value message(const unsigned char *data, size_t n, int is_text) {
     return lpn_maybe_new(1, lpn_ref(o));
 }
 
-static lpn_value receive(wsock *w, lpn_value ms, size_t limit, const char *what) {
+/* With mail: *mail is set, and nothing read, as soon as the running actor has a message; the
+   waits for the socket also end when one arrives (receiveOrMail:). */
+static lpn_value receive(wsock *w, lpn_value ms, size_t limit, const char *what, int *mail) {
     int64_t deadline;
     char text[400];
+    int (*wait)(int, long, int64_t, const char *, lpn_value) = mail ? lpnet_wait_or_mail : lpnet_wait;
     if (lpnet_deadline(ms, what, &deadline)) return LPN_UNWIND_VALUE;
     if (!S(w)->conn) return lpn_maybe_new(0, LPN_NIL_VALUE);
     for (;;) {
         int fd = -1;
+        if (mail && lprt_mbox_first(lprt_self())) {
+            *mail = 1;
+            return LPN_NIL_VALUE;
+        }
         long r = flush(w, what, &fd);
         if (r == 1) return LPN_UNWIND_VALUE;
         if (r) {
-            if (lpnet_wait(fd, r, deadline, what, ms)) return LPN_UNWIND_VALUE;
+            if (wait(fd, r, deadline, what, ms)) return LPN_UNWIND_VALUE;
             continue;
         }
         if (!S(w)->conn) return lpn_maybe_new(0, LPN_NIL_VALUE);
@@ -135,7 +149,7 @@ static lpn_value receive(wsock *w, lpn_value ms, size_t limit, const char *what)
         fd = lprt_conn_fd(s->conn);
         lpnet_done(s);
         if (lpnet_would_block(n)) {
-            if (lpnet_wait(fd, n, deadline, what, ms)) return LPN_UNWIND_VALUE;
+            if (wait(fd, n, deadline, what, ms)) return LPN_UNWIND_VALUE;
             continue;
         }
         if (n == LPRT_NET_EOF || n == LPRT_NET_TRUNCATED || n == -104 || n == -32) {
@@ -168,6 +182,12 @@ static lpn_value receive(wsock *w, lpn_value ms, size_t limit, const char *what)
         }
         if (op == CLOSE) {
             int code = n >= 2 ? data[0] << 8 | data[1] : 1005;
+            if (n > 2) {
+                free(w->close_reason);
+                w->close_reason = malloc((size_t)n - 2);
+                memcpy(w->close_reason, data + 2, (size_t)n - 2);
+                w->nreason = (size_t)n - 2;
+            }
             free(data);
             w->close_code = code;
             queue_close(w, n >= 2 ? code : 1000);
@@ -202,7 +222,7 @@ static lpn_value receive(wsock *w, lpn_value ms, size_t limit, const char *what)
 }
 
 lpn_value lpn_ws_receive(lpn_value *a) {
-    lpn_value r = receive((wsock *)lpn_ptr(a[0]), a[1], LIMIT, "receive:");
+    lpn_value r = receive((wsock *)lpn_ptr(a[0]), a[1], LIMIT, "receive:", NULL);
     lpnet_drop_all(a, 2);
     return r;
 }
@@ -215,7 +235,35 @@ lpn_value lpn_ws_receive_limit(lpn_value *a) {
         lpnet_fail("Error", "receive:limit: the limit must be between 1 and 2^30, not %lld", (long long)limit);
         goto done;
     }
-    r = receive((wsock *)lpn_ptr(a[0]), a[1], (size_t)limit, "receive:limit:");
+    r = receive((wsock *)lpn_ptr(a[0]), a[1], (size_t)limit, "receive:limit:", NULL);
+done:
+    lpnet_drop_all(a, 3);
+    return r;
+}
+
+/* Maybe none when the actor has a message, else Maybe some: what receive answers. */
+static lpn_value receive_or_mail(wsock *w, lpn_value ms, size_t limit, const char *what) {
+    int mail = 0;
+    lpn_value r = receive(w, ms, limit, what, &mail);
+    if (mail) return lpn_maybe_new(0, LPN_NIL_VALUE);
+    return r.cls == LPN_UNWIND ? r : lpn_maybe_new(1, r);
+}
+
+lpn_value lpn_ws_receive_or_mail(lpn_value *a) {
+    lpn_value r = receive_or_mail((wsock *)lpn_ptr(a[0]), a[1], LIMIT, "receiveOrMail:");
+    lpnet_drop_all(a, 2);
+    return r;
+}
+
+lpn_value lpn_ws_receive_or_mail_limit(lpn_value *a) {
+    int64_t limit;
+    lpn_value r = LPN_UNWIND_VALUE;
+    if (lpnet_int(a[2], "receiveOrMail:limit:", &limit)) goto done;
+    if (!(limit > 0 && limit <= (1 << 30))) {
+        lpnet_fail("Error", "receiveOrMail:limit: the limit must be between 1 and 2^30, not %lld", (long long)limit);
+        goto done;
+    }
+    r = receive_or_mail((wsock *)lpn_ptr(a[0]), a[1], (size_t)limit, "receiveOrMail:limit:");
 done:
     lpnet_drop_all(a, 3);
     return r;
@@ -261,30 +309,48 @@ done:
 lpn_value lpn_ws_send_text(lpn_value *a) { return send(a, TEXT, "sendText:"); }
 lpn_value lpn_ws_send_bytes(lpn_value *a) { return send(a, BINARY, "sendBytes:"); }
 
-static lpn_value ws_close(wsock *w, lpn_value cv) {
+static lpn_value ws_close(wsock *w, lpn_value cv, const char *reason, size_t n, const char *what) {
     int64_t code;
-    if (lpnet_int(cv, "close:", &code)) return LPN_UNWIND_VALUE;
+    if (lpnet_int(cv, what, &code)) return LPN_UNWIND_VALUE;
     if (!(code == 1000 || (code >= 3000 && code <= 4999) || code == 1001 || code == 1002 || code == 1003 ||
           code == 1007 || code == 1008 || code == 1009 || code == 1010 || code == 1011))
-        return lpnet_fail("Error", "close: %lld is not a close code an endpoint may send", (long long)code);
+        return lpnet_fail("Error", "%s %lld is not a close code an endpoint may send", what, (long long)code);
+    if (n > 123)
+        return lpnet_fail("Error", "%s a close reason is at most 123 bytes of UTF-8, not %zu", what, n);
     if (S(w)->conn) {
         int fd;
-        queue_close(w, (int)code);
-        if (flush(w, "close:", &fd) == 1) return LPN_UNWIND_VALUE;
+        queue_close_reason(w, (int)code, reason, n);
+        if (flush(w, what, &fd) == 1) return LPN_UNWIND_VALUE;
         close_sock(w);
     }
     return LPN_NIL_VALUE;
 }
 
 lpn_value lpn_ws_close(lpn_value *a) {
-    lpn_value r = ws_close((wsock *)lpn_ptr(a[0]), lpn_int(1000));
+    lpn_value r = ws_close((wsock *)lpn_ptr(a[0]), lpn_int(1000), NULL, 0, "close");
     lpn_drop(a[0]);
     return r;
 }
 
 lpn_value lpn_ws_close_code(lpn_value *a) {
-    lpn_value r = ws_close((wsock *)lpn_ptr(a[0]), a[1]);
+    lpn_value r = ws_close((wsock *)lpn_ptr(a[0]), a[1], NULL, 0, "close:");
     lpnet_drop_all(a, 2);
+    return r;
+}
+
+lpn_value lpn_ws_close_reason(lpn_value *a) {
+    const char *reason;
+    lpn_value r = LPN_UNWIND_VALUE;
+    if (!lpnet_str(a[2], "close:reason:", &reason))
+        r = ws_close((wsock *)lpn_ptr(a[0]), a[1], reason, ((lpn_str *)lpn_ptr(a[2]))->len, "close:reason:");
+    lpnet_drop_all(a, 3);
+    return r;
+}
+
+lpn_value lpn_ws_close_reason_of(lpn_value *a) {
+    wsock *w = (wsock *)lpn_ptr(a[0]);
+    lpn_value r = lpnet_text(w->close_reason ? w->close_reason : "", w->nreason);
+    lpn_drop(a[0]);
     return r;
 }
 

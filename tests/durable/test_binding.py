@@ -2,6 +2,8 @@
 process), a fresh unique id, and a reference that activates nothing until its first call."""
 from __future__ import annotations
 
+import hashlib
+
 from tests.durable.helpers import run
 
 ROOMS = """
@@ -29,7 +31,8 @@ def test_a_name_gives_the_same_id_in_every_process_and_its_grain_keeps_its_state
     assert (rc, err) == (0, "")
     one, same, hall, other, posts, label = first.splitlines()
     assert (same, label, posts) == ("true", "true", "1")
-    assert len(one) == 27 and len({one, hall, other}) == 3
+    assert one == hashlib.sha256("Room/lobby".encode()).hexdigest() and len({one, hall, other}) == 3
+    assert hall == hashlib.sha256("Hall/lobby".encode()).hexdigest()
     assert second.splitlines()[:4] == first.splitlines()[:4]
     assert second.splitlines()[4] == "2"
 
@@ -72,7 +75,7 @@ of := [:n | '' join: ((1 to: n) asArray collect: [:i | 'é'])].
     assert out.splitlines() == [
         "InvalidName: a grain name is 1 to 2048 characters long, not 0",
         "InvalidName: a grain name is 1 to 2048 characters long, not 2049",
-        "InvalidName", "27", "27"]
+        "InvalidName", "64", "64"]
 
 
 def test_the_checker_types_the_binding(tmp_path):
@@ -83,3 +86,14 @@ rooms idFromName: 3.
     assert rc != 0
     assert "`GrainServer >> idFromName:` needs `String`" in out + err
     assert "does not understand `pots`" in out + err
+
+
+def test_sha256_hex_hashes_the_text_as_utf8(tmp_path):
+    rc, out, err = run("""
+'' sha256Hex displayNl.
+'Room/lobby🙂' sha256Hex displayNl.
+'abc' sha256Hex size printNl.
+""", tmp_path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [hashlib.sha256(b"").hexdigest(),
+                                hashlib.sha256("Room/lobby🙂".encode()).hexdigest(), "64"]

@@ -157,3 +157,53 @@ def test_wss_server_is_an_https_server(tmp_path, mode):
             ws.send("over tls")
             assert ws.recv(timeout=10) == "echo over tls"
         assert lp.readline() == "closed 1000"
+
+
+MAIL_SERVER = """
+Import module: #HttpServer.
+Object subclass: #Poke fields: (text).
+Object subclass: #Host.
+Host class >> loop: ws = (ws receiveOrMail: 20000 limit: 1000)
+    ifPresent: [:r | r
+        ifPresent: [:m | m text = 'bye'
+            ifTrue: [ws close: 4003 reason: 'see you']
+            ifFalse: [ws sendText: 'echo ', m text. Host loop: ws]]
+        ifAbsent: [('closed ', ws closeCode printString, ' ', ws closeReason) displayNl. nil]]
+    ifAbsent: [
+        Actor self receive: { Poke -> [:p | ws sendText: 'poke ', p text] }.
+        Host loop: ws].
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
+    HttpResponse webSocket: [:ws |
+        me := Actor self.
+        Actor spawn: [:a |
+            (1 to: 20) do: [:i | Actor sleep: 5. me ! (Poke fields: { text: i printString })]].
+        Host loop: ws]].
+server port printNl.
+Actor self receive: { #never -> [] } after: 60000 do: [].
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_receive_or_mail_ends_its_wait_for_the_socket_when_a_message_arrives(tmp_path, mode):
+    """WebSocket receiveOrMail:limit: (durable grains' socket hosts use it): the actor waits for its
+    socket and its mailbox at once; each message to it is taken while the socket is idle, and the
+    peer's messages still arrive in between; closeReason is the reason of the peer's close."""
+    with LPProcess(MAIL_SERVER, tmp_path, mode=mode) as lp:
+        port = int(lp.readline())
+        with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
+            pokes = [ws.recv(timeout=10) for _ in range(10)]
+            ws.send("hi")
+            rest = []
+            while len(rest) < 11:
+                rest.append(ws.recv(timeout=10))
+            ws.close(code=4002, reason="done")
+        assert lp.readline() == "closed 4002 done"
+        with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
+            ws.send("bye")
+            with pytest.raises(ConnectionClosed) as info:
+                while True:
+                    ws.recv(timeout=10)
+            assert (info.value.rcvd.code, info.value.rcvd.reason) == (4003, "see you")
+    got = pokes + rest
+    assert "echo hi" in rest
+    assert [g for g in got if g != "echo hi"] == [f"poke {i}" for i in range(1, 21)]
