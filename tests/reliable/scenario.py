@@ -1,4 +1,4 @@
-"""The bank scenario of docs/reliable.md, as crash tests run it: examples/reliable/bank.lp's
+"""The bank scenario of docs/reliable.md, as crash tests run it: tests/reliable/bank.lp's
 handlers and a main program that opens accounts and makes transfers as root runs of the ledger,
 waits for all of them and for the pump to be quiet, then prints DONE. Every start of the
 program re-issues the same root runs (same ids), so a restarted program resumes the scenario;
@@ -21,7 +21,7 @@ TRANSFERS = [("t1", "a", "b", 30), ("t2", "b", "c", 500), ("t3", "b", "a", 20), 
 
 
 def program(data: Path, accounts: dict = ACCOUNTS, transfers: list = TRANSFERS) -> str:
-    handlers = (ROOT / "examples" / "reliable" / "bank.lp").read_text()
+    handlers = (Path(__file__).with_name("bank.lp")).read_text()
     opens = "\n".join(f"node root: 'Account/{a}' op: #open: input: '{n}' id: 'open'." for a, n in accounts.items())
     starts = "\n".join(f"node root: 'Ledger/main' op: #transfer: input: '{f} {t} {n}' id: '{i}'."
                        for i, f, t, n in transfers)
