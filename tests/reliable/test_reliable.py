@@ -86,7 +86,7 @@ def test_a_call_whose_id_the_receiver_took_for_another_fails_at_its_caller(tmp_p
     assert out.splitlines() == [
         "'completed'",
         "RunView(status: 'failed', outcome: 'failed', result: 'conflict: the id was taken by another call')",
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
 
 
 RETRY = """Import module: #Reliable.
@@ -119,10 +119,10 @@ def test_a_result_whose_handler_raises_is_delivered_again_until_it_commits(tmp_p
     rc, out, err = run(RETRY.format(dir=tmp_path / "data"), tmp_path)
     assert (rc, err) == (0, "")
     assert out.splitlines() == [
-        "Dictionary('runs' -> 1, 'calls' -> 1, 'letters' -> 0)",   # the caller: nothing recorded
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 1)",   # the callee still owes the result
+        "Dictionary('runs' -> 1, 'calls' -> 1, 'timers' -> 0, 'letters' -> 0)",   # the caller: nothing recorded
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 1)",   # the callee still owes the result
         "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
 
 
 UNKNOWN = """
@@ -144,7 +144,7 @@ def test_an_address_of_no_class_of_the_node_fails_the_call_or_raises(tmp_path):
     assert rc == 1
     assert out.splitlines() == [
         "RunView(status: 'failed', outcome: 'failed', result: 'no_handler: no reliable grain Bux/b on this node')",
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
     assert "Error: no reliable grain 'Bux/a' on this node: an address is Class/id, of a class it serves" in err
     assert "Traceback" not in err
 
@@ -167,7 +167,7 @@ def test_an_unknown_op_fails_the_run(box):
 
 def test_the_result_of_a_call_is_delivered_once_and_the_outbox_empties(box):
     data, out = box
-    assert out[10:] == ["Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"] * 2
+    assert out[10:] == ["Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"] * 2
     assert sqlite3.connect(data / "Box" / "b.sqlite").execute("SELECT count(*) FROM kernel_outbox").fetchone() == (0,)
 
 
