@@ -179,16 +179,19 @@ def test_the_bank_scenario_keeps_its_invariants(tmp_path):
     assert (rc, out, err) == (0, "DONE\n", "")
     assert check(tmp_path / "data") == []
     ledger = sqlite3.connect(tmp_path / "data" / "Ledger" / "main.sqlite")
-    assert dict(ledger.execute("SELECT id, outcome FROM kernel_runs")) == {
-        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed"}
+    assert dict(ledger.execute("SELECT id, outcome FROM kernel_runs WHERE root = 1")) == {
+        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed", "t5": "canceled", "t6": "canceled"}
+    assert [r for r, in ledger.execute("SELECT outcome FROM kernel_runs WHERE root = 0")] == ["completed"] * 2   # timeouts
+    assert ledger.execute("SELECT state, outcome, late_outcome FROM kernel_calls WHERE op = 'hold:' ORDER BY abandoned"
+                          ).fetchall() == [("canceled", "canceled", None), ("failed", "failed", "canceled")]
     balances = {a: sqlite3.connect(tmp_path / "data" / "Account" / f"{a}.sqlite").execute(
         "SELECT amount FROM balance").fetchone()[0] for a in "abc"}
     assert balances == {"a": 80, "b": 60, "c": 10}
 
 
-# Three commit boundaries of the scenario (it has about 50): the first, one among the ledger's
-# nested calls, one near the end; each run on its own deterministic schedule.
-@pytest.mark.parametrize("n", [1, 17, 34])
+# Five commit boundaries of the scenario (it has about 73), evenly spread, so that some fall among
+# the nested calls, the timers and the cancels; each run on its own deterministic schedule.
+@pytest.mark.parametrize("n", [1, 17, 34, 51, 68])
 def test_crashed_after_a_commit_and_restarted_the_invariants_hold(tmp_path, n):
     crashed, broken = crash_at(tmp_path, n, seed=n, restart_seed=n + 100)
     assert crashed
