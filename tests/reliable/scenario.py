@@ -94,6 +94,8 @@ def check(data: Path, accounts: dict = ACCOUNTS, transfers: list = TRANSFERS, ho
             broken.append(f"{s.relative_to(data)}: {n} letters left in the outbox")
         if n := _rows(s, "SELECT count(*) FROM kernel_runs WHERE outcome IS NULL")[0][0]:
             broken.append(f"{s.relative_to(data)}: {n} runs not ended")
+        if n := _rows(s, "SELECT count(*) FROM kernel_calls WHERE owed = 1")[0][0]:
+            broken.append(f"{s.relative_to(data)}: {n} result handlers owed")
         for call, kind, n in _rows(s, "SELECT call, kind, count(*) FROM effects GROUP BY call, kind HAVING count(*) > 1"):
             broken.append(f"{s.relative_to(data)}: effect {kind} of {call} applied {n} times")
     runs = dict(_rows(ledger, "SELECT id, outcome FROM kernel_runs"))

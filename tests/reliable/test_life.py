@@ -94,6 +94,9 @@ T show: 'not early' value: (node when: 'Box/a' id: 'r5') result asInteger - t0 >
 node root: 'Box/a' op: #later: input: '600000' id: 'r6'.
 node root: 'Box/a' op: #dropTimers: input: 'r6' id: 'c6'.
 T show: 'timer cancelled' value: (node when: 'Box/a' id: 'r6').
+node root: 'Box/a' op: #later: input: '200' id: 'r10'.
+node quiet.
+T show: 'quiet' value: (node pending: 'Box/a').
 T show: 'hasty' value: (node root: 'Box/a' op: #hasty: input: '' id: 'r7') result.
 T show: 'negative' value: (node root: 'Box/a' op: #negative: input: '' id: 'r8') result.
 T show: 'bogus' value: (node root: 'Box/a' op: #bogus: input: '' id: 'r9') result.
@@ -163,6 +166,10 @@ def test_a_timer_waits_its_delay_then_is_a_call(life):
     assert out["scheduled"] == "'#(''scheduled'')'"
     assert out["not early"] == "true"
     assert "#('r5' 'completed' 'false')" in out["heard"]
+
+
+def test_quiet_waits_for_the_timers(life):
+    assert life[1]["quiet"] == "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"
 
 
 def test_a_timer_holds_its_run_open_unless_dropped(life):

@@ -115,12 +115,12 @@ node quiet.
 """
 
 
-def test_a_result_whose_handler_raises_is_delivered_again_until_it_commits(tmp_path):
+def test_a_result_whose_handler_raises_is_recorded_and_the_handler_runs_again_until_it_commits(tmp_path):
     rc, out, err = run(RETRY.format(dir=tmp_path / "data"), tmp_path)
     assert (rc, err) == (0, "")
     assert out.splitlines() == [
-        "Dictionary('runs' -> 1, 'calls' -> 1, 'timers' -> 0, 'letters' -> 0)",   # the caller: nothing recorded
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 1)",   # the callee still owes the result
+        "Dictionary('runs' -> 1, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",   # the call ended, its run did not
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",   # the callee is done
         "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
         "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
 
