@@ -29,9 +29,17 @@ Box >> done: call =
         sql: 'CREATE TABLE IF NOT EXISTS heard (call TEXT NOT NULL, outcome TEXT NOT NULL, late TEXT NOT NULL)' with: #())
         sql: 'INSERT INTO heard (call, outcome, late) VALUES (?, ?, ?)' with: { call by id. call outcome. call late printString })
         settle: call by outcome: call outcome result: call result.
-Box >> cancel: run reason: reason =
+Box >> cancel: run reason: reason = (
+    run op = 'fragile:' ifTrue: [
+        Grain storage execute: 'CREATE TABLE IF NOT EXISTS fragile (x INTEGER)'.
+        Grain storage execute: 'INSERT INTO fragile (x) VALUES (1)'.
+        Error signal: 'cannot stop'
+    ].
     ((super cancel: run reason: reason) sql: 'CREATE TABLE IF NOT EXISTS cancels (run TEXT NOT NULL)' with: #())
-        sql: 'INSERT INTO cancels (run) VALUES (?)' with: { run id }.
+        sql: 'INSERT INTO cancels (run) VALUES (?)' with: { run id }
+).
+Box >> fragile: run = Step none.
+Box >> finish: run = (Step none settle: (RunRef fields: { from: 'Box/b'. id: run input }) outcome: 'failed' result: 'gone') complete: run ref with: 'finished'.
 Box >> states: run = Step none complete: run ref with: ((self callsOf: (RunRef fields: { from: 'Box/a'. id: run input })) collect: [:c | c state]) printString.
 Box >> cancelAll: run =
     ((self callsOf: (RunRef fields: { from: 'Box/a'. id: run input })) inject: Step none into: [:s :c |
@@ -103,6 +111,12 @@ T show: 'bogus' value: (node root: 'Box/a' op: #bogus: input: '' id: 'r9') resul
 "a root run cancelled from outside"
 node root: 'Box/b' op: #hold: input: '' id: 'h1'.
 T show: 'root' value: (node cancel: 'Box/b' id: 'h1' reason: 'by hand').
+node root: 'Box/b' op: #fragile: input: '' id: 'f1'.
+T show: 'fragile' value: (node cancel: 'Box/b' id: 'f1' reason: 'x').
+T show: 'fragile again' value: (node cancel: 'Box/b' id: 'f1' reason: 'x').
+T show: 'fragile tries' value: (node call: #rows: args: { 'SELECT count(*) FROM fragile' } at: 'Box/b').
+T show: 'fragile asked' value: (node call: #rows: args: { 'SELECT cancel_asked FROM kernel_runs WHERE id = ''f1''' } at: 'Box/b').
+node root: 'Box/b' op: #finish: input: 'f1' id: 'f2'.
 node quiet.
 T show: 'heard' value: (node call: #rows: args: { 'SELECT call, outcome, late FROM heard ORDER BY rowid' } at: 'Box/a').
 T show: 'cancels' value: (node call: #rows: args: { 'SELECT run FROM cancels ORDER BY rowid' } at: 'Box/b').
@@ -189,7 +203,15 @@ def test_a_root_run_cancelled_from_outside_runs_its_cancel_handler(life):
     assert "#('h1')" in out["cancels"]
 
 
+def test_a_cancel_handler_that_raises_leaves_the_cancel_recorded_and_is_not_called_again(life):
+    data, out = life
+    assert out["fragile"] == out["fragile again"] == "RunView(status: 'working', outcome: '', result: '')"
+    assert out["fragile tries"] == "#(#('1'))"
+    assert out["fragile asked"] == "#(#('1'))"
+
+
 def test_everything_ends_and_no_letter_is_left(life):
+
     data, out = life
     assert out["a"] == out["b"] == "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"
 
@@ -246,4 +268,47 @@ def test_a_restarted_node_inquires_after_open_calls_and_fires_timers_left(tmp_pa
         "RunView(status: 'failed', outcome: 'failed', result: 'lost: Box/b has no record of the call')",
         "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
         "RunView(status: 'completed', outcome: 'completed', result: 'put fig')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
+
+
+BUSY = """
+Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> full: run = (
+    Grain storage execute: 'CREATE TABLE IF NOT EXISTS gate (x INTEGER)'.
+    ((Grain storage query: 'SELECT count(*) AS n FROM gate') rows first at: 'n') = 0
+        ifTrue: [Step busy]
+        ifFalse: [Step none complete: run ref with: 'room for ' , run input]
+).
+Box >> open: run = (Step none sql: 'INSERT INTO gate (x) VALUES (1)' with: #()) complete: run ref with: 'open'.
+Box >> ask: run = Step none call: 'Box/b' op: #full: input: run input then: #done: for: run ref.
+Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+(node root: 'Box/b' op: #full: input: 'x' id: 'f1') code printNl.
+(node run: 'Box/b' from: 'Box/b' id: 'f1') status printNl.
+node root: 'Box/a' op: #ask: input: 'y' id: 'r1'.
+Actor sleep: 300.
+(node pending: 'Box/a') printNl.
+(node pending: 'Box/b') printNl.
+node root: 'Box/b' op: #open: input: '' id: 'o1'.
+(node when: 'Box/a' id: 'r1') printNl.
+(node root: 'Box/b' op: #full: input: 'x' id: 'f1') result printNl.
+letter := Letter fields: { seq: 0. kind: 'gossip'. from: 'Box/a'. to: 'Box/b'. id: 'g1'. op: ''. input: ''. outcome: ''. result: ''. lane: '' }.
+(node deliver: letter) code printNl.
+node quiet.
+(node pending: 'Box/a') printNl.
+"""
+
+
+def test_a_busy_handler_takes_nothing_and_its_call_comes_again(tmp_path):
+    rc, out, err = run(BUSY.replace("{dir}", str(tmp_path / "data")), tmp_path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [
+        "'busy'",
+        "''",                                                                    # no run recorded
+        "Dictionary('runs' -> 1, 'calls' -> 1, 'timers' -> 0, 'letters' -> 1)",  # the call still owed
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",
+        "RunView(status: 'completed', outcome: 'completed', result: 'room for y')",
+        "'room for x'",
+        "'unsupported'",
         "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
