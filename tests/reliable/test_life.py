@@ -269,6 +269,9 @@ def test_a_restarted_node_inquires_after_open_calls_and_fires_timers_left(tmp_pa
         "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
         "RunView(status: 'completed', outcome: 'completed', result: 'put fig')",
         "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
+    # the timer's call took its id from the calls' counter, after the two calls
+    assert sqlite3.connect(data / "Box" / "a.sqlite").execute(
+        "SELECT id FROM kernel_calls WHERE to_addr = 'Box/c' AND input = 'fig'").fetchone() == ("Box/a#3",)
 
 
 BUSY = """
