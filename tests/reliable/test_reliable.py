@@ -189,7 +189,7 @@ def test_the_bank_scenario_keeps_its_invariants(tmp_path):
     assert balances == {"a": 80, "b": 60, "c": 10}
 
 
-# Five commit boundaries of the scenario (it has about 73), evenly spread, so that some fall among
+# Five commit boundaries of the scenario (it has about 89), spread so that some fall among
 # the nested calls, the timers and the cancels; each run on its own deterministic schedule.
 @pytest.mark.parametrize("n", [1, 17, 34, 51, 68])
 def test_crashed_after_a_commit_and_restarted_the_invariants_hold(tmp_path, n):
