@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.reliable.scenario import CRASHED, check, program, run  # noqa: E402
 
-COMMITS = 60   # more than the scenario's commits: a crash point past its last commit never fires
+COMMITS = 110   # more than the scenario's commits: a crash point past its last commit never fires
 
 
 def point(work: Path, n: int) -> tuple[bool, list[str]]:

@@ -86,7 +86,7 @@ def test_a_call_whose_id_the_receiver_took_for_another_fails_at_its_caller(tmp_p
     assert out.splitlines() == [
         "'completed'",
         "RunView(status: 'failed', outcome: 'failed', result: 'conflict: the id was taken by another call')",
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
 
 
 RETRY = """Import module: #Reliable.
@@ -115,14 +115,14 @@ node quiet.
 """
 
 
-def test_a_result_whose_handler_raises_is_delivered_again_until_it_commits(tmp_path):
+def test_a_result_whose_handler_raises_is_recorded_and_the_handler_runs_again_until_it_commits(tmp_path):
     rc, out, err = run(RETRY.format(dir=tmp_path / "data"), tmp_path)
     assert (rc, err) == (0, "")
     assert out.splitlines() == [
-        "Dictionary('runs' -> 1, 'calls' -> 1, 'letters' -> 0)",   # the caller: nothing recorded
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 1)",   # the callee still owes the result
+        "Dictionary('runs' -> 1, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",   # the call ended, its run did not
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",   # the callee is done
         "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
 
 
 UNKNOWN = """
@@ -144,7 +144,7 @@ def test_an_address_of_no_class_of_the_node_fails_the_call_or_raises(tmp_path):
     assert rc == 1
     assert out.splitlines() == [
         "RunView(status: 'failed', outcome: 'failed', result: 'no_handler: no reliable grain Bux/b on this node')",
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"]
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
     assert "Error: no reliable grain 'Bux/a' on this node: an address is Class/id, of a class it serves" in err
     assert "Traceback" not in err
 
@@ -167,7 +167,7 @@ def test_an_unknown_op_fails_the_run(box):
 
 def test_the_result_of_a_call_is_delivered_once_and_the_outbox_empties(box):
     data, out = box
-    assert out[10:] == ["Dictionary('runs' -> 0, 'calls' -> 0, 'letters' -> 0)"] * 2
+    assert out[10:] == ["Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"] * 2
     assert sqlite3.connect(data / "Box" / "b.sqlite").execute("SELECT count(*) FROM kernel_outbox").fetchone() == (0,)
 
 
@@ -179,16 +179,19 @@ def test_the_bank_scenario_keeps_its_invariants(tmp_path):
     assert (rc, out, err) == (0, "DONE\n", "")
     assert check(tmp_path / "data") == []
     ledger = sqlite3.connect(tmp_path / "data" / "Ledger" / "main.sqlite")
-    assert dict(ledger.execute("SELECT id, outcome FROM kernel_runs")) == {
-        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed"}
+    assert dict(ledger.execute("SELECT id, outcome FROM kernel_runs WHERE root = 1")) == {
+        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed", "t5": "canceled", "t6": "canceled"}
+    assert [r for r, in ledger.execute("SELECT outcome FROM kernel_runs WHERE root = 0")] == ["completed"] * 2   # timeouts
+    assert ledger.execute("SELECT state, outcome, late_outcome FROM kernel_calls WHERE op = 'hold:' ORDER BY abandoned"
+                          ).fetchall() == [("canceled", "canceled", None), ("failed", "failed", "canceled")]
     balances = {a: sqlite3.connect(tmp_path / "data" / "Account" / f"{a}.sqlite").execute(
         "SELECT amount FROM balance").fetchone()[0] for a in "abc"}
     assert balances == {"a": 80, "b": 60, "c": 10}
 
 
-# Three commit boundaries of the scenario (it has about 50): the first, one among the ledger's
-# nested calls, one near the end; each run on its own deterministic schedule.
-@pytest.mark.parametrize("n", [1, 17, 34])
+# Five commit boundaries of the scenario (it has about 89), spread so that some fall among
+# the nested calls, the timers and the cancels; each run on its own deterministic schedule.
+@pytest.mark.parametrize("n", [1, 17, 34, 51, 68])
 def test_crashed_after_a_commit_and_restarted_the_invariants_hold(tmp_path, n):
     crashed, broken = crash_at(tmp_path, n, seed=n, restart_seed=n + 100)
     assert crashed
