@@ -97,6 +97,26 @@ def test_requests_statuses_headers_and_bodies(http_server, tmp_path, mode):
     assert Handler.ports[6] != Handler.ports[0]
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_line_breaks_in_the_request_line_or_headers_are_refused(http_server, tmp_path, mode):
+    out = run("""
+    T := [:b | Error try: [b value status printString] onError: [:e | e message]].
+    (T value: [Http get: url , '/x' headers: (Dictionary new at: 'X-Bad' put: 'a' , String crlf , 'Injected: 1') timeout: 5000]) displayNl.
+    (T value: [Http get: url , '/x' headers: (Dictionary new at: 'X' , String crlf , 'Y' put: 'v') timeout: 5000]) displayNl.
+    (T value: [Http get: url , '/x' headers: (Dictionary new at: 'A: b' put: 'v') timeout: 5000]) displayNl.
+    (T value: [Http request: 'GET /evil HTTP/1.1' url: url , '/x' headers: Dictionary new body: '' timeout: 5000]) displayNl.
+    (T value: [Http get: url , '/x' , String lf , 'Injected: 1' timeout: 5000]) displayNl.
+    (T value: [Http get: url , '/x' headers: (Dictionary new at: 'X-Ok' put: 'a b') timeout: 5000]) displayNl.
+    """, http_server, tmp_path, mode)
+    assert out == ["Http: the value of the header X-Bad may not contain a line break",
+                   "Http: a header name may not contain a line break or a space",
+                   "Http: a header name is not empty and has no colon, not 'A: b'",
+                   "Http: the method may not contain a line break or a space",
+                   "Http: the URL may not contain a line break or a space",
+                   "200"]
+    assert len(Handler.ports) == 1
+
+
 def _raw_server(serve_connection):
     """A server running serve_connection(sock, index) per connection; answers (port, connections)."""
     ls = socket.socket()
