@@ -211,6 +211,10 @@ class ActorState:
             r = proc.run()
         except ActorExit as e:
             self.exit_where = e.where
+            # what its frames held (a socket, say) is released now, as on a normal end: the LP frames, and
+            # the Python frames the exception's traceback keeps in a cycle with it
+            proc.stack.clear()
+            e.__traceback__ = e.__context__ = None
             ctx.set_exit_reason(e.kind, e.value)
             self.report_unmatched(ctx)
             self.ending()

@@ -15,7 +15,8 @@
 
 /* The interpreter runs out of Python recursion (lp/cli.py sets 20000) about here
  * when decoding nested arrays at the top level of a program (measured). */
-#define MAX_DEPTH 9998
+#define MAX_DEPTH 9998          /* on the main actor's stack: the interpreter's depth at a program's top level */
+#define MAX_DEPTH_SPAWNED 1000  /* on a spawned actor's 256 KiB stack, as the encoder (print.c) */
 
 typedef struct {
     const uint32_t *s;
@@ -292,7 +293,10 @@ static int scan_once(parser *p, int64_t idx, lpn_value *out, int64_t *next_out) 
     switch (p->s[idx]) {
     case '"': return scan_string(p, idx + 1, out, next_out);
     case '{': case '[':
-        if (++p->depth > MAX_DEPTH) { p->too_deep = 1; return -1; }
+        if (++p->depth > MAX_DEPTH || (p->depth > MAX_DEPTH_SPAWNED && !lpn_on_main_stack())) {
+            p->too_deep = 1;
+            return -1;
+        }
         r = p->s[idx] == '{' ? parse_object(p, idx + 1, out, next_out) : parse_array(p, idx + 1, out, next_out);
         p->depth--;
         return r;

@@ -89,3 +89,22 @@ def test_decode_nesting_limit(tmp_path):
     assert b.status == 0, b.stderr.decode()
     got = native(tmp_path / "deep", tmp_path)
     assert got.stdout == expected.stdout and got.status == expected.status
+
+
+def test_deep_json_in_a_spawned_actor_is_an_lp_error_not_a_crash(tmp_path):
+    """A spawned actor's 256 KiB stack: past 1,000 levels `JSON decode:` raises (docs/native.md); a
+    RemoteServer's handler decodes what a client sends, so a deep body must not kill the server."""
+    from tests.net.helpers import run_program
+    src = """
+deep := [:n | ((1 to: n) inject: '' into: [:a :i | a , '[']) , ((1 to: n) inject: '' into: [:a :i | a , ']'])].
+main := Actor self.
+Actor spawn: [:me |
+    (Error try: [JSON decode: (deep value: 1000). 'decoded 1000'] onError: [:e | e message]) displayNl.
+    (Error try: [JSON decode: (deep value: 1500). 'decoded 1500'] onError: [:e | e message]) displayNl.
+    main ! #done].
+Actor self receive: { #done -> [:m | nil] }.
+(JSON decode: (deep value: 5000)) size printNl.
+"""
+    status, out, err = run_program(src, tmp_path, "build")
+    assert (status, err) == (0, "")
+    assert out == "decoded 1000\ninvalid JSON: the value is nested too deeply\n1\n"

@@ -236,3 +236,21 @@ def test_byte_arrays(tmp_path, mode):
     """, tmp_path, mode)
     assert out == ["#[104 195 169 33]", "4", "195", "'hé!'", "#[104 195 169 33 0 0]", "#[195 169]", "true", "4",
                    "asString: the bytes are not UTF-8 text (byte 1)"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_socket_is_closed_when_its_actor_ends_by_exit(tmp_path, mode):
+    """The peer of an actor that ends with `Actor exit:` (any reason) or an uncaught error sees the end
+    of the stream (lp run kept the socket open: the frames stayed referenced)."""
+    status, out, err = run_program("""
+server := TCP listenHost: '127.0.0.1' port: 0.
+Object subclass: #T.
+T class >> serve: ending on: server = Actor spawn: [:me |
+    c := server accept: 3000. c write: 'hi' , String lf. ending value].
+T class >> read: s = { s readLine: 5000. s readLine: 5000 } printString.
+ends := { [Actor exit: #killed]. [Actor exit: #normal]. [Actor exit: (Error fields: { message: 'bye' })].
+    [Error raise: 'uncaught'] }.
+ends do: [:b | T serve: b on: server. (T read: (TCP connect: '127.0.0.1' port: server port timeout: 1000)) displayNl].
+""", tmp_path, mode, domains=1)
+    assert status == 0, err
+    assert out == "#(Maybe some: 'hi' Maybe none)\n" * 4
