@@ -247,3 +247,19 @@ def test_a_binary_answers_the_same_500s_and_logs_the_same_messages(tmp_path):
     assert status == 0, err
     assert native == (status, out, err)
     assert err.count("the handler answered a response that cannot be sent") == 2, err
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_limits_it_cannot_serve_with_are_refused_at_start(tmp_path, mode):
+    status, out, err = run_program("""
+Import module: #HttpServer.
+try := [:lim | (Error try: [(HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: 'ok'] limits: lim) stop. 'started'] onError: [:e | e message]) displayNl].
+try value: (HttpLimits default with: { maxBody: 0 }).
+try value: (HttpLimits default with: { maxBody: -1 }).
+try value: (HttpLimits default with: { maxLine: 0 }).
+try value: (HttpLimits default with: { maxHeaders: 1025 }).
+try value: (HttpLimits default with: { maxHeadBytes: 16777217 }).
+""", tmp_path, mode)
+    refused = "HttpServer: the limits must be positive (lines and head at most 2^24, headers 1024, the body 2^30)\n"
+    assert (status, err) == (0, "")
+    assert out == "started\n" + refused * 4
