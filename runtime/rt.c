@@ -230,4 +230,5 @@ void lprt_get_stats(lprt *rt, lprt_stats *o) {
     o->parks = atomic_load(&rt->st_parks);
     o->messages = atomic_load(&rt->st_messages);
     o->seek_steps = atomic_load(&rt->st_seek_steps);
+    o->mbox_locks = atomic_load(&rt->st_mbox_locks);
 }
