@@ -249,6 +249,13 @@ void lprt_trap_exits(lprt_actor *a, int on);
 int lprt_traps_exits(lprt_actor *a);
 
 /* ---- observability ---- */
+/* A background actor (the observer's own) never wakes a parked domain while another domain
+   runs: woken from outside the domains (a timer, a socket) it joins the queue of a domain that
+   is running, and woken or queued on a domain it stays there without waking another, so a
+   program whose actors keep to one domain keeps to it while the actor serves. Actors a
+   background actor creates are background too. */
+void lprt_set_background(lprt_actor *a);
+
 typedef struct {
     uint64_t id;
     int state; /* LPRT_ST_* */

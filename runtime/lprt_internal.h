@@ -58,6 +58,7 @@ struct lprt_actor {
     _Atomic uint64_t st;
     lprt_actor *qnext;     /* intrusive run-queue / inbox link */
     lprt__domain *home;    /* domain it last ran on */
+    _Atomic int background; /* lprt_set_background: wakes no parked domain while another runs */
 
     lprt_step_fn step;
     lprt_fiber_fn fiber_fn;
@@ -141,6 +142,7 @@ struct lprt__domain {
     pthread_t thread;
     lprt__deque dq;
     _Atomic(lprt_actor *) inbox; /* MPSC handover (Treiber stack of actors) */
+    _Atomic int64_t bg_queued;   /* background actors in dq: the wake test leaves them out */
     _Atomic int parked;
     _Atomic uint32_t futex;
     void *sched_sp; /* scheduler context while a fiber runs */
