@@ -35,13 +35,29 @@ static void consumer(lprt_actor *self, void *ud) {
     while (h_recv_num(self) >= 0) {}
 }
 
-static uint64_t turns_elsewhere(lprt *rt, int mine) {
+/* Turns run and time parked, summed over the domains other than mine. */
+static void elsewhere(lprt *rt, int mine, uint64_t *turns, uint64_t *parked_ns) {
     lprt_domain_info d[8];
     int n = lprt_domain_snapshot(rt, d, 8);
-    uint64_t t = 0;
+    *turns = *parked_ns = 0;
     for (int i = 0; i < n; i++)
-        if (i != mine) t += d[i].turns;
-    return t;
+        if (i != mine) *turns += d[i].turns, *parked_ns += d[i].parked_ns;
+}
+
+static int domain_of(lprt *rt, uint64_t id) {
+    lprt_actor_info infos[8];
+    size_t n = lprt_snapshot(rt, infos, 8);
+    for (size_t k = 0; k < n && k < 8; k++)
+        if (infos[k].id == id) return infos[k].domain;
+    return -1;
+}
+
+static long produce(lprt_actor *self, lprt_actor *c, shared *sh, long i, int until) {
+    for (; atomic_load(&sh->ticks) < until; i++) {
+        CHECK(lprt_send(c, VAL(i)) == LPRT_OK);
+        lprt_reductions(self, 50);
+    }
+    return i;
 }
 
 static void producer(lprt_actor *self, void *ud) {
@@ -51,24 +67,21 @@ static void producer(lprt_actor *self, void *ud) {
     lprt_actor *t = lprt_create_fiber(rt, ticker, sh, 0);
     lprt_set_background(t);
     lprt_start(t);
-    /* warm up: the domains have parked since they started (one may have taken an actor then) */
-    long i = 0;
-    for (; atomic_load(&sh->ticks) < WARM; i++) {
-        CHECK(lprt_send(c, VAL(i)) == LPRT_OK);
-        lprt_reductions(self, 50);
-    }
-    lprt_actor_info infos[8];
-    size_t n = lprt_snapshot(rt, infos, 8);
-    int mine = -1;
-    for (size_t k = 0; k < n && k < 8; k++)
-        if (infos[k].id == lprt_id(self)) mine = infos[k].domain;
-    CHECK(mine >= 0);
-    uint64_t before = turns_elsewhere(rt, mine);
-    for (; atomic_load(&sh->ticks) < WARM + TICKS; i++) {
-        CHECK(lprt_send(c, VAL(i)) == LPRT_OK);
-        lprt_reductions(self, 50);
-    }
-    CHECK(turns_elsewhere(rt, mine) == before);
+    /* warm up until the other domain is parked: it ran no turn and its parked time grew
+       over a tick (it started with us and may have taken an actor then) */
+    long i = produce(self, c, sh, 0, WARM);
+    int mine;
+    uint64_t turns, parked, turns2, parked2;
+    do {
+        mine = domain_of(rt, lprt_id(self));
+        elsewhere(rt, mine, &turns, &parked);
+        i = produce(self, c, sh, i, atomic_load(&sh->ticks) + 2);
+        elsewhere(rt, mine, &turns2, &parked2);
+    } while (mine != domain_of(rt, lprt_id(self)) || turns2 != turns || parked2 <= parked);
+    int until = atomic_load(&sh->ticks) + TICKS;
+    produce(self, c, sh, i, until);
+    elsewhere(rt, mine, &turns2, &parked2);
+    CHECK(turns2 == turns);
     CHECK(atomic_load(&sh->child_background_ran) == 1);
     CHECK(lprt_send(c, VAL(-1)) == LPRT_OK);
     CHECK(lprt_send(t, VAL(0)) == LPRT_OK);
