@@ -274,6 +274,10 @@ class Actor(ActorRef):
         super().__init__(rt, ptr, id)
         self._scan_out = ffi.new("uint64_t[2]")
 
+    def set_background(self):
+        """lprt_set_background: this actor (and those it spawns) wakes no parked domain."""
+        lib.lprt_set_background(self._ptr)
+
     # mailbox (owner only)
     def first(self):
         p = lib.lprt_mbox_first(self._ptr)

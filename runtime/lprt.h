@@ -252,6 +252,13 @@ void lprt_trap_exits(lprt_actor *a, int on);
 int lprt_traps_exits(lprt_actor *a);
 
 /* ---- observability ---- */
+/* A background actor (the observer's own) never wakes a parked domain while another domain
+   runs: woken from outside the domains (a timer, a socket) it joins the queue of a domain that
+   is running, and woken or queued on a domain it stays there without waking another, so a
+   program whose actors keep to one domain keeps to it while the actor serves. Actors a
+   background actor creates are background too. */
+void lprt_set_background(lprt_actor *a);
+
 typedef struct {
     uint64_t id;
     int state; /* LPRT_ST_* */
@@ -271,7 +278,8 @@ int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uin
 
 /* With lprt_config.observe: the oldest messages waiting in a live actor's mailbox (those the
    owner has already moved to its list; the newest may not be there yet), up to cap: their
-   kinds (LPRT_MSG_*) and values, copied under the actor's lock and NOT retained, so the engine
+   kinds (LPRT_MSG_*) and values, copied under the actor's lock and NOT retained (a peek of an
+   actor that is running waits until its turn ends or it next changes its list, mailbox.c), so the engine
    must be able to look a value up after its message was taken and freed (the Python binding's
    handle table can: a freed handle is simply absent). Answers how many were copied, or -1 when
    the actor is not live or the runtime does not observe. */
@@ -290,6 +298,7 @@ int lprt_domain_snapshot(lprt *rt, lprt_domain_info *out, int cap);
 typedef struct {
     uint64_t spawned, exited, steals, parks, messages;
     uint64_t seek_steps; /* steps lprt_mbox_after took to find where a scan resumes */
+    uint64_t mbox_locks; /* times an owner locked its mailbox list because a peek was in progress */
 } lprt_stats;
 void lprt_get_stats(lprt *rt, lprt_stats *out);
 

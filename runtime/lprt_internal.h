@@ -58,6 +58,7 @@ struct lprt_actor {
     _Atomic uint64_t st;
     lprt_actor *qnext;     /* intrusive run-queue / inbox link */
     lprt__domain *home;    /* domain it last ran on */
+    _Atomic int background; /* lprt_set_background: wakes no parked domain while another runs */
 
     lprt_step_fn step;
     lprt_fiber_fn fiber_fn;
@@ -69,6 +70,9 @@ struct lprt_actor {
     lprt_msg *head, *tail;
     uint64_t next_seq;
     _Atomic int64_t mlen;
+    /* a peek in progress (mailbox.c): odd while lprt_mbox_peek reads the list; the owner then
+       changes it under its lock and acknowledges the ticket it saw */
+    _Atomic uint32_t peek_ticket, peek_ack;
 
     /* current wait (owner only) */
     int wait_kind;
@@ -138,6 +142,7 @@ struct lprt__domain {
     pthread_t thread;
     lprt__deque dq;
     _Atomic(lprt_actor *) inbox; /* MPSC handover (Treiber stack of actors) */
+    _Atomic int64_t bg_queued;   /* background actors in dq: the wake test leaves them out */
     _Atomic int parked;
     _Atomic uint32_t futex;
     void *sched_sp; /* scheduler context while a fiber runs */
@@ -187,7 +192,7 @@ struct lprt {
     _Atomic uint64_t next_ref;
     _Atomic int nparked;
     _Atomic int stopping;
-    int observe; /* lprt_config.observe: owners lock their mailbox list (mailbox.c) */
+    int observe; /* lprt_config.observe: lprt_mbox_peek may read mailbox lists (mailbox.c) */
     _Atomic int deadlocked; /* the deadlock hook has fired */
     _Atomic int running;
     lprt_actor *main;
@@ -202,7 +207,7 @@ struct lprt {
     _Atomic(lprt__workers *) jobs; /* jobs.c: started by the first job */
     pthread_mutex_t jobs_mu;
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
-    _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages, st_seek_steps;
+    _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages, st_seek_steps, st_mbox_locks;
     _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
 };
 
@@ -246,6 +251,9 @@ lprt_msg *lprt__msg_new(int kind);
 void lprt__mbox_drain(lprt_actor *self);
 bool lprt__mbox_has_after(lprt_actor *self, uint64_t seq);
 void lprt__mbox_free_all(lprt_actor *a);
+/* lprt_mbox_peek of a retained actor (mailbox.c): how many entries were read, -1 when it died. */
+int lprt__mbox_peek(lprt_actor *a, int *kinds, void **values, const char **names, int cap,
+                    const char *(*name_of)(void *value));
 
 /* timer.c */
 void lprt__timers_init(lprt__timers *t);

@@ -120,6 +120,9 @@ static lprt_actor *create(lprt *rt, int kind) {
     a->t_index = SIZE_MAX;
     a->next_seq = 1;
     a->wait_fd = -1;
+    lprt_actor *creator = lprt__cur_actor;
+    if (creator && creator->rt == rt && atomic_load_explicit(&creator->background, memory_order_relaxed))
+        atomic_init(&a->background, 1);
     pthread_mutex_init(&a->lock, NULL);
     atomic_fetch_add(&rt->refs, 1);
     lprt__shard *s = &rt->reg[a->id % REG_SHARDS];
@@ -191,6 +194,8 @@ lprt_actor *lprt_spawn_fiber(lprt *rt, lprt_fiber_fn fn, void *ud, size_t stack_
     return a;
 }
 
+void lprt_set_background(lprt_actor *a) { atomic_store_explicit(&a->background, 1, memory_order_relaxed); }
+
 void lprt_retain(lprt_actor *a) { atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed); }
 
 void lprt_release(lprt_actor *a) {
@@ -230,4 +235,5 @@ void lprt_get_stats(lprt *rt, lprt_stats *o) {
     o->parks = atomic_load(&rt->st_parks);
     o->messages = atomic_load(&rt->st_messages);
     o->seek_steps = atomic_load(&rt->st_seek_steps);
+    o->mbox_locks = atomic_load(&rt->st_mbox_locks);
 }

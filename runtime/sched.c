@@ -49,6 +49,34 @@ static void wake_one_parked(lprt *rt, lprt__domain *me) {
     }
 }
 
+static bool background(lprt_actor *a) { return atomic_load_explicit(&a->background, memory_order_relaxed); }
+
+/* The run queue's push and take, counting the background actors queued (sched.c's wake test). */
+static void dq_push(lprt__domain *d, lprt_actor *a) {
+    if (background(a)) atomic_fetch_add_explicit(&d->bg_queued, 1, memory_order_relaxed);
+    lprt__dq_push(&d->dq, a);
+}
+
+static lprt_actor *dq_steal(lprt__domain *d) {
+    lprt_actor *a = lprt__dq_steal(&d->dq);
+    if (a && background(a)) atomic_fetch_sub_explicit(&d->bg_queued, 1, memory_order_relaxed);
+    return a;
+}
+
+/* Queued work another domain could take: the background actors are left out. */
+static int64_t program_queued(lprt__domain *d) {
+    return lprt__dq_size(&d->dq) - atomic_load_explicit(&d->bg_queued, memory_order_relaxed);
+}
+
+/* Where a background actor woken from outside the domains goes: home, unless home is parked
+   and another domain is running. */
+static lprt__domain *awake_domain(lprt *rt, lprt__domain *home) {
+    if (!atomic_load_explicit(&home->parked, memory_order_seq_cst)) return home;
+    for (int i = 0; i < rt->ndomains; i++)
+        if (!atomic_load_explicit(&rt->domains[i].parked, memory_order_seq_cst)) return &rt->domains[i];
+    return home;
+}
+
 static void inbox_push(lprt__domain *d, lprt_actor *a) {
     lprt_actor *h = atomic_load_explicit(&d->inbox, memory_order_relaxed);
     do {
@@ -69,7 +97,7 @@ static void inbox_drain(lprt__domain *d) {
     while (rev) {
         lprt_actor *n = rev->qnext;
         rev->qnext = NULL;
-        lprt__dq_push(&d->dq, rev);
+        dq_push(d, rev);
         rev = n;
     }
 }
@@ -88,18 +116,20 @@ void lprt__schedule(lprt_actor *a) {
            passing chains such as the thread ring stay on one domain and cost
            no futex wake); a parked home domain is handed the actor only when
            it would otherwise queue behind other work here. */
-        if (home && home != me && lprt__dq_size(&me->dq) > 0 &&
+        bool bg = background(a);
+        if (!bg && home && home != me && program_queued(me) > 0 &&
             atomic_load_explicit(&home->parked, memory_order_seq_cst)) {
             inbox_push(home, a);
             domain_wake_if_parked(home);
             return;
         }
-        lprt__dq_push(&me->dq, a);
-        if (atomic_load_explicit(&rt->nparked, memory_order_seq_cst) > 0 && lprt__dq_size(&me->dq) > 1)
+        dq_push(me, a);
+        if (!bg && atomic_load_explicit(&rt->nparked, memory_order_seq_cst) > 0 && program_queued(me) > 1)
             wake_one_parked(rt, me);
         return;
     }
     if (!home) home = &rt->domains[a->id % (uint64_t)rt->ndomains];
+    if (background(a)) home = awake_domain(rt, home);
     inbox_push(home, a);
     domain_wake_if_parked(home);
 }
@@ -133,7 +163,7 @@ bool lprt__wake(lprt_actor *a, int reason, uint64_t seq) {
 static void requeue(lprt__domain *d, lprt_actor *a, int reason, uint64_t seq) {
     atomic_store_explicit(&a->st, W_MAKE(LPRT_ST_RUNNABLE, reason, seq + 1), memory_order_seq_cst);
     if (d->rt->det) lprt__det_push(d->rt, a);
-    else lprt__dq_push(&d->dq, a);
+    else dq_push(d, a);
 }
 
 static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
@@ -247,7 +277,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
 static lprt_actor *find_work(lprt__domain *d) {
     lprt *rt = d->rt;
     if (atomic_load_explicit(&d->inbox, memory_order_relaxed)) inbox_drain(d);
-    lprt_actor *a = lprt__dq_steal(&d->dq);
+    lprt_actor *a = dq_steal(d);
     if (a) return a;
     int n = rt->ndomains;
     d->rng = d->rng * 1103515245u + 12345u;
@@ -255,7 +285,7 @@ static lprt_actor *find_work(lprt__domain *d) {
     for (int i = 0; i < n; i++) {
         lprt__domain *v = &rt->domains[(off + i) % n];
         if (v == d) continue;
-        a = lprt__dq_steal(&v->dq);
+        a = dq_steal(v);
         if (a) {
             atomic_fetch_add_explicit(&rt->st_steals, 1, memory_order_relaxed);
             return a;

@@ -57,26 +57,28 @@ int lprt_actor_peers(lprt *rt, uint64_t id, uint64_t *links, size_t *nlinks, uin
     return found;
 }
 
+/* The live actor with this id, retained, or NULL. */
+static lprt_actor *find_live(lprt *rt, uint64_t id) {
+    lprt__shard *s = &rt->reg[id % REG_SHARDS];
+    lprt_actor *found = NULL;
+    pthread_mutex_lock(&s->mu);
+    for (lprt_actor *a = s->head; a; a = a->reg_next)
+        if (a->id == id) {
+            lprt_retain(a);
+            found = a;
+            break;
+        }
+    pthread_mutex_unlock(&s->mu);
+    return found;
+}
+
 static int peek(lprt *rt, uint64_t id, int *kinds, void **values, const char **names, int cap,
                 const char *(*name_of)(void *value)) {
     if (!rt->observe) return -1;
-    lprt__shard *s = &rt->reg[id % REG_SHARDS];
-    int n = -1;
-    pthread_mutex_lock(&s->mu);
-    for (lprt_actor *a = s->head; a; a = a->reg_next) {
-        if (a->id != id) continue;
-        pthread_mutex_lock(&a->lock);
-        n = 0;
-        for (lprt_msg *m = a->head; m && n < cap; m = m->_next, n++) {
-            kinds[n] = __atomic_load_n(&m->kind, __ATOMIC_ACQUIRE);
-            void *v = kinds[n] == LPRT_MSG_USER ? m->value : NULL;
-            if (values) values[n] = v;
-            if (names) names[n] = v ? name_of(v) : NULL;
-        }
-        pthread_mutex_unlock(&a->lock);
-        break;
-    }
-    pthread_mutex_unlock(&s->mu);
+    lprt_actor *a = find_live(rt, id);   /* not under the shard's lock: the peek may wait for a turn */
+    if (!a) return -1;
+    int n = lprt__mbox_peek(a, kinds, values, names, cap, name_of);
+    lprt_release(a);
     return n;
 }
 

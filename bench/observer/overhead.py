@@ -1,8 +1,8 @@
 """What the observer costs a running program: each bench/lp program run plainly and with the
 observer on and a page connected the whole time (a WebSocket client reading every tick),
-alternated, best of R; prints the wall and CPU times (user + system, of the program's process)
-and their ratios (docs/observer.md; goal: at most 5% slower). On a machine shared with other
-work the CPU ratio is the steadier figure.
+alternated, best of R; prints the wall and CPU times (user + system, of the program's process),
+the peak resident memory of the program's process, and their ratios (docs/observer.md; goal: at
+most 5% more). On a machine shared with other work the CPU ratio is the steadier figure.
 Mode "run" is `lp run` against `lp run --observe 0`; mode "build" is the binary of `lp build`
 against the binary of `lp build --observable` run with `--observe 0`, and also that binary run
 without the flag ("off": what compiling the observer in costs when it is not asked for).
@@ -12,8 +12,9 @@ without the flag ("off": what compiling the observer in costs when it is not ask
 from __future__ import annotations
 
 import argparse
+import os
 import re
-import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from websockets.sync.client import connect
 
+TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"   # GNU time (Debian package `time`)
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "bench" / "lp"))
@@ -49,31 +51,46 @@ def build(bench, out: Path, observable: bool) -> Path:
     return exe
 
 
-def cpu_of_children() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
-def run_once(cmd: list[str], bench, observe: bool) -> tuple[float, float, int]:
-    """Wall and CPU seconds of one run (and ticks the page received)."""
+def run_once(cmd: list[str], bench, observe: bool) -> tuple[float, float, int, int]:
+    """Wall and CPU seconds, peak RSS in KB of the program's own process, and ticks the page
+    received, of one run."""
     if observe:
         cmd = cmd + ["--observe", "0"] if cmd[0] != sys.executable else cmd[:-1] + ["--observe", "0", cmd[-1]]
-    t0, c0 = time.perf_counter(), cpu_of_children()
+    # GNU time reports the program's own figures: a child of this (large) Python process would
+    # carry its size into ru_maxrss, which survives exec.
+    report = tempfile.NamedTemporaryFile(prefix="lp-observer-time-", delete=False)
+    report.close()
+    cmd = [TIME, "-f", "%M", "-o", report.name, *cmd]
+    t0 = time.perf_counter()
     p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stop, counts, reader = threading.Event(), [0], None
+    err_first = ""
     if observe:
-        line = p.stderr.readline()
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        err_first = p.stderr.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", err_first)
         if not m:
-            raise SystemExit(f"no observer address: {line}{p.stderr.read()}")
+            raise SystemExit(f"no observer address: {err_first}{p.stderr.read()}")
         reader = threading.Thread(target=watch, args=(int(m.group(1)), stop, counts), daemon=True)
         reader.start()
-    out, err = p.communicate(timeout=600)
-    dt, cpu = time.perf_counter() - t0, cpu_of_children() - c0
+    texts: dict = {}
+    pipes = [threading.Thread(target=lambda k=k, f=f: texts.__setitem__(k, f.read()), daemon=True)
+             for k, f in (("out", p.stdout), ("err", p.stderr))]
+    for t in pipes:
+        t.start()
+    # wait4 on `time`: CPU to the microsecond (its own and the program's, reaped by it);
+    # GNU time prints CPU only to 10 ms, too coarse for the binaries' runs of 0.1 s
+    _, status, usage = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    for t in pipes:
+        t.join()
+    out, err = texts["out"], texts["err"]
+    rss_kb = Path(report.name).read_text().split()[-1]
+    os.unlink(report.name)
     stop.set()
     if p.returncode != 0 or bench.expect not in out:
-        raise SystemExit(f"{bench.name} failed: {out[-500:]}{err[-2000:]}")
-    return dt, cpu, counts[0]
+        raise SystemExit(f"{bench.name} failed: {out[-500:]}{err_first}{err[-2000:]}")
+    return dt, usage.ru_utime + usage.ru_stime, int(rss_kb), counts[0]
 
 
 def measure(mode: str, bench, domains: int, repeat: int, tmp: Path) -> str:
@@ -87,11 +104,11 @@ def measure(mode: str, bench, domains: int, repeat: int, tmp: Path) -> str:
         off_cmd = observed_cmd
     plain, off, observed, ticks = [], [], [], 0
     for _ in range(repeat):
-        plain.append(run_once(plain_cmd, bench, False)[:2])
+        plain.append(run_once(plain_cmd, bench, False)[:3])
         if off_cmd:
-            off.append(run_once(off_cmd, bench, False)[:2])
-        *times, n = run_once(observed_cmd, bench, True)
-        observed.append(times)
+            off.append(run_once(off_cmd, bench, False)[:3])
+        *figures, n = run_once(observed_cmd, bench, True)
+        observed.append(figures)
         ticks = max(ticks, n)
 
     def best(runs, k):
@@ -100,8 +117,9 @@ def measure(mode: str, bench, domains: int, repeat: int, tmp: Path) -> str:
     def ratio(runs, k):
         return f"{best(runs, k) / best(plain, k):>8.3f}x" if runs else f"{'-':>9}"
     return (f"{mode:<6} {bench.name:<10} {best(plain, 0):>8.3f} {best(observed, 0):>8.3f} {ratio(observed, 0)} "
-            f"{best(plain, 1):>8.3f} {best(observed, 1):>8.3f} {ratio(observed, 1)} {ratio(off, 0)} {ratio(off, 1)} "
-            f"{ticks:>6}")
+            f"{best(plain, 1):>8.3f} {best(observed, 1):>8.3f} {ratio(observed, 1)} "
+            f"{best(plain, 2) / 1024:>8.1f} {best(observed, 2) / 1024:>8.1f} {ratio(observed, 2)} "
+            f"{ratio(off, 1)} {ratio(off, 2)} {ticks:>6}")
 
 
 def main() -> int:
@@ -113,9 +131,9 @@ def main() -> int:
     args = ap.parse_args()
     benches = [BY_NAME[n] for n in args.only] if args.only else BENCHES
     modes = ("run", "build") if args.mode == "both" else (args.mode,)
-    print("wall and CPU: best of R, seconds; ratios: observed (or off) / plain")
+    print("wall and CPU: best of R, seconds; RSS: peak resident MB, best of R; ratios: observed (or off) / plain")
     print(f"{'mode':<6} {'bench':<10} {'wall':>8} {'observed':>8} {'ratio':>9} {'cpu':>8} {'observed':>8} {'ratio':>9} "
-          f"{'off wall':>9} {'off cpu':>9} {'ticks':>6}")
+          f"{'rss':>8} {'observed':>8} {'ratio':>9} {'off cpu':>9} {'off rss':>9} {'ticks':>6}")
     with tempfile.TemporaryDirectory(prefix="lp-observer-bench-") as tmp:
         for mode in modes:
             for b in benches:

@@ -35,6 +35,7 @@ def _hide(p, cls):
     watch = p.interp.observer
     if watch is not None:
         watch.hide(p.ctx.id)
+        p.ctx.set_background()   # the observer's actors leave the program's domains as they are
     return None
 
 

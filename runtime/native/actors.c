@@ -1182,6 +1182,7 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
 void lpn_observe_hide_self(void) {
     nactor *s = self_state();
     if (s) __atomic_store_n(&s->hidden, 1, __ATOMIC_RELAXED);
+    lprt_set_background(lprt_self());   /* the observer's actors leave the program's domains as they are */
 }
 
 size_t lpn_observe_actors(lpn_observed *out, size_t cap) {
