@@ -67,7 +67,11 @@ def untagged(interp, v, exact: bool = False):
         if k == "$maybe" and isinstance(x, list) and len(x) <= 1:
             return Maybe(True, untagged(interp, x[0], exact)) if x else NONE
         if k == "$bytes" and isinstance(x, str):
-            return base64.b64decode(x)
+            try:
+                return base64.b64decode(x, validate=True)
+            except ValueError:   # not base64: an ordinary one-key object, or a bad stored state
+                if exact:
+                    raise LPRaise(make_error(interp, "a stored ByteArray is not base64")) from None
         if k == "$assoc" and isinstance(x, list) and len(x) == 2:
             return Association(untagged(interp, x[0], exact), untagged(interp, x[1], exact))
         if k == "$dict" and isinstance(x, list) and all(isinstance(e, list) and len(e) == 2 for e in x):

@@ -78,7 +78,7 @@ DESCRIPTIONS = {
     "asUppercase": "the upper-case version", "asLowercase": "the lower-case version", "isVowel": "whether it is one of aeiou (any case)",
     "isLetter": "whether it is a letter", "isDigit": "whether it is a digit", "isUppercase": "whether it is upper case",
     "isLowercase": "whether it is lower case", "isSeparator": "whether it is white space",
-    "digitValue": "0-9 for digits, 10-35 for letters, -1 otherwise",
+    "digitValue": "0-9 for the digits 0-9, 10-35 for the letters a-z and A-Z, -1 otherwise (other scripts' digits too)",
     # strings and collections
     ",": "the concatenation", "size": "the number of elements", "at:": "the element at an index (1-based); out of bounds raises",
     "includesSubstring:": "whether the argument occurs in the receiver", "startsWith:": "whether the receiver begins with the argument",

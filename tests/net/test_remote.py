@@ -247,6 +247,8 @@ def test_python_client_against_an_lp_server(tmp_path, mode):
         call["params"]["id"], call["params"]["args"] = "nobody", ["x"]
         call["method"] = "greet:"
         assert error(json.dumps(call).encode()) == (-32601, 'no Greeter "nobody" here')
+        assert error(b'{"jsonrpc": "2.0", "id": 1, "args": ["\xff"]}') == (
+            -32700, "parse error: the body is not UTF-8 text")
 
 
 # ---- the checker
