@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lp.compiler import actors, net, observe, prims, remote
+from lp.compiler import actors, net, observe, prims, remote, storage
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
@@ -76,6 +76,7 @@ C_FUNCS.update(actors.C_FUNCS)
 COLD = {"lpn_trace_push", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt", "lpn_nlr_take"}
 C_FUNCS.update(net.C_FUNCS)
 C_FUNCS.update(remote.C_FUNCS)
+C_FUNCS.update(storage.C_FUNCS)
 C_FUNCS.update(observe.C_FUNCS)
 _TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
 

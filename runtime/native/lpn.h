@@ -273,6 +273,10 @@ struct lprt_actor *lpn_wait_begin(void);            /* the running actor, its pe
 int lpn_wait_end(void);   /* restores it after the fiber resumed; nonzero: killed meanwhile (unwinding set) */
 int64_t lpn_deadline_of(lpn_value ms, const char *what, int *bad); /* borrows ms; raises when not a number */
 extern void (*lpn_abandoned_hook)(uint64_t actor_id); /* an actor ended without unwinding (killed) */
+/* The durable grain the running actor owns (storage.c): NULL when none; setting one frees the one
+   before, and free_fn(grain) runs when the actor ends. */
+void *lpn_actor_grain(void);
+void lpn_actor_set_grain(void *grain, void (*free_fn)(void *));
 
 /* ---- observe.c: `--observe` (docs/observer.md); actors.c tells it what it keeps ---- */
 extern int lpn_observing;                           /* the binary serves the observer */
