@@ -54,7 +54,7 @@ C_FUNCS = {
     "lpn_unsupported": ("V", ["v", "p"]),
     "lpn_assoc_new": ("V", ["v", "v"]),
     "lpn_new_instance": ("V", ["i64"]),
-    "lpn_copy_instance": ("p", ["v"]),
+    "lpn_copy_instance": ("p", ["v"]), "lpn_with_named": ("V", ["p", "p", "i64"]),
     "lpn_arr_at": ("V", ["v", "v"]), "lpn_arr_at_put": ("V", ["v", "v", "v"]), "lpn_arr_size": ("V", ["v"]),
     "lpn_arr_with": ("V", ["v", "v"]), "lpn_arr_concat": ("V", ["v", "v"]), "lpn_arr_end": ("V", ["v", "i32"]),
     "lpn_arr_index_of": ("V", ["v", "v"]), "lpn_arr_reversed": ("V", ["v"]), "lpn_arr_copy": ("V", ["v", "v", "v", "i32"]),

@@ -107,6 +107,7 @@ lpn_block *lpn_block_new(void *code, uint64_t arity, uint64_t ncap, lpn_home *ho
 lpn_home *lpn_home_new(void);
 void lpn_home_end(lpn_home *h);                    /* the method returned: its blocks' ^ now raise; consumes */
 lpn_inst *lpn_copy_instance(lpn_value v);          /* `with:`: a copy to update (v itself when unique) */
+lpn_value lpn_with_named(lpn_value *a, const char *names, uint64_t n); /* `with:` by field names ("a b "), class unknown */
 lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
 int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
 
