@@ -137,6 +137,17 @@ static lpn_value store_new(const char *path, int64_t limit, int64_t result_limit
 
 static store *store_of(lpn_value v) { return (store *)lpn_ptr(v); }
 
+/* The checker types a Dynamic receiver of a selector only Storage has as a Storage (lp/types/
+   sql_params.py): one that is not a store at run time does not understand it, as under lp run.
+   Answers nonzero with the error raised and a[0..n] consumed. */
+static int not_store(lpn_value *a, int n, const char *sel) {
+    if (store_class == UINT64_MAX) store_class = lpnet_class("Storage");
+    if (a[0].cls == store_class) return 0;
+    lpnet_drop_all(a + 1, n);
+    lpn_dnu(a[0], sel);
+    return 1;
+}
+
 /* Raises cls with "<prefix><v described>"; consumes nothing. */
 static lpn_value fail_describing(const char *cls, const char *prefix, lpn_value v) {
     lpn_dup(v);
@@ -157,6 +168,7 @@ lpn_value lpn_storage_at(lpn_value *a) {   /* Storage at: path */
 }
 
 lpn_value lpn_storage_path(lpn_value *a) {
+    if (not_store(a, 0, "path")) return LPN_UNWIND_VALUE;
     const char *p = store_of(a[0])->path;
     lpn_value r = lpn_str_new(p, strlen(p));
     lpn_drop(a[0]);
@@ -165,6 +177,7 @@ lpn_value lpn_storage_path(lpn_value *a) {
 
 /* limit: / resultLimit: / busyTimeout: — the same store with one limit changed */
 static lpn_value with_limit(lpn_value *a, int which, const char *what) {
+    if (not_store(a, 1, strchr(what, ' ') + 1)) return LPN_UNWIND_VALUE;
     lpn_value r;
     if (a[1].cls != LPN_INT || (int64_t)a[1].bits < 0) {
         char prefix[96];
@@ -298,6 +311,7 @@ static int run(lprt_sql *q, int mode, const char *what) {
 
 /* execute: / execute:with: / query: / query:with: — one statement: its SqlResult */
 static lpn_value one(lpn_value *a, int nargs, int mode, const char *what) {
+    if (not_store(a, nargs, strchr(what, ' ') + 1)) return LPN_UNWIND_VALUE;
     store *s = store_of(a[0]);
     lpn_value none = lpn_ref(lpn_arr_new(0));
     lpn_value params = nargs == 2 ? a[2] : none;
@@ -318,6 +332,7 @@ lpn_value lpn_storage_query(lpn_value *a) { return one(a, 2, LPRT_SQL_QUERY, "st
 /* transaction: { sql -> params. sql. ... } — their SqlResults, all committed or none */
 lpn_value lpn_storage_transaction(lpn_value *a) {
     const char *what = "storage transaction:";
+    if (not_store(a, 1, "transaction:")) return LPN_UNWIND_VALUE;
     lpn_value r = LPN_UNWIND_VALUE, none = LPN_NIL_VALUE;
     lprt_sql *q = NULL;
     if (a[1].cls != LPN_ARRAY) {
