@@ -108,3 +108,13 @@ def test_two_processes_sharing_ids_count_every_increment_once(tmp_path):
     total = sum(json.loads(j)["n"] for (j,) in db.execute("SELECT json FROM grains"))
     assert total == 200
     assert db.execute("SELECT count(*) FROM leases").fetchone() == (0,)
+
+
+def test_two_servers_of_one_class_share_the_default_stores_grains(tmp_path):
+    assert run(COUNTER + """
+s1 := Grain for: Counter initial: (Counter fields: { n: 0 }) options: (GrainOptions default with: { idle: 20 }).
+s2 := Grain for: Counter initial: (Counter fields: { n: 0 }).
+(s1 id: 'a') increment.
+Actor sleep: 300.
+(s2 id: 'a') increment n printNl.
+""", tmp_path) == (0, "2\n", "")
