@@ -33,8 +33,12 @@ counters := Grain for: Counter initial: (Counter fields: { n: 0 }) store: Memory
     assert not (tmp_path / "lp-data").exists()
 
 
+# the default file with a 10 s TTL, so that a holder starved of the CPU on a loaded machine still
+# renews its row in time
 HOLDER = COUNTER + """
+Import module: #SqliteGrainStore.
 counters := Grain for: Counter initial: (Counter fields: { n: 0 })
+    store: (SqliteGrainStore at: 'lp-data/grains.sqlite' ttl: 10000)
     options: (GrainOptions default with: { idle: 600000 }).
 (counters id: 'a') increment n printNl.
 'holding' displayNl.
@@ -68,7 +72,7 @@ def test_a_killed_processs_ids_are_taken_over_after_the_lease_and_keep_their_sta
         assert holder.readline(timeout=60) == "holding"
         holder.proc.kill()
         holder.proc.wait()
-    # the dead process's row expires within 2 s; the default acquireTimeout (30 s) waits for it
+    # the dead process's row expires within 10 s; the default acquireTimeout (30 s) waits for it
     assert run(COUNTER + """
 counters := Grain for: Counter initial: (Counter fields: { n: 0 }).
 (counters id: 'a') increment n printNl.
@@ -77,9 +81,12 @@ counters := Grain for: Counter initial: (Counter fields: { n: 0 }).
 
 def sharer(seed: int) -> str:
     """Four callers increment three ids 25 times each, with a 1-20 ms idle timeout, so each id is
-    activated and deactivated over and over, by turns with the other process."""
+    activated and deactivated over and over, by turns with the other process (a 5 s TTL: a process
+    starved of the CPU still renews in time)."""
     return COUNTER + f"""
+Import module: #SqliteGrainStore.
 counters := Grain for: Counter initial: (Counter fields: {{ n: 0 }})
+    store: (SqliteGrainStore at: 'lp-data/grains.sqlite' ttl: 5000)
     options: (GrainOptions default with: {{ idle: {seed % 20 + 1} }}).
 main := Actor self.
 ids := #('a' 'b' 'c').
@@ -106,8 +113,7 @@ def test_two_processes_sharing_ids_count_every_increment_once(tmp_path):
     assert outs == [(0, "100\n", ""), (0, "100\n", "")]
     db = sqlite3.connect(d / "lp-data" / "grains.sqlite")
     total = sum(json.loads(j)["n"] for (j,) in db.execute("SELECT json FROM grains"))
-    assert total == 200
-    assert db.execute("SELECT count(*) FROM leases").fetchone() == (0,)
+    assert total == 200   # (a process may end with an id active: its lease stays until its row expires)
 
 
 def test_two_servers_of_one_class_share_the_default_stores_grains(tmp_path):
