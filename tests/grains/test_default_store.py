@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 
+from tests.conftest import run_lp
 from tests.grains.helpers import COUNTER, run, workdir
 from tests.net.helpers import LPProcess
 
@@ -124,3 +126,24 @@ s2 := Grain for: Counter initial: (Counter fields: { n: 0 }).
 Actor sleep: 300.
 (s2 id: 'a') increment n printNl.
 """, tmp_path) == (0, "2\n", "")
+
+
+def test_a_binary_uses_the_default_store_as_lp_run_does(tmp_path):
+    """One binary (`lp build`) on the default store: its states outlive it, `lp run` goes on from
+    them (one file, one format), and while an `lp run` process holds an id the binary waits
+    acquireTimeout and fails with the same message."""
+    d = workdir(tmp_path)
+    (d / "prog.lp").write_text(WAITER)
+    b = run_lp("build", "prog.lp", "-o", "prog", cwd=d, timeout=300)
+    assert b.returncode == 0, b.stderr.decode()
+
+    def binary():
+        r = subprocess.run([str(d / "prog")], cwd=d, capture_output=True, text=True, timeout=120)
+        return r.returncode, r.stdout, r.stderr
+    assert binary() == (0, "1\n1\n", "")
+    assert binary() == (0, "2\n2\n", "")
+    assert run(WAITER, d) == (0, "3\n3\n", "")
+    with LPProcess(HOLDER, d, cwd=d) as holder:
+        assert holder.readline(timeout=60) == "4"
+        assert holder.readline(timeout=60) == "holding"
+        assert binary() == (0, "grain Counter/a: another node holds the lease (waited 1000 ms)\n4\n", "")
