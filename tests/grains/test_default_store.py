@@ -130,10 +130,12 @@ Actor sleep: 300.
 
 def test_a_binary_uses_the_default_store_as_lp_run_does(tmp_path):
     """One binary (`lp build`) on the default store: its states outlive it, `lp run` goes on from
-    them (one file, one format), and while an `lp run` process holds an id the binary waits
-    acquireTimeout and fails with the same message."""
+    them (one file, one format; each run waits for the leases the run before left, at most 2 s),
+    and while an `lp run` process holds an id the binary waits acquireTimeout and fails with the
+    same message."""
+    prog = WAITER.replace("acquireTimeout: 1000", "acquireTimeout: 4000")
     d = workdir(tmp_path)
-    (d / "prog.lp").write_text(WAITER)
+    (d / "prog.lp").write_text(prog)
     b = run_lp("build", "prog.lp", "-o", "prog", cwd=d, timeout=300)
     assert b.returncode == 0, b.stderr.decode()
 
@@ -142,8 +144,8 @@ def test_a_binary_uses_the_default_store_as_lp_run_does(tmp_path):
         return r.returncode, r.stdout, r.stderr
     assert binary() == (0, "1\n1\n", "")
     assert binary() == (0, "2\n2\n", "")
-    assert run(WAITER, d) == (0, "3\n3\n", "")
+    assert run(prog, d) == (0, "3\n3\n", "")
     with LPProcess(HOLDER, d, cwd=d) as holder:
         assert holder.readline(timeout=60) == "4"
         assert holder.readline(timeout=60) == "holding"
-        assert binary() == (0, "grain Counter/a: another node holds the lease (waited 1000 ms)\n4\n", "")
+        assert binary() == (0, "grain Counter/a: another node holds the lease (waited 4000 ms)\n4\n", "")
