@@ -67,7 +67,7 @@ for _key, _emit in {
     (True, "trapExits:"): _call("lpn_actor_trap_exits", 1, NIL, False, lead_class=True),
     (True, "exit:"): _call("lpn_actor_exit_self", 1, None, True, True, lead_class=True),
     (True, "sleep:"): _call("lpn_actor_sleep", 1, NIL, True, lead_class=True),
-    (True, "millisecondClock"): None, (True, "microsecondClock"): None,
+    (True, "millisecondClock"): None, (True, "microsecondClock"): None, (True, "unixMillis"): None,
     (False, "!"): _call("lpn_actor_send", 1),
     (False, "ask:"): _call("lpn_actor_ask", 1),
     (False, "linkTo:"): _call("lpn_actor_link", 1, NIL),
@@ -106,10 +106,13 @@ def _spawn(g, sel, n, site, tail, ty):
     return g.call_c("lpn_actor_spawn", [blk.cls, blk.bits, link, where], I.Ty("Actor"), site)
 
 
-@prim("Actor", "millisecondClock", "microsecondClock", side=True)
+_CLOCKS = {"millisecondClock": 0, "microsecondClock": 1, "unixMillis": 2}
+
+
+@prim("Actor", *_CLOCKS, side=True)
 def _clock(g, sel, n, site, tail, ty):
     g.pop()
-    return g.call_c("lpn_clock", [c64(int(sel == "microsecondClock"))], INT, site, may_fail=False)
+    return g.call_c("lpn_clock", [c64(_CLOCKS[sel])], INT, site, may_fail=False)
 
 
 @prim("Future", "await", "await:")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lp.compiler import actors, net, observe, prims, remote
+from lp.compiler import actors, net, observe, prims, remote, storage
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
@@ -54,7 +54,7 @@ C_FUNCS = {
     "lpn_unsupported": ("V", ["v", "p"]),
     "lpn_assoc_new": ("V", ["v", "v"]),
     "lpn_new_instance": ("V", ["i64"]),
-    "lpn_copy_instance": ("p", ["v"]),
+    "lpn_copy_instance": ("p", ["v"]), "lpn_with_named": ("V", ["p", "p", "i64"]),
     "lpn_arr_at": ("V", ["v", "v"]), "lpn_arr_at_put": ("V", ["v", "v", "v"]), "lpn_arr_size": ("V", ["v"]),
     "lpn_arr_with": ("V", ["v", "v"]), "lpn_arr_concat": ("V", ["v", "v"]), "lpn_arr_end": ("V", ["v", "i32"]),
     "lpn_arr_index_of": ("V", ["v", "v"]), "lpn_arr_reversed": ("V", ["v"]), "lpn_arr_copy": ("V", ["v", "v", "v", "i32"]),
@@ -76,6 +76,7 @@ C_FUNCS.update(actors.C_FUNCS)
 COLD = {"lpn_trace_push", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt", "lpn_nlr_take"}
 C_FUNCS.update(net.C_FUNCS)
 C_FUNCS.update(remote.C_FUNCS)
+C_FUNCS.update(storage.C_FUNCS)
 C_FUNCS.update(observe.C_FUNCS)
 _TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
 

@@ -42,7 +42,6 @@ TABLE = {
     ("GrainRef", True, "decodeState:like:"): ("lpn_grain_decode_state", 2, None, True),
     ("GrainRef", True, "isState:like:"): ("lpn_grain_is_state", 2, BOOL, False),
     ("GrainRef", True, "asState:like:"): ("lpn_grain_as_state", 2, None, True),
-    ("Storage", True, "bindGrain:dir:"): ("lpn_storage_bind_grain", 2, STR, True),
 }
 C_FUNCS = {fn: ("V", ["p"]) for fn, *_ in TABLE.values()}
 C_FUNCS.update({

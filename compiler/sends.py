@@ -3,7 +3,7 @@ the method, inline primitives, field reads, instance building (`fields:` / `with
 literal record), and otherwise a call of the selector's dispatch stub (docs/native.md "Functions, calls and dispatch")."""
 from __future__ import annotations
 
-from lp.compiler import prims
+from lp.compiler import net, prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
@@ -90,11 +90,27 @@ class Sends:
             g.store_value(obj, INST_FIELDS + 16 * k, vals.get(f) or g.nil())
         return g.push(V(cid, g.b.ptrtoint(obj, I64), I.Ty(cname)))
 
+    def copy_named(self, g, e: I.Send, rec: I.MakeRecord):
+        """`with:` on a receiver of a class not known here (a generic method's parameter): the
+        fields are found by name at run time (runtime/native/value.c lpn_with_named)."""
+        if len(rec.names) > 64:
+            raise Unsupported("`with:` of more than 64 fields on a receiver whose class is not known", e.span)
+        for x in (e.receiver, *rec.values):
+            if g.value(x, False) is None:
+                g.dead()
+        vs = g.pop_n(len(rec.values) + 1)
+        arr = net._frame_array(g, len(vs))
+        for k, v in enumerate(vs):
+            g.store_value(arr, 16 * k, v)
+        names = self.mod.layout.cstring("".join(n + " " for n in rec.names))
+        return g.call_c("lpn_with_named", [arr, names, c64(len(rec.names))],
+                        e.type if e.type.known else I.UNKNOWN, g.site(e.span), may_fail=True)
+
     def copy_instance(self, g, e: I.Send):
         rec: I.MakeRecord = e.args[0]
         k = kind(e.receiver.type)
         if k is None or k not in self.mod.prog.classes or not self.mod.layout.is_instance_class(k):
-            raise Unsupported("`with:` on a receiver whose class is not known", e.span)
+            return self.copy_named(g, e, rec)
         fields = self.mod.layout.fields(k)
         if g.value(e.receiver, False) is None:
             g.dead()

@@ -165,6 +165,8 @@ static int open_db(lprt_sql *q) {
     if (make_parent(d->path) != 0) return fail(q, LPRT_SQL_BACKEND, "cannot make the store's directory: %s", strerror(errno));
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(d->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    /* before the pragmas: switching to WAL waits for another process's lock like any write */
+    if (rc == SQLITE_OK) sqlite3_busy_timeout(db, d->busy_ms);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
                                            NULL, NULL, NULL);
     if (rc == SQLITE_OK && d->max_bytes > 0) {
@@ -178,7 +180,6 @@ static int open_db(lprt_sql *q) {
         return q->status;
     }
     sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-    sqlite3_busy_timeout(db, d->busy_ms);
     sqlite3_set_authorizer(db, authorize, d);
     d->db = db;
     return 0;

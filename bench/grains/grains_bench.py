@@ -88,7 +88,8 @@ def run(server: str, calls: int, ids: int, domains: int, mode: str, extra: str =
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "bench.lp"
         f.write_text(PROGRAM.format(server=server, calls=calls, ids=ids, extra=extra))
-        out = subprocess.run(command(f, domains, mode), capture_output=True, text=True, env=ENV, check=True).stdout
+        out = subprocess.run(command(f, domains, mode), capture_output=True, text=True, env=ENV, check=True,
+                             cwd=d).stdout
     return {k: int(v) for k, v in (line.split() for line in out.splitlines())}
 
 
@@ -100,7 +101,8 @@ def main():
     ap.add_argument("--modes", nargs="+", choices=["run", "build"], default=["run", "build"])
     a = ap.parse_args()
     initial = "Counter initial: (Counter fields: { n: 0 })"
-    rows = [("memory store", f"Grain for: {initial}")]
+    rows = [("memory store", f"Grain for: {initial} store: MemoryGrainStore start"),
+            ("SQLite, the default (lp-data/)", f"Grain for: {initial}")]
     redis = None
     try:
         tmp = tempfile.TemporaryDirectory()

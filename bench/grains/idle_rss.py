@@ -2,13 +2,13 @@
 the LP process's RSS before, with every id active, after they have all deactivated, and after
 reading every state back (each must be 1).
 
-    python bench/grains/idle_rss.py [--ids 20000] [--domains 2] [--redis]
+    python bench/grains/idle_rss.py [--ids 100000] [--domains 2] [--store sqlite|memory|redis]
 
 It waits until the server reports no active id (GrainServer active), then reads every state back
-and waits for those activations to end too. The default in-memory store keeps every state (a small
-JSON text per id) in the process, so its floor after deactivation is the baseline plus the store's
-map; with --redis (a redis-server started here) the states live in Redis and the process keeps
-nothing per id once idle.
+and waits for those activations to end too. With the default store (SQLite, lp-data/ in a
+temporary working directory) or Redis (a redis-server started here) the states are outside the
+process, which keeps nothing per id once idle; the in-memory store keeps every state (a small JSON
+text per id) in the process, so its floor after deactivation is the baseline plus the store's map.
 """
 from __future__ import annotations
 
@@ -64,23 +64,27 @@ def rss_mb(pid: int) -> float:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ids", type=int, default=20000)
+    ap.add_argument("--ids", type=int, default=100000)
     ap.add_argument("--domains", type=int, default=2)
-    ap.add_argument("--redis", action="store_true", help="keep the states in a redis-server started here")
+    ap.add_argument("--store", choices=("sqlite", "memory", "redis"), default="sqlite",
+                    help="the default store (SQLite), MemoryGrainStore, or a redis-server started here")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         options = "(GrainOptions default with: { idle: 1000 })"
-        server = f"Grain for: Counter initial: (Counter fields: {{ n: 0 }}) options: {options}"
+        initial = "Grain for: Counter initial: (Counter fields: { n: 0 })"
+        server = f"{initial} options: {options}"
         redis = None
-        if a.redis:
+        if a.store == "memory":
+            server = f"{initial} store: MemoryGrainStore start options: {options}"
+        if a.store == "redis":
             redis = RedisServer(Path(d))
-            server = (f"Grain for: Counter initial: (Counter fields: {{ n: 0 }}) store: "
-                      f"(RedisGrainStore url: '{redis.url}') options: {options}")
+            server = f"{initial} store: (RedisGrainStore url: '{redis.url}') options: {options}"
         f = Path(d) / "idle.lp"
         f.write_text(PROGRAM.format(ids=a.ids, server=server))
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
         p = subprocess.Popen([sys.executable, "-m", "lp", "run", "--domains", str(a.domains), str(f)],
-                             stdout=subprocess.PIPE, text=True, env=env)
+                             stdout=subprocess.PIPE, text=True, env=env, cwd=d)
+        print(f"{a.ids:,} ids, store: {a.store}")
         for line in p.stdout:
             print(f"{line.strip():<40} RSS {rss_mb(p.pid):7.1f} MB", flush=True)
         p.wait()

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../lprt.h"
 #include "lpn.h"
@@ -43,6 +44,8 @@ typedef struct nactor {
     int returned;                /* its body returned (else it was ended where it stood: killed) */
     int32_t spawn_site;          /* the `spawn:` send that made it, or -1 (the observer's table) */
     int hidden;                  /* one of the observer's own actors (RuntimeView hide) */
+    void *grain;                 /* the durable grain it owns (storage.c), freed by grain_free */
+    void (*grain_free)(void *);
 } nactor;
 
 /* Set by the network primitives: called with the id of an actor ended without unwinding, whose
@@ -154,6 +157,18 @@ int lpn_wait_end(void) {
     if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
     killed(s);
     return 1;
+}
+
+void *lpn_actor_grain(void) {
+    nactor *s = self_state();
+    return s ? s->grain : NULL;
+}
+
+void lpn_actor_set_grain(void *grain, void (*free_fn)(void *)) {
+    nactor *s = self_state();
+    if (s->grain) s->grain_free(s->grain);
+    s->grain = grain;
+    s->grain_free = free_fn;
 }
 
 int64_t lpn_preempt(void) {
@@ -422,6 +437,8 @@ static void unobserved(lprt_actor *a, int kind, void *value, void *ud) {
 }
 
 static void state_free(nactor *s) {
+    if (s->grain) s->grain_free(s->grain);
+    s->grain = NULL;
     lpn_drop(s->block);
     s->block = LPN_NIL_VALUE;
     lpn_monitors_free(&s->mons);
@@ -1063,7 +1080,15 @@ lpn_value lpn_actor_is_alive(lpn_value a) {
     return lpn_bool(alive);
 }
 
-lpn_value lpn_clock(int64_t micro) { return lpn_int(lprt_now() / (micro ? 1000 : 1000000)); }
+/* 0: millisecondClock, 1: microsecondClock (the runtime's monotonic clock); 2: unixMillis (the system's) */
+lpn_value lpn_clock(int64_t which) {
+    if (which == 2) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return lpn_int((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+    }
+    return lpn_int(lprt_now() / (which ? 1000 : 1000000));
+}
 
 /* ---- the program ---------------------------------------------------------------------- */
 

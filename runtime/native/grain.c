@@ -249,16 +249,3 @@ lpn_value lpn_grain_decode_state(lpn_value *a) {   /* GrainRef decodeState: json
     lpn_drop(sample);
     return r;
 }
-
-/* `Storage bindGrain: key dir: d`, which a grain's owner sends when its server has a data directory
-   (docs/durable.md). Only `Storage current` and its kin read the binding, and those are not compiled
-   (lp build refuses a program that sends them), so natively it checks its arguments and answers key. */
-lpn_value lpn_storage_bind_grain(lpn_value *a) {
-    if (a[1].cls != LPN_STRING || a[2].cls != LPN_STRING || !((lpn_str *)lpn_ptr(a[2]))->len) {
-        lpnet_drop_all(a, 3);
-        return lpn_raise("Storage bindGrain:dir: takes a grain key and a directory");
-    }
-    lpn_drop(a[0]);
-    lpn_drop(a[2]);
-    return a[1];
-}

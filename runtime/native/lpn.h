@@ -107,6 +107,7 @@ lpn_block *lpn_block_new(void *code, uint64_t arity, uint64_t ncap, lpn_home *ho
 lpn_home *lpn_home_new(void);
 void lpn_home_end(lpn_home *h);                    /* the method returned: its blocks' ^ now raise; consumes */
 lpn_inst *lpn_copy_instance(lpn_value v);          /* `with:`: a copy to update (v itself when unique) */
+lpn_value lpn_with_named(lpn_value *a, const char *names, uint64_t n); /* `with:` by field names ("a b "), class unknown */
 lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
 int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
 
@@ -273,6 +274,10 @@ struct lprt_actor *lpn_wait_begin(void);            /* the running actor, its pe
 int lpn_wait_end(void);   /* restores it after the fiber resumed; nonzero: killed meanwhile (unwinding set) */
 int64_t lpn_deadline_of(lpn_value ms, const char *what, int *bad); /* borrows ms; raises when not a number */
 extern void (*lpn_abandoned_hook)(uint64_t actor_id); /* an actor ended without unwinding (killed) */
+/* The durable grain the running actor owns (storage.c): NULL when none; setting one frees the one
+   before, and free_fn(grain) runs when the actor ends. */
+void *lpn_actor_grain(void);
+void lpn_actor_set_grain(void *grain, void (*free_fn)(void *));
 
 /* ---- observe.c: `--observe` (docs/observer.md); actors.c tells it what it keeps ---- */
 extern int lpn_observing;                           /* the binary serves the observer */

@@ -1,6 +1,7 @@
 /* value.c — allocation, reference counts (plain for one owner, atomic once shared) and freeing. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../lprt.h"
 #include "lpn.h"
@@ -187,4 +188,37 @@ lpn_value lpn_new_instance(uint64_t cls) {
     lpn_inst *o = lpn_inst_new(cls, n);
     for (uint64_t i = 0; i < n; i++) o->field[i] = LPN_NIL_VALUE;
     return lpn_ref(o);
+}
+
+/* `obj with: { a: x. b: y }` where the compiler does not know obj's class (a generic method's
+   parameter): a[0] the receiver, a[1..n] the new values of the fields named in `names` (each
+   followed by a space), found by name in the receiver's class as lp/interp/prims_objects.py does;
+   consumes them all. */
+lpn_value lpn_with_named(lpn_value *a, const char *names, uint64_t n) {
+    lpn_obj *o = lpn_is_heap(a[0]) ? lpn_ptr(a[0]) : NULL;
+    if (!o || o->cls < LPN_FIRST_INST || lpn_is_foreign(o)) {
+        for (uint64_t i = 0; i <= n; i++) lpn_drop(a[i]);
+        return lpn_raise("#with: copies an instance with a record of new field values, not a Record");
+    }
+    uint64_t cls = o->cls, nf = lpn_prog.nfields[cls];
+    int64_t idx[64];
+    const char *p = names;
+    for (uint64_t k = 0; k < n; k++) {
+        const char *e = strchr(p, ' ');
+        size_t len = (size_t)(e - p);
+        idx[k] = -1;
+        for (uint64_t f = 0; f < nf; f++)
+            if (strlen(lpn_prog.field_names[cls][f]) == len && !memcmp(lpn_prog.field_names[cls][f], p, len)) idx[k] = (int64_t)f;
+        if (idx[k] < 0) {
+            for (uint64_t i = 0; i <= n; i++) lpn_drop(a[i]);
+            return lpn_raise("%s has no field `%.*s`", lpn_prog.class_names[cls], (int)len, p);
+        }
+        p = e + 1;
+    }
+    lpn_inst *c = lpn_copy_instance(a[0]);
+    for (uint64_t k = 0; k < n; k++) {
+        lpn_drop(c->field[idx[k]]);
+        c->field[idx[k]] = a[1 + k];
+    }
+    return lpn_ref(c);
 }

@@ -28,7 +28,8 @@ def test_doc_program_checks(program, tmp_path):
 def test_doc_program_runs(program, domains, tmp_path):
     f = tmp_path / "doc.lp"
     f.write_text(program.source)
-    r = run_lp("run", "--domains", str(domains), str(f), timeout=120)
+    # in tmp_path: what a program leaves in its working directory (grains' lp-data/) starts afresh
+    r = run_lp("run", "--domains", str(domains), str(f), timeout=120, cwd=tmp_path)
     assert (r.returncode, r.stderr.decode()) == (0, ""), program.id
     if program.expected_output is not None:
         assert r.stdout.decode() == program.expected_output

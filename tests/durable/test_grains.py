@@ -42,7 +42,7 @@ def test_grain_storage_outside_a_durable_grain_raises(tmp_path):
 Import module: #Durable.
 Object subclass: #Plain fields: (n).
 Plain >> rows = (Grain storage query: 'SELECT 1') rows size.
-plain := Grain for: Plain initial: (Plain fields: { n: 0 }).
+plain := Grain for: Plain initial: (Plain fields: { n: 0 }) store: MemoryGrainStore start.
 T show: 'main' run: [Grain storage].
 T show: 'alarm' run: [Grain alarm get].
 T show: 'grain without a directory' run: [(plain id: 'p') rows].

@@ -32,7 +32,8 @@ MODES = ["run", "build"]
 
 
 def run(source: str, tmp_path: Path, domains: int = 2, timeout: float = 120, mode: str = "run"):
-    """(exit status, stdout, stderr) of `lp run` on source, or of its binary (mode "build")."""
+    """(exit status, stdout, stderr) of `lp run` on source, or of its binary (mode "build"), in
+    tmp_path (where the default store keeps lp-data/)."""
     workdir(tmp_path)
     f = tmp_path / "prog.lp"
     f.write_text(source)
@@ -42,7 +43,7 @@ def run(source: str, tmp_path: Path, domains: int = 2, timeout: float = 120, mod
         r = subprocess.run([str(tmp_path / "prog"), "--domains", str(domains)], cwd=tmp_path, capture_output=True,
                            timeout=timeout)
     else:
-        r = run_lp("run", "--domains", str(domains), str(f), timeout=timeout)
+        r = run_lp("run", "--domains", str(domains), str(f), timeout=timeout, cwd=tmp_path)
     return r.returncode, r.stdout.decode(), r.stderr.decode()
 
 

@@ -305,7 +305,7 @@ touch := [:round :k | 1 to: 10 do: [:w | Actor spawn: [:me |
     Actor sleep: 300.
     ('idle ' , ok printString) displayNl].
 ('reloaded ' , (touch value: 1 value: [:g | g n = 1]) printString) displayNl.
-""", workdir(tmp_path))
+""", workdir(tmp_path), cwd=tmp_path)
     rss = []
     with p:
         assert p.readline(timeout=180) == "baseline"

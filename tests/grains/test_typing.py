@@ -80,8 +80,9 @@ U class >> in: g put: v = ((g id: 'k') put: (Maybe some: v)) get.
 
 def test_two_servers_of_one_generic_class_hold_different_types(tmp_path):
     rc, out, err = run(BOX + """
-s1 := Grain for: Box initial: (Box fields: { contents: 1 }).
-s2 := Grain for: Box initial: (Box fields: { contents: 'x' }).
+"two servers with stores of their own (on one store they would be the same grains)"
+s1 := Grain for: Box initial: (Box fields: { contents: 1 }) store: MemoryGrainStore start.
+s2 := Grain for: Box initial: (Box fields: { contents: 'x' }) store: MemoryGrainStore start.
 ((s1 id: 'a') put: 41) get printNl.
 ((s1 id: 'a') get + 1) printNl.
 ((s2 id: 'a') get , '!') printNl.

@@ -53,12 +53,6 @@ def missing_selectors() -> list[tuple[str, str]]:
     return out
 
 
-_STORE = ("durable grains' stores run with grains (docs/durable.md); their SQLite layer is C in the runtime "
-          "(runtime/sql.c), ready for native primitives")
-NOT_YET.update({(c + side, s): _STORE for c in ("Storage", "SqlResult") for side, table in
-                (("", L.INSTANCE_SIGS.get(c, {})), (" class", L.CLASS_SIGS.get(c, {}))) for s in table
-                if (c, side, s) != ("Storage", " class", "bindGrain:dir:")})   # compiled: runtime/native/grain.c
-NOT_YET.update({("Actor class", "unixMillis"): _STORE})
 
 
 def test_every_typed_selector_is_compiled_or_listed():

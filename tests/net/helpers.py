@@ -49,12 +49,13 @@ def run_program(src: str, tmp_path: Path, mode: str = "run", domains: int = 2):
 
 
 class LPProcess:
-    def __init__(self, source: str, tmp_path: Path, domains: int = 2, args=(), mode: str = "run"):
+    def __init__(self, source: str, tmp_path: Path, domains: int = 2, args=(), mode: str = "run",
+                 cwd: Path = ROOT):
         f = tmp_path / "prog.lp"
         f.write_text(source)
         cmd = [sys.executable, "-m", "lp", "run", "--domains", str(domains), *args, str(f)] if mode == "run" else \
             [str(compiled(source)), "--domains", str(domains), *args]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=_env(),
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=_env(),
                                      text=True)
         self.lines: queue.Queue = queue.Queue()
         self.out: list[str] = []
