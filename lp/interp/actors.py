@@ -311,10 +311,18 @@ def _clock(p, cls):
     return rt.lib.lprt_now() // 1_000_000
 
 
+_UNIX_BASE: list = []   # the system's clock less the runtime's, in ms, taken at the first unixMillis
+
+
 @prim("Actor", "unixMillis", class_side=True)
 def _unix_millis(p, cls):
-    """Milliseconds since 1970 on the system's clock (alarm times, docs/durable.md)."""
-    return time.time_ns() // 1_000_000
+    """Milliseconds since 1970 (alarm times, docs/durable.md): the system's clock when first asked,
+    then advancing with the runtime's clock, so that under a seed it is virtual like every other
+    time (a lease or an alarm waited for in virtual time)."""
+    now = rt.lib.lprt_now() // 1_000_000
+    if not _UNIX_BASE:
+        _UNIX_BASE.append(time.time_ns() // 1_000_000 - now)
+    return _UNIX_BASE[0] + now
 
 
 @prim("Actor", "microsecondClock", class_side=True)

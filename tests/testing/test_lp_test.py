@@ -354,3 +354,12 @@ def test_faults_never_kill_an_actor_that_traps_exits(tmp_path):
     src = ECHO.replace("[:me | Loop serve: me]", "[:me | Actor trapExits: true. Loop serve: me]")
     code, out, _ = lp_test(tmp_path, "echo_test.lp", "--faults", "--seeds", "10", files={"echo_test.lp": src})
     assert code == 0, out
+
+
+def test_unix_millis_advances_with_the_virtual_clock(tmp_path):
+    prog = tmp_path / "u.lp"
+    prog.write_text("a := Actor unixMillis.\nActor sleep: 600000.\nb := Actor unixMillis.\n"
+                    "(b - a) printNl.\n(a > 1700000000000) printNl.\n")
+    r = run_lp("run", "--seed", "4", str(prog), timeout=60)
+    lines = r.stdout.decode().split()
+    assert 600000 <= int(lines[0]) < 600100 and lines[1] == "true"
