@@ -6,6 +6,7 @@
  * frame depth and reduction budget are saved in the actor's state around every switch
  * (park / lpn_preempt) and restored after it.                                            */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1080,12 +1081,22 @@ lpn_value lpn_actor_is_alive(lpn_value a) {
     return lpn_bool(alive);
 }
 
-/* 0: millisecondClock, 1: microsecondClock (the runtime's monotonic clock); 2: unixMillis (the system's) */
+/* 0: millisecondClock, 1: microsecondClock (the runtime's monotonic clock); 2: unixMillis: the
+   system's clock when first asked, then advancing with the runtime's (virtual under a seed), as lp run */
+static _Atomic int64_t unix_base;
+static _Atomic int unix_base_set;
+
 lpn_value lpn_clock(int64_t which) {
     if (which == 2) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return lpn_int((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+        int64_t now = (int64_t)(lprt_now() / 1000000);
+        if (!atomic_load(&unix_base_set)) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            int64_t unset = 0;
+            atomic_compare_exchange_strong(&unix_base, &unset, (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - now);
+            atomic_store(&unix_base_set, 1);
+        }
+        return lpn_int(atomic_load(&unix_base) + now);
     }
     return lpn_int(lprt_now() / (which ? 1000 : 1000000));
 }
