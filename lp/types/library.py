@@ -512,6 +512,7 @@ new -> Promise[a]
 raise: special
 signal: special
 new: special
+new special
 try: Block[a] onError: Block[Self,a] -> a
 """,
     "Actor": """
