@@ -107,7 +107,7 @@ lpn_block *lpn_block_new(void *code, uint64_t arity, uint64_t ncap, lpn_home *ho
 lpn_home *lpn_home_new(void);
 void lpn_home_end(lpn_home *h);                    /* the method returned: its blocks' ^ now raise; consumes */
 lpn_inst *lpn_copy_instance(lpn_value v);          /* `with:`: a copy to update (v itself when unique) */
-lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
+lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil (an Error's message: its class name) */
 int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
 
 /* ---- error.c: raising, unwinding, the uncaught report ---- */
@@ -192,6 +192,8 @@ lpn_value lpn_arr_new_with_all(lpn_value n, lpn_value v);
 lpn_value lpn_take(lpn_value a, lpn_value n, int last);  /* first: / last: of an Array or String */
 lpn_value lpn_arr_fold(int op, lpn_value a, lpn_value v);   /* 'o' occurrencesOf: 's' sum */
 lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel);
+__int128 lpn_interval_size(const lpn_interval *v); /* up to 2^64 */
+#define LPN_MAX_SIZE (1 << 28)   /* the most elements a primitive builds one collection of (lp run's MAX_SIZE) */
 lpn_value lpn_interval_op(int op, lpn_value iv, lpn_value arg); /* s size e isEmpty n notEmpty f first l last a at: i includes: A asArray */
 
 /* ---- dict.c: the persistent, insertion-ordered Dictionary ---- */
