@@ -102,6 +102,7 @@ class ModuleGen:
         self.cfuncs: dict[str, ir.Function] = {}
         self.methods: dict[int, ir.Function] = {}
         self.stubs: dict[tuple[str, int], ir.Function] = {}
+        self.keeps_sender: dict[str, bool] = {}
         self.prim_fns: dict = {}
         self.field_fns: dict = {}
         self.todo: list = []
@@ -246,6 +247,19 @@ class ModuleGen:
                 return found
             return missing or found
         return missing
+
+    def stub_keeps_sender(self, sel: str) -> bool:
+        """Whether a send of sel through its stub is best called plainly even in tail position:
+        every class answers a unary or binary sel with a primitive that calls no block, so the
+        tail call saves no LP frame, and a plain call reports an error of the dispatch (not
+        understood, a primitive's) in the sender's frame, as lp run does."""
+        keep = self.keeps_sender.get(sel)
+        if keep is None:
+            keep = ":" not in sel and all(t is None or (t[0] == "prim" and t[1][0] != "Block")
+                                          for name in self.prog.classes for side in (False, True)
+                                          for t in [self.resolve(name, side, sel)])
+            self.keeps_sender[sel] = keep
+        return keep
 
     def only_missing(self, sel: str) -> str | None:
         """A class whose `sel` the library types but native code lacks, when no class at all

@@ -220,19 +220,18 @@ static lpn_value dict_search(int key_at, lpn_value d, lpn_value v) {
 
 static lpn_value interval(int op, lpn_value iv) {
     lpn_interval *p = (lpn_interval *)lpn_ptr(iv);
-    lpn_value sz = lpn_interval_op('s', (lpn_dup(iv), iv), LPN_NIL_VALUE);
-    int64_t n = (int64_t)sz.bits;
+    __int128 n = lpn_interval_size(p);
     if (op == 'r') {
         if (n == 0) { lpn_dup(iv); return iv; }
         lpn_interval *r = lpn_alloc(LPN_INTERVAL, sizeof(lpn_interval));
-        r->start = p->start + (n - 1) * p->step;
+        r->start = (int64_t)(p->start + (n - 1) * p->step);
         r->stop = p->start;
         r->step = -p->step;
         return lpn_ref(r);
     }
     if (n == 0) return lpn_int(0);
-    __int128 last = (__int128)p->start + (__int128)(n - 1) * p->step;
-    __int128 t = (__int128)n * ((__int128)p->start + last);
+    __int128 last = (__int128)p->start + (n - 1) * p->step;
+    __int128 t = n * ((__int128)p->start + last);
     __int128 total = t >= 0 ? t / 2 : -((-t + 1) / 2);   /* Python's floor division */
     if (total > INT64_MAX || total < INT64_MIN) {
         lpn_dup(iv);

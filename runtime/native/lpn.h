@@ -107,7 +107,7 @@ lpn_block *lpn_block_new(void *code, uint64_t arity, uint64_t ncap, lpn_home *ho
 lpn_home *lpn_home_new(void);
 void lpn_home_end(lpn_home *h);                    /* the method returned: its blocks' ^ now raise; consumes */
 lpn_inst *lpn_copy_instance(lpn_value v);          /* `with:`: a copy to update (v itself when unique) */
-lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
+lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil (an Error's message: its class name) */
 int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
 
 /* ---- error.c: raising, unwinding, the uncaught report ---- */
@@ -192,7 +192,15 @@ lpn_value lpn_arr_new_with_all(lpn_value n, lpn_value v);
 lpn_value lpn_take(lpn_value a, lpn_value n, int last);  /* first: / last: of an Array or String */
 lpn_value lpn_arr_fold(int op, lpn_value a, lpn_value v);   /* 'o' occurrencesOf: 's' sum */
 lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel);
+__int128 lpn_interval_size(const lpn_interval *v); /* up to 2^64 */
+#define LPN_MAX_SIZE (1 << 28)   /* the most elements a primitive builds one collection of (lp run's MAX_SIZE) */
 lpn_value lpn_interval_op(int op, lpn_value iv, lpn_value arg); /* s size e isEmpty n notEmpty f first l last a at: i includes: A asArray */
+/* unicode.c: a code point's classes as Python's str methods see them (LPN_UNI_* bits), and its
+   full upper or lower case mapping (1 to 3 code points in out; the count is answered) */
+enum { LPN_UNI_ALPHA = 1, LPN_UNI_DIGIT = 2, LPN_UNI_SPACE = 4, LPN_UNI_UPPER = 8, LPN_UNI_LOWER = 16,
+       LPN_UNI_CASED = 32, LPN_UNI_IGNORABLE = 64, LPN_UNI_LINEBREAK = 128 };
+int lpn_uni_props(uint64_t c);
+int lpn_uni_case(uint64_t c, int upper, uint32_t out[3]);
 
 /* ---- dict.c: the persistent, insertion-ordered Dictionary ---- */
 enum { LPN_DNODE = 24, LPN_DLEAF = 25, LPN_DCOLL = 26 };   /* its private cells */
