@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lp.compiler import prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
+from lp.compiler.dynamic import DYN, is_dynamic, settle, settle_library_args
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
 from lp.compiler.variants import choose
@@ -17,8 +18,8 @@ class Sends:
 
     def emit(self, g, e: I.Send, tail: bool):
         sel = e.selector
-        if g.home is not None:
-            tail = False
+        if g.home is not None or (is_dynamic(e.type) and g.result_ty is not None):
+            tail = False    # the answer is checked before it is returned (compiler/dynamic.py)
         if sel == "fields:" and isinstance(e.args[0], I.MakeArray) and not e.args[0].items:
             e = I.Send(e.receiver, sel, (I.MakeRecord((), (), e.args[0].type, e.args[0].span),), e.type, e.span,
                        e.tail, e.super_from)   # `Get fields: {}`: the empty brace is the empty record
@@ -52,18 +53,22 @@ class Sends:
             return g.call_lp(self.mod.method_fn(x, variant), None, recv, args, site, tail,
                              variant.result_type(x, e.type))
         if what == "field":
-            return self.field_get(g, recv, x, e.type)
+            return self.field_get(g, recv, x, e.type, site)
         if what == "prim":
+            settle_library_args(g, e, recv.ty, g.owned[len(g.owned) - n:], site)
             return prims.PRIMS[x](g, sel, n, site, tail, e.type)
         raise Unsupported(f"#{sel} on {x[0]}{' class' if x[1] else ''}", e.span)
 
-    def field_get(self, g, recv: V, index: int, ty: I.Ty) -> V:
+    def field_get(self, g, recv: V, index: int, ty: I.Ty, site: int | None = None) -> V:
         ptr = g.as_ptr(recv)
         v = g.load_value(ptr, INST_FIELDS + 16 * index, ty)
         g.dup(V(v.cls, v.bits, I.UNKNOWN))
         g.pop()
         g.drop(recv)
-        return g.push(v)
+        if site is None or not self.mod.makes_dynamic:
+            return g.push(v)
+        # a field may have been given a Dynamic value (`fields:`, `with:`): tested where it is read
+        return settle(g, g.push(V(v.cls, v.bits, DYN)), ty, site)
 
     def build_instance(self, g, e: I.Send):
         """`C fields: { ... }`, or `self fields: { ... }` on the class side, where the class is the

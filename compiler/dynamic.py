@@ -1,0 +1,159 @@
+"""Dynamic values in native code (docs/native.md "Dynamic values").
+
+The checker lets a `Dynamic` value (`JSON decode:`, the Remote library) stand where any type is
+expected, so an expression the IR types `Integer` may hold a String at run time. Inside one
+function such a value keeps the type `Dynamic` whatever the binding or branch merge it flows
+through says, so every send to it is dispatched on its class at run time and fails exactly as
+in `lp run`. Where it leaves the function for code that trusts its static type (a parameter,
+a returned value, an array item, a block's capture, the receiver of an inlined control
+message) its class is checked there and a mismatch raises an LP error at the send.
+"""
+from __future__ import annotations
+
+from lp.ir import nodes as I
+
+DYN = I.Ty("Dynamic")
+# the builtin classes whose values all carry that class id; other builtin types (actors,
+# futures, sockets, reasons) are not checked
+CHECKED_BUILTINS = ("UndefinedObject", "Boolean", "Integer", "Float", "Character", "Symbol", "String", "Array",
+                    "Dictionary", "Interval", "Association", "Maybe", "Block", "ByteArray", "Number", "Error")
+
+
+def is_dynamic(ty: I.Ty | None) -> bool:
+    return ty is not None and ty.var is None and ty.name == "Dynamic"
+
+
+def class_ids(mod, ty: I.Ty) -> list[int] | None:
+    """The class ids a value of type ty may have at run time, or None when it is not checked."""
+    from lp.compiler.codegen import kind   # codegen imports this module
+    name = kind(ty)
+    if name is None:
+        return None
+    prog, ids = mod.prog, mod.layout.ids
+    c = prog.classes.get(name)
+    builtin = c is None or c.builtin
+    if builtin and name not in CHECKED_BUILTINS and not _below(prog, name, "Error"):
+        return None
+    if name not in ids:
+        return None
+    return sorted({ids[n] for n in [name, *prog.subclasses(name)] if n in ids})
+
+
+def _below(prog, name: str, top: str) -> bool:
+    c = prog.classes.get(name)
+    while c is not None:
+        if c.name == top:
+            return True
+        c = prog.classes.get(c.superclass) if c.superclass else None
+    return False
+
+
+def _article(name: str) -> str:
+    return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
+
+
+def settle(g, v: V, ty: I.Ty, site: int | None) -> V:
+    """v (owned by g) is trusted as a ty from here: when v is Dynamic and ty a checked class,
+    test its class and raise at `site` when it differs. Answers the value to use instead (the
+    same words, typed ty), which takes v's place on g's stack."""
+    if not is_dynamic(v.ty):
+        return v
+    ids = class_ids(g.mod, ty)
+    if ids is None:
+        return v
+    from lp.compiler.codegen import c64
+    name = ty.name
+    ok = None
+    for i in ids:
+        t = g.b.icmp_unsigned("==", v.cls, c64(i))
+        ok = t if ok is None else g.b.or_(ok, t)
+    with g.b.if_then(g.b.not_(ok), likely=False):
+        saved = list(g.owned)
+        g.dup(v)
+        g.b.call(g.mod.c("lpn_dynamic_mismatch"), [v.cls, v.bits, g.mod.layout.cstring(_article(name))])
+        g.unwind_here(site)
+        g.owned = saved
+    w = type(v)(v.cls, v.bits, ty)
+    for k in range(len(g.owned) - 1, -1, -1):
+        if g.owned[k] is v:
+            g.owned[k] = w
+            break
+    return w
+
+
+def require(g, v: V, cls: str, selector: str, site: int | None) -> None:
+    """The receiver v of an inlined control message (`ifTrue:`, `and:`, `to:do:`): when it is
+    Dynamic and not a cls, raise the does-not-understand error the real send would."""
+    if not is_dynamic(v.ty):
+        return
+    from lp.compiler.codegen import c64
+    bad = g.b.icmp_unsigned("!=", v.cls, c64(g.mod.layout.class_id(cls)))
+    with g.b.if_then(bad, likely=False):
+        saved = list(g.owned)
+        g.dup(v)
+        g.b.call(g.mod.c("lpn_dnu"), [v.cls, v.bits, g.mod.layout.cstring(selector)])
+        g.unwind_here(site)
+        g.owned = saved
+
+
+def check_params(g, params, values) -> None:
+    """A method's or block's parameters whose type is a checked class are tested on entry when
+    the program makes Dynamic values at all: a caller may pass one where the checker trusted it
+    (a send dispatched at run time, an item of an array, a block called by a primitive)."""
+    if not g.mod.makes_dynamic:
+        return
+    for var, v in zip(params, values):
+        if class_ids(g.mod, var.type) is not None:
+            settle(g, type(v)(v.cls, v.bits, DYN), var.type, None)
+
+
+def makes_dynamic(prog: I.Program) -> bool:
+    """Whether any expression of the program (its methods, main) has the type Dynamic."""
+    todo: list = [prog.main, *(m.body for m in prog.methods.values())]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (tuple, list)):
+            todo.extend(x)
+            continue
+        fields = getattr(x, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        t = getattr(x, "type", None)
+        if isinstance(t, I.Ty) and is_dynamic(t):
+            return True
+        for name in fields:
+            if name not in ("type", "span", "var", "captures", "params"):
+                todo.append(getattr(x, name))
+    return False
+
+
+def settle_library_args(g, e: I.Send, recv_ty: I.Ty, args: list, site: int | None) -> None:
+    """Dynamic arguments of a library send whose signature parameter is a type parameter the
+    call binds to a checked class (`d at: k put: v` on a `Dictionary[String, Integer]`, `Maybe
+    some: v` typed `Maybe[Integer]`): the value is stored where later reads trust that type."""
+    if not any(is_dynamic(a.ty) for a in args):
+        return
+    from lp.types.library import CLASS_SIGS, INSTANCE_SIGS, PARAMS
+    name = recv_ty.name
+    side = name.endswith(" class")
+    if side:
+        name = name[:-len(" class")]
+    sig = (CLASS_SIGS if side else INSTANCE_SIGS).get(name, {}).get(e.selector)
+    if sig is None or sig.special or sig.args is None or len(sig.args) != len(args):
+        return
+    bound: dict[str, I.Ty] = {}
+    if not side:
+        bound.update(zip(PARAMS.get(name, ()), recv_ty.args))
+    _bind(sig.result, e.type, bound)
+    for a, t in zip(args, sig.args):
+        if is_dynamic(a.ty) and t[0] == "var" and t[1] in bound:
+            settle(g, a, bound[t[1]], site)
+
+
+def _bind(pattern, ty: I.Ty, bound: dict) -> None:
+    """Bind the type variables of a signature type (lp/types/library.py parse_type) to ty's parts."""
+    if pattern[0] == "var":
+        bound.setdefault(pattern[1], ty)
+    elif pattern[0] == "con" and pattern[1] == ty.name and len(pattern[2]) == len(ty.args):
+        for p, t in zip(pattern[2], ty.args):
+            _bind(p, t, bound)
