@@ -52,7 +52,7 @@ def _article(name: str) -> str:
     return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
 
 
-def settle(g, v: V, ty: I.Ty, site: int | None) -> V:
+def settle(g, v, ty: I.Ty, site: int | None, items: bool = True):
     """v (owned by g) is trusted as a ty from here: when v is Dynamic and ty a checked class,
     test its class and raise at `site` when it differs. Answers the value to use instead (the
     same words, typed ty), which takes v's place on g's stack."""
@@ -73,12 +73,34 @@ def settle(g, v: V, ty: I.Ty, site: int | None) -> V:
         g.b.call(g.mod.c("lpn_dynamic_mismatch"), [v.cls, v.bits, g.mod.layout.cstring(_article(name))])
         g.unwind_here(site)
         g.owned = saved
+    if items and name == "Array" and len(ty.args) == 1:
+        _check_items(g, v, ty.args[0], site)
     w = type(v)(v.cls, v.bits, ty)
     for k in range(len(g.owned) - 1, -1, -1):
         if g.owned[k] is v:
             g.owned[k] = w
             break
     return w
+
+
+def _check_items(g, v, elem: I.Ty, site: int | None) -> None:
+    """The items of the Array v (its class tested already) are each of a class of elem."""
+    from lp.compiler.codegen import c64
+    from lp.compiler.layout import I64
+    ids = class_ids(g.mod, elem)
+    if ids is None:
+        return
+    from llvmlite import ir
+    table = ir.GlobalVariable(g.mod.module, ir.ArrayType(I64, len(ids)), name=f"dyn.ids.{len(g.mod.module.globals)}")
+    table.initializer = ir.Constant(ir.ArrayType(I64, len(ids)), ids)
+    table.global_constant = True
+    table.linkage = "private"
+    r = g.b.call(g.mod.c("lpn_dynamic_items"), [v.cls, v.bits, table, c64(len(ids)),
+                                                 g.mod.layout.cstring(_article(elem.name))])
+    with g.b.if_then(g.is_unwind(g.unpack(r, elem)), likely=False):
+        saved = list(g.owned)
+        g.unwind_here(site)
+        g.owned = saved
 
 
 def require(g, v: V, cls: str, selector: str, site: int | None) -> None:
@@ -104,7 +126,7 @@ def check_params(g, params, values) -> None:
         return
     for var, v in zip(params, values):
         if class_ids(g.mod, var.type) is not None:
-            settle(g, type(v)(v.cls, v.bits, DYN), var.type, None)
+            settle(g, type(v)(v.cls, v.bits, DYN), var.type, None, items=False)
 
 
 def makes_dynamic(prog: I.Program) -> bool:
@@ -146,8 +168,9 @@ def settle_library_args(g, e: I.Send, recv_ty: I.Ty, args: list, site: int | Non
         bound.update(zip(PARAMS.get(name, ()), recv_ty.args))
     _bind(sig.result, e.type, bound)
     for a, t in zip(args, sig.args):
-        if is_dynamic(a.ty) and t[0] == "var" and t[1] in bound:
-            settle(g, a, bound[t[1]], site)
+        want = _subst(t, bound) if is_dynamic(a.ty) and t[0] in ("var", "con") else None
+        if want is not None and (t[0] == "var" or want.name == "Array"):
+            settle(g, a, want, site)
 
 
 def _bind(pattern, ty: I.Ty, bound: dict) -> None:
@@ -157,3 +180,13 @@ def _bind(pattern, ty: I.Ty, bound: dict) -> None:
     elif pattern[0] == "con" and pattern[1] == ty.name and len(pattern[2]) == len(ty.args):
         for p, t in zip(pattern[2], ty.args):
             _bind(p, t, bound)
+
+
+def _subst(pattern, bound: dict) -> I.Ty | None:
+    """The type a signature type stands for with these bindings, or None when one is missing."""
+    if pattern[0] == "var":
+        return bound.get(pattern[1])
+    if pattern[0] != "con":
+        return None
+    args = [_subst(p, bound) for p in pattern[2]]
+    return None if None in args else I.Ty(pattern[1], tuple(args))

@@ -53,6 +53,7 @@ C_FUNCS = {
     "lpn_unwind_discard": ("void", ["p"]),
     "lpn_dnu": ("V", ["v", "p"]),
     "lpn_dynamic_mismatch": ("V", ["v", "p"]),
+    "lpn_dynamic_items": ("V", ["v", "p", "i64", "p"]),
     "lpn_unsupported": ("V", ["v", "p"]),
     "lpn_assoc_new": ("V", ["v", "v"]),
     "lpn_new_instance": ("V", ["i64"]),
