@@ -83,6 +83,16 @@ def settle(g, v, ty: I.Ty, site: int | None, items: bool = True):
     return w
 
 
+def trusted_read(g, cls, bits, ty: I.Ty, site: int | None):
+    """Push the words a program with Dynamic values reads where the checker trusts ty (a field, a
+    plain receive), tested as a Dynamic value would be; answers the pushed value, typed ty."""
+    from lp.compiler.codegen import V
+    v = settle(g, g.push(V(cls, bits, DYN)), ty, site, items=False)
+    if is_dynamic(v.ty):
+        v.ty = ty if ty.known else I.UNKNOWN
+    return v
+
+
 def _check_items(g, v, elem: I.Ty, site: int | None) -> None:
     """The items of the Array v (its class tested already) are each of a class of elem."""
     from lp.compiler.codegen import c64

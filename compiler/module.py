@@ -76,7 +76,8 @@ C_FUNCS = {
 }
 C_FUNCS.update(actors.C_FUNCS)
 # called only on the paths that raise, unwind or yield: LLVM lays those paths out of the hot code
-COLD = {"lpn_trace_push", "lpn_dynamic_mismatch", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt", "lpn_nlr_take"}
+COLD = {"lpn_trace_push", "lpn_dynamic_mismatch", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt",
+        "lpn_nlr_take"}
 C_FUNCS.update(net.C_FUNCS)
 C_FUNCS.update(remote.C_FUNCS)
 C_FUNCS.update(observe.C_FUNCS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lp.compiler import prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
-from lp.compiler.dynamic import DYN, is_dynamic, settle, settle_library_args
+from lp.compiler.dynamic import is_dynamic, settle_library_args, trusted_read
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
 from lp.compiler.variants import choose
@@ -68,7 +68,7 @@ class Sends:
         if site is None or not self.mod.makes_dynamic:
             return g.push(v)
         # a field may have been given a Dynamic value (`fields:`, `with:`): tested where it is read
-        return settle(g, g.push(V(v.cls, v.bits, DYN)), ty, site)
+        return trusted_read(g, v.cls, v.bits, ty, site)
 
     def build_instance(self, g, e: I.Send):
         """`C fields: { ... }`, or `self fields: { ... }` on the class side, where the class is the
