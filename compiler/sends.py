@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lp.compiler import prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
-from lp.compiler.dynamic import is_dynamic, settle_library_args, trusted_read
+from lp.compiler.dynamic import class_ids, is_dynamic, settle_library_args, trusted_read
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
 from lp.compiler.variants import choose
@@ -18,7 +18,8 @@ class Sends:
 
     def emit(self, g, e: I.Send, tail: bool):
         sel = e.selector
-        if g.home is not None or (is_dynamic(e.type) and g.result_ty is not None):
+        if g.home is not None or (is_dynamic(e.type) and g.result_ty is not None
+                                  and class_ids(self.mod, g.result_ty) is not None):
             tail = False    # the answer is checked before it is returned (compiler/dynamic.py)
         if sel == "fields:" and isinstance(e.args[0], I.MakeArray) and not e.args[0].items:
             e = I.Send(e.receiver, sel, (I.MakeRecord((), (), e.args[0].type, e.args[0].span),), e.type, e.span,
