@@ -39,6 +39,17 @@ def class_ids(mod, ty: I.Ty) -> list[int] | None:
     return sorted({ids[n] for n in [name, *prog.subclasses(name)] if n in ids})
 
 
+def answer_type(mod, md: I.MethodDef, ty: I.Ty) -> I.Ty:
+    """The type a direct call of md is trusted with: the send's, unless md answers a class outside
+    it (a program's `Object class >> new = 3` under a send the checker typed by the library's
+    rule, `A new`), when the answer is treated as Dynamic."""
+    from lp.compiler.codegen import kind
+    mine, theirs = kind(md.type), kind(ty)
+    if mine is None or theirs is None or mine == theirs or _below(mod.prog, mine, theirs):
+        return ty
+    return DYN
+
+
 def _below(prog, name: str, top: str) -> bool:
     c = prog.classes.get(name)
     while c is not None:

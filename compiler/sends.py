@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lp.compiler import prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
-from lp.compiler.dynamic import class_ids, is_dynamic, settle_library_args, trusted_read
+from lp.compiler.dynamic import answer_type, class_ids, is_dynamic, settle_library_args, trusted_read
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
 from lp.compiler.variants import choose
@@ -52,7 +52,7 @@ class Sends:
             args = g.owned[len(g.owned) - n:]
             variant = choose(g, x, args, tail)
             return g.call_lp(self.mod.method_fn(x, variant), None, recv, args, site, tail,
-                             variant.result_type(x, e.type))
+                             answer_type(self.mod, x, variant.result_type(x, e.type)))
         if what == "field":
             return self.field_get(g, recv, x, e.type, site)
         if what == "prim":
