@@ -45,8 +45,12 @@ def answer_type(mod, md: I.MethodDef, ty: I.Ty) -> I.Ty:
     rule, `A new`), when the answer is treated as Dynamic."""
     from lp.compiler.codegen import kind
     mine, theirs = kind(md.type), kind(ty)
-    if mine is None or theirs is None or mine == theirs or _below(mod.prog, mine, theirs):
+    if mine is None or theirs is None or mine == theirs:
         return ty
+    if mine.endswith(" class") and theirs.endswith(" class"):
+        mine, theirs = mine[:-len(" class")], theirs[:-len(" class")]
+    if _below(mod.prog, mine, theirs) or _below(mod.prog, theirs, mine):
+        return ty   # one a subclass of the other (a method typed by its class, called on a subclass)
     return DYN
 
 
