@@ -73,15 +73,19 @@ def settle(g, v, ty: I.Ty, site: int | None, items: bool = True):
     same words, typed ty), which takes v's place on g's stack."""
     if not is_dynamic(v.ty):
         return v
-    ids = class_ids(g.mod, ty)
+    side = ty.name.endswith(" class") and ty.var is None
+    ids = class_ids(g.mod, I.Ty(ty.name[:-len(" class")]) if side else ty)
     if ids is None:
         return v
     from lp.compiler.codegen import c64
+    from lp.compiler.layout import CLASS_VALUE
     name = ty.name
     ok = None
-    for i in ids:
-        t = g.b.icmp_unsigned("==", v.cls, c64(i))
+    for i in ids:     # a class as a value is {CLASS_VALUE, its id}
+        t = g.b.icmp_unsigned("==", v.bits if side else v.cls, c64(i))
         ok = t if ok is None else g.b.or_(ok, t)
+    if side:
+        ok = g.b.and_(ok, g.b.icmp_unsigned("==", v.cls, c64(CLASS_VALUE)))
     with g.b.if_then(g.b.not_(ok), likely=False):
         saved = list(g.owned)
         g.dup(v)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lp.compiler import prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
-from lp.compiler.dynamic import answer_type, class_ids, is_dynamic, settle_library_args, trusted_read
+from lp.compiler.dynamic import answer_type, class_ids, is_dynamic, settle, settle_library_args, trusted_read
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
 from lp.compiler.variants import choose
@@ -83,6 +83,8 @@ class Sends:
             cname = k[:-len(" class")] if k is not None and k.endswith(" class") else None
             if g.value(e.receiver, False) is None:
                 g.dead()
+            if cname is not None:
+                settle(g, g.owned[-1], I.Ty(f"{cname} class"), g.site(e.receiver.span))
             cid = g.pop().bits
         if cname is None or not self.mod.layout.is_instance_class(cname):
             raise Unsupported("`fields:` on this receiver", e.span)
@@ -107,6 +109,7 @@ class Sends:
         for x in rec.values:
             if g.value(x, False) is None:
                 g.dead()
+        settle(g, g.owned[-(len(rec.values) + 1)], I.Ty(k), g.site(e.receiver.span))
         vals = g.pop_n(len(rec.values))
         recv = g.pop()
         obj = g.b.call(self.mod.c("lpn_copy_instance"), [recv.cls, recv.bits])

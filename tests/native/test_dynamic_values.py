@@ -24,6 +24,9 @@ CASES = [
     ("(a addTo: x) printNl", "the String 's' does not understand #+", "SAME"),
     ("(a double: x) printNl", "the String 's' does not understand #twice",
      "the String 's' (a Dynamic value) is used where an A is expected"),
+    ("y := true ifTrue: [x] ifFalse: [a]. (y with: { n: 3 }) printNl",
+     "#with: copies an instance with a record of new field values, not a Record",
+     "the String 's' (a Dynamic value) is used where an A is expected"),
     # the same in both: checked by the primitive, or the value stays dynamic
     ("(a add: x) printNl", "#+ expects a number, not the String 's'", "SAME"),
     ("d := Dictionary new at: 1 put: x. ((d at: 1) + 1) printNl", "the String 's' does not understand #+", "SAME"),
