@@ -254,6 +254,11 @@ static lpn_value copy_without(lpn_value av, lpn_value v) {
     return lpn_ref(r);
 }
 
+static lpn_value class_name_string(uint64_t c) {
+    const char *nm = c < lpn_prog.nclasses && lpn_prog.class_names[c] ? lpn_prog.class_names[c] : "Object";
+    return lpn_str_new(nm, strlen(nm));
+}
+
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op) {
     lpn_value r;
     switch (op) {
@@ -281,12 +286,8 @@ lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op) {
     case 'k': r = dict_search(1, v, a); break;              /* Dictionary keyAtValue: */
     case 'r': r = interval('r', v); break;                  /* Interval reversed / reverse */
     case 's': r = interval('s', v); break;                  /* Interval sum */
-    case 'n': {                                             /* Object class name */
-        uint64_t c = v.bits;
-        const char *nm = c < lpn_prog.nclasses && lpn_prog.class_names[c] ? lpn_prog.class_names[c] : "Object";
-        r = lpn_str_new(nm, strlen(nm));
-        break;
-    }
+    case 'n': r = class_name_string(v.bits); break;        /* Object class name */
+    case 'e': r = lpn_error_new(v.bits, class_name_string(v.bits)); break;   /* Error class new: the message is its name */
     case 'G': {                                             /* Error signal: (an instance) */
         lpn_inst *e = lpn_copy_instance(v);
         v = LPN_NIL_VALUE;

@@ -144,6 +144,8 @@ lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error in
 lpn_value lpn_signalled(lpn_value reason);          /* ends the actor by an exit signal (LPN_SIGNALLED) */
 lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
 lpn_value lpn_raise_expects(const char *sel, const char *what, lpn_value v); /* `#sel expects what, not <v described>`; consumes v */
+lpn_value lpn_dynamic_mismatch(lpn_value v, const char *expected); /* `<v described> (a Dynamic value) is used where <expected> is expected`; consumes v */
+lpn_value lpn_dynamic_items(lpn_value v, const uint64_t *ids, uint64_t n, const char *expected); /* borrows v, an Array: nil, or raises for an item of another class */
 lpn_value lpn_stack_overflow(void);
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
