@@ -98,7 +98,6 @@ CALLS: dict = {
             ("Dictionary", False, "keyAtValue:"): ("k", 1, None, False),
             ("Interval", False, "reversed"): ("r", 0, IVL, False), ("Interval", False, "reverse"): ("r", 0, IVL, False),
             ("Interval", False, "sum"): ("s", 0, INT, True), ("Error", True, "new:"): ("E", 1, None, False),
-            ("Error", True, "new"): ("e", 0, None, False),
             ("Object", True, "name"): ("n", 0, STR, False), ("Class", False, "name"): ("n", 0, STR, False),
             ("Error", False, "signal:"): ("G", 1, None, True)}),
 }

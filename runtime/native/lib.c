@@ -287,7 +287,6 @@ lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op) {
     case 'r': r = interval('r', v); break;                  /* Interval reversed / reverse */
     case 's': r = interval('s', v); break;                  /* Interval sum */
     case 'n': r = class_name_string(v.bits); break;        /* Object class name */
-    case 'e': r = lpn_error_new(v.bits, class_name_string(v.bits)); break;   /* Error class new: the message is its name */
     case 'G': {                                             /* Error signal: (an instance) */
         lpn_inst *e = lpn_copy_instance(v);
         v = LPN_NIL_VALUE;
