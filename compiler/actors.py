@@ -8,6 +8,7 @@ from llvmlite import ir
 
 from lp.compiler import prims
 from lp.compiler.codegen import REDUCTION, VAL, V, c64
+from lp.compiler.dynamic import trusted_read
 from lp.compiler.layout import CLASS_VALUE, I64, PTR
 from lp.compiler.prims import prim
 from lp.ir import nodes as I
@@ -228,6 +229,8 @@ def receive(g, e: I.Receive, tail: bool):
 
     if not e.entries:
         r = g.b.load(out, typ=VAL)
+        if g.mod.makes_dynamic:   # a sender may have sent a Dynamic value (compiler/dynamic.py)
+            return trusted_read(g, g.b.extract_value(r, 0), g.b.extract_value(r, 1), e.type, g.site(e.span))
         return g.push(V(g.b.extract_value(r, 0), g.b.extract_value(r, 1), e.type if e.type.known else I.UNKNOWN))
     arms = [arm(var, body) for _, var, body in e.entries]
     if e.on_timeout is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from lp.compiler.dynamic import is_dynamic, require, settle
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, IMMEDIATE_CLASSES, PTR, UNWIND
 from lp.compiler.unsupported import Unsupported
 from lp.ir import nodes as I
@@ -73,6 +74,7 @@ class FunctionGen:
         self.home = None          # this method's Home token (a method some block `^`s from)
         self.last: set = set()    # reads that move their variable (compiler/lastuse.py)
         self.method = None        # (MethodDef, Variant) when this is a method's function
+        self.result_ty = None     # a method's or block's answer type, which its callers trust
 
     # ---- small helpers
     def pair(self, v: V) -> list:
@@ -161,6 +163,8 @@ class FunctionGen:
     def ret_owned(self, v: V) -> None:
         """Return `v` (on top of the stack) after dropping everything else owned."""
         assert self.owned and self.owned[-1] is v
+        if self.result_ty is not None:
+            v = settle(self, v, self.result_ty, None)
         self.pop()
         self.drop_all()
         self.ret(v)
@@ -302,7 +306,7 @@ class FunctionGen:
             v = self.value(s.value, False)
             if v is None:
                 v = self.dead()
-            v.ty = s.var.type if s.var.type.known else v.ty
+            v.ty = s.var.type if s.var.type.known and not is_dynamic(v.ty) else v.ty
             self.env[s.var.id] = v
             return _BOUND
         if isinstance(s, I.Return):
@@ -316,6 +320,8 @@ class FunctionGen:
 
     def value(self, e, tail: bool) -> V | None:
         v = self.expr(e, tail)
+        if v is not None and is_dynamic(e.type):
+            v.ty = e.type        # whatever it flowed through (compiler/dynamic.py)
         return self.finish(v, tail) if v is not None else None
 
     # ---- expressions
@@ -375,13 +381,13 @@ class FunctionGen:
             for k in range(len(self.owned) - 1, -1, -1):
                 if self.owned[k] is v:
                     del self.owned[k]
-                    return self.push(V(v.cls, v.bits, var.type if var.type.known else v.ty))
+                    return self.push(V(v.cls, v.bits, var.type if var.type.known and not is_dynamic(v.ty) else v.ty))
         if v is None:
             k = self.caps.get(var.id)
             if k is None:
                 raise Unsupported(f"the variable `{var.name}` here", var.span)
             v = self.load_value(self.block_ptr, BLOCK_CAPS + 16 * k, var.type)
-        w = V(v.cls, v.bits, var.type if var.type.known else v.ty)
+        w = V(v.cls, v.bits, var.type if var.type.known and not is_dynamic(v.ty) else v.ty)
         self.dup(w)
         return self.push(w)
 
@@ -397,9 +403,13 @@ class FunctionGen:
         return self.scoped(self.body, e.body, tail)
 
     def x_MakeArray(self, e: I.MakeArray, tail) -> V:
+        elem = e.type.args[0] if e.type.name == "Array" and len(e.type.args) == 1 else None
         for x in e.items:
-            if self.value(x, False) is None:
+            v = self.value(x, False)
+            if v is None:
                 self.dead()
+            elif elem is not None:
+                settle(self, v, elem, self.site(x.span))
         items = self.pop_n(len(e.items))
         arr = self.b.call(self.mod.c("lpn_arr_new"), [c64(len(items))])
         for i, v in enumerate(items):
@@ -450,7 +460,9 @@ class FunctionGen:
             cls.add_incoming(v.cls, bb)
             bits.add_incoming(v.bits, bb)
         tys = {str(v.ty) for v, _, _ in incoming}
-        out_ty = ty if ty.known else (incoming[0][0].ty if len(tys) == 1 else I.UNKNOWN)
+        if any(is_dynamic(v.ty) for v, _, _ in incoming):
+            ty = I.Ty("Dynamic")
+        out_ty = ty if ty.known or is_dynamic(ty) else (incoming[0][0].ty if len(tys) == 1 else I.UNKNOWN)
         return self.push(V(cls, bits, out_ty))
 
     def if_else(self, cond, arm_true, arm_false, ty: I.Ty) -> V | None:
@@ -466,6 +478,7 @@ class FunctionGen:
         c = self.value(e.cond, False)
         if c is None:
             return None
+        require(self, c, "Boolean", _IF_SELECTOR[e.then is not None, e.else_ is not None], self.site(e.span))
         self.pop()
         branch_tail = tail and not e.one_branch
 
@@ -485,6 +498,7 @@ class FunctionGen:
         left = self.value(e.left, False)
         if left is None:
             return None
+        require(self, left, "Boolean", e.op + ":", self.site(e.span))
         self.pop()
         cond = self.b.trunc(left.bits, ir.IntType(1))
         short = self.make(1, 0 if e.op == "and" else 1, I.Ty("Boolean"))
@@ -499,6 +513,12 @@ class FunctionGen:
         stop = self.value(e.stop, False)
         if start is None or stop is None:
             return None
+        site = self.site(e.span)
+        if e.kind == "to:do:":
+            require(self, start, "Integer", "to:do:", site)
+            settle(self, stop, I.Ty("Integer"), site)
+        else:
+            require(self, stop, "Integer", "timesRepeat:", site)
         self.pop_n(2)
         pre = self.b.block
         head = self.fn.append_basic_block("loop")
@@ -543,7 +563,7 @@ class FunctionGen:
             home = self.current_home()
         blk = self.b.call(self.mod.c("lpn_block_new"), [fn, c64(len(e.params)), c64(len(e.captures)), home])
         for k, var in enumerate(e.captures):
-            v = self.ref(var, (id(e), var.id))
+            v = settle(self, self.ref(var, (id(e), var.id)), var.type, self.site(e.span))
             self.pop()
             self.store_value(blk, BLOCK_CAPS + 16 * k, v)
         return self.push(self.make(22, self.b.ptrtoint(blk, I64), e.type))
@@ -576,3 +596,6 @@ class FunctionGen:
 
 
 _BOUND = V(None, None, I.UNKNOWN)
+# the selector an inlined If stands for, by (has then, has else)
+_IF_SELECTOR = {(True, True): "ifTrue:ifFalse:", (True, False): "ifTrue:", (False, True): "ifFalse:",
+                (False, False): "ifTrue:"}

@@ -9,6 +9,7 @@ from llvmlite import ir
 
 from lp.compiler import actors, net, observe, prims, remote, storage
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
+from lp.compiler.dynamic import check_params, makes_dynamic
 from lp.compiler.lastuse import LastUses
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
 from lp.compiler.sends import Sends
@@ -51,6 +52,8 @@ C_FUNCS = {
     "lpn_unwind_restore": ("V", ["p"]),
     "lpn_unwind_discard": ("void", ["p"]),
     "lpn_dnu": ("V", ["v", "p"]),
+    "lpn_dynamic_mismatch": ("V", ["v", "p"]),
+    "lpn_dynamic_items": ("V", ["v", "p", "i64", "p"]),
     "lpn_unsupported": ("V", ["v", "p"]),
     "lpn_assoc_new": ("V", ["v", "v"]),
     "lpn_new_instance": ("V", ["i64"]),
@@ -73,7 +76,8 @@ C_FUNCS = {
 }
 C_FUNCS.update(actors.C_FUNCS)
 # called only on the paths that raise, unwind or yield: LLVM lays those paths out of the hot code
-COLD = {"lpn_trace_push", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt", "lpn_nlr_take"}
+COLD = {"lpn_trace_push", "lpn_dynamic_mismatch", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt",
+        "lpn_nlr_take"}
 C_FUNCS.update(net.C_FUNCS)
 C_FUNCS.update(remote.C_FUNCS)
 C_FUNCS.update(storage.C_FUNCS)
@@ -103,10 +107,12 @@ class ModuleGen:
         self.cfuncs: dict[str, ir.Function] = {}
         self.methods: dict[int, ir.Function] = {}
         self.stubs: dict[tuple[str, int], ir.Function] = {}
+        self.keeps_sender: dict[str, bool] = {}
         self.prim_fns: dict = {}
         self.field_fns: dict = {}
         self.todo: list = []
         self.wants_perform = False   # the program sends `Remote perform:on:withArguments:`
+        self.makes_dynamic = makes_dynamic(prog)   # compiler/dynamic.py
         self.nblocks = 0
         self.depth = ir.GlobalVariable(self.module, I64, name="lpn_depth")
         self.depth.linkage = "external"
@@ -248,6 +254,19 @@ class ModuleGen:
             return missing or found
         return missing
 
+    def stub_keeps_sender(self, sel: str) -> bool:
+        """Whether a send of sel through its stub is best called plainly even in tail position:
+        every class answers a unary or binary sel with a primitive that calls no block, so the
+        tail call saves no LP frame, and a plain call reports an error of the dispatch (not
+        understood, a primitive's) in the sender's frame, as lp run does."""
+        keep = self.keeps_sender.get(sel)
+        if keep is None:
+            keep = ":" not in sel and all(t is None or (t[0] == "prim" and t[1][0] != "Block")
+                                          for name in self.prog.classes for side in (False, True)
+                                          for t in [self.resolve(name, side, sel)])
+            self.keeps_sender[sel] = keep
+        return keep
+
     def only_missing(self, sel: str) -> str | None:
         """A class whose `sel` the library types but native code lacks, when no class at all
         implements `sel` natively: a send of it could only fail, so it is refused at build time."""
@@ -308,6 +327,8 @@ class ModuleGen:
         for var, v in zip([md.self_var, *md.params], vs):
             g.env[var.id] = v
         g.prologue()
+        check_params(g, md.params, vs[1:])
+        g.result_ty = md.type
         if md.returns:
             g.home = g.b.call(self.c("lpn_home_new"), [])
         g.last = LastUses().function(md.body).last
@@ -330,6 +351,9 @@ class ModuleGen:
         for var, v in zip(e.params, vs):
             g.env[var.id] = v
         g.prologue()
+        check_params(g, e.params, vs)
+        if e.type.name == "Block" and e.type.args:
+            g.result_ty = e.type.args[-1]
         g.last = LastUses().function(e.body).last
         self.finish(g, g.body(e.body, True))
 

@@ -237,6 +237,7 @@ def _assoc(g, sel, n, site, tail, ty):
 
 
 @prim("Object", "new", side=True)
+@prim("Error", "new", side=True)   # its own, as in lp run: a user `Object class >> new` does not reach Error
 def _new(g, sel, n, site, tail, ty):
     r = g.pop()
     return g.call_c("lpn_new_instance", [r.bits], _known(ty, I.UNKNOWN), site, may_fail=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lp.compiler import net, prims
 from lp.compiler.codegen import INST_FIELDS, V, c64, kind
+from lp.compiler.dynamic import answer_type, class_ids, is_dynamic, settle, settle_library_args, trusted_read
 from lp.compiler.layout import I64
 from lp.compiler.unsupported import Unsupported
 from lp.compiler.variants import choose
@@ -17,8 +18,9 @@ class Sends:
 
     def emit(self, g, e: I.Send, tail: bool):
         sel = e.selector
-        if g.home is not None:
-            tail = False
+        if g.home is not None or (is_dynamic(e.type) and g.result_ty is not None
+                                  and class_ids(self.mod, g.result_ty) is not None):
+            tail = False    # the answer is checked before it is returned (compiler/dynamic.py)
         if sel == "fields:" and isinstance(e.args[0], I.MakeArray) and not e.args[0].items:
             e = I.Send(e.receiver, sel, (I.MakeRecord((), (), e.args[0].type, e.args[0].span),), e.type, e.span,
                        e.tail, e.super_from)   # `Get fields: {}`: the empty brace is the empty record
@@ -44,26 +46,31 @@ class Sends:
             missing = self.mod.only_missing(sel)
             if missing is not None:
                 raise Unsupported(f"#{sel} (on {missing} and the other classes that have it)", e.span)
-            return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
+            return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site,
+                             tail and not self.mod.stub_keeps_sender(sel), e.type)
         (what, x), cname, side = target[0][:2], target[1], target[2]
         if what == "method":
             args = g.owned[len(g.owned) - n:]
             variant = choose(g, x, args, tail)
             return g.call_lp(self.mod.method_fn(x, variant), None, recv, args, site, tail,
-                             variant.result_type(x, e.type))
+                             answer_type(self.mod, x, variant.result_type(x, e.type)))
         if what == "field":
-            return self.field_get(g, recv, x, e.type)
+            return self.field_get(g, recv, x, e.type, site)
         if what == "prim":
+            settle_library_args(g, e, recv.ty, g.owned[len(g.owned) - n:], site)
             return prims.PRIMS[x](g, sel, n, site, tail, e.type)
         raise Unsupported(f"#{sel} on {x[0]}{' class' if x[1] else ''}", e.span)
 
-    def field_get(self, g, recv: V, index: int, ty: I.Ty) -> V:
+    def field_get(self, g, recv: V, index: int, ty: I.Ty, site: int | None = None) -> V:
         ptr = g.as_ptr(recv)
         v = g.load_value(ptr, INST_FIELDS + 16 * index, ty)
         g.dup(V(v.cls, v.bits, I.UNKNOWN))
         g.pop()
         g.drop(recv)
-        return g.push(v)
+        if site is None or not self.mod.makes_dynamic:
+            return g.push(v)
+        # a field may have been given a Dynamic value (`fields:`, `with:`): tested where it is read
+        return trusted_read(g, v.cls, v.bits, ty, site)
 
     def build_instance(self, g, e: I.Send):
         """`C fields: { ... }`, or `self fields: { ... }` on the class side, where the class is the
@@ -77,6 +84,8 @@ class Sends:
             cname = k[:-len(" class")] if k is not None and k.endswith(" class") else None
             if g.value(e.receiver, False) is None:
                 g.dead()
+            if cname is not None:
+                settle(g, g.owned[-1], I.Ty(f"{cname} class"), g.site(e.receiver.span))
             cid = g.pop().bits
         if cname is None or not self.mod.layout.is_instance_class(cname):
             raise Unsupported("`fields:` on this receiver", e.span)
@@ -117,6 +126,7 @@ class Sends:
         for x in rec.values:
             if g.value(x, False) is None:
                 g.dead()
+        settle(g, g.owned[-(len(rec.values) + 1)], I.Ty(k), g.site(e.receiver.span))
         vals = g.pop_n(len(rec.values))
         recv = g.pop()
         obj = g.b.call(self.mod.c("lpn_copy_instance"), [recv.cls, recv.bits])

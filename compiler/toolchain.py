@@ -7,8 +7,11 @@ import os
 import shutil
 import subprocess
 import tempfile
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from lp.compiler import unicode_tables
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 if not (RUNTIME / "lprt.h").is_file():   # installed: lp/compiler beside lp/runtime
@@ -39,8 +42,10 @@ def _cache_dir() -> Path:
 
 
 def runtime_archive(cc: str, extra: list[str] = ()) -> Path:
-    """liblpnative.a (the scheduler and the native core), built once per source version and flags."""
-    h = hashlib.sha256(" ".join([cc, *CFLAGS, *extra]).encode())
+    """liblpnative.a (the scheduler and the native core), built once per source version, flags and
+    Unicode version (the character tables are generated from this Python's, see unicode_tables)."""
+    h = hashlib.sha256(" ".join([cc, *CFLAGS, *extra, unicodedata.unidata_version]).encode())
+    h.update(Path(unicode_tables.__file__).read_bytes())
     for p in _sources() + sorted(RUNTIME.glob("*.h")) + sorted((RUNTIME / "native").glob("*.h")):
         h.update(p.name.encode())
         h.update(p.read_bytes())
@@ -58,8 +63,10 @@ def runtime_archive(cc: str, extra: list[str] = ()) -> Path:
         if r.returncode != 0:
             raise BuildError(f"the C runtime does not compile: {r.stderr.strip().splitlines()[0] if r.stderr else src}")
         return obj
+    tables = work / "unicode_tables.c"
+    tables.write_text(unicode_tables.c_source())
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-        objs = list(ex.map(compile_one, _sources()))
+        objs = list(ex.map(compile_one, _sources() + [tables]))
     tmp_lib = work / "liblpnative.a"
     r = subprocess.run(["ar", "rcs", str(tmp_lib), *map(str, objs)], capture_output=True, text=True)
     if r.returncode != 0:

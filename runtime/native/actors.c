@@ -912,7 +912,8 @@ lpn_value lpn_future_await(lpn_value fv, lpn_value ms, int64_t has_tmo, int64_t 
             end_wait(s, u, mref, 0);
             if (u->resolved) result = resolved_value(u);
             else {
-                lpn_value p = lpn_print_string(ms);
+                int none = ms.cls == LPN_INT ? (int64_t)ms.bits <= 0 : !(lpn_f(ms) > 0);   /* a negative timeout is 0 */
+                lpn_value p = lpn_print_string(none ? (lpn_drop(ms), lpn_int(0)) : ms);
                 ms = LPN_NIL_VALUE;
                 lpn_raise("await: timed out after %s ms", p.cls == LPN_STRING ? ((lpn_str *)lpn_ptr(p))->data : "?");
                 lpn_drop(p);

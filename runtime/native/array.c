@@ -1,4 +1,5 @@
 /* array.c — immutable Arrays (a uniquely held one is updated in place) and Intervals. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,12 +131,13 @@ lpn_value lpn_arr_reversed(lpn_value a) {
 typedef lpn_interval ivl;
 #define IVL(v) ((ivl *)lpn_ptr(v))
 
-static int64_t ivl_size(ivl *v) {
+/* The number of elements: up to 2^64 (start - stop by 1 over all of int64), so wider than int64. */
+__int128 lpn_interval_size(const lpn_interval *v) {
     __int128 n = ((__int128)v->stop - v->start);
     __int128 q = n / v->step;
     if ((n % v->step != 0) && ((n < 0) != (v->step < 0))) q--;
     q += 1;
-    return q < 0 ? 0 : (int64_t)q;
+    return q < 0 ? 0 : q;
 }
 
 lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel) {
@@ -150,33 +152,61 @@ lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const 
     return lpn_ref(v);
 }
 
+/* `integer overflow: the size of (a to: b) does not fit in 64 bits`, as lp run says. */
+static lpn_value size_overflow(lpn_value a) {
+    lpn_dup(a);
+    lpn_value t = lpn_print_string(a);
+    lpn_value e = lpn_raise("integer overflow: the size of %s does not fit in 64 bits", ((lpn_str *)lpn_ptr(t))->data);
+    lpn_drop(t);
+    return e;
+}
+
+/* x (an Integer, or a Float with an integral value, as lp run compares them) is an element of v. */
+static int ivl_includes(ivl *v, __int128 n, lpn_value i) {
+    __int128 x;
+    if (i.cls == LPN_INT) x = (int64_t)i.bits;
+    else if (i.cls == LPN_FLOAT) {
+        union { uint64_t u; double d; } f = {i.bits};
+        if (!(f.d >= -0x1p64 && f.d <= 0x1p64) || f.d != (double)(__int128)f.d) return 0;
+        x = (__int128)f.d;
+    } else return 0;
+    if (!n) return 0;
+    __int128 d = x - v->start;
+    if (d % v->step != 0) return 0;
+    __int128 k = d / v->step;
+    return k >= 0 && k < n;
+}
+
+#define TWO_TO_64 "18446744073709551616"   /* the size of (min to: max), one more than a uint64 holds */
+
 lpn_value lpn_interval_op(int op, lpn_value a, lpn_value i) {
     ivl *v = IVL(a);
-    int64_t n = ivl_size(v);
+    __int128 n = lpn_interval_size(v);
+    uint64_t bound = n > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)n;
     lpn_value r;
     switch (op) {
-    case 's': r = lpn_int(n); break;
+    case 's': r = n > INT64_MAX ? size_overflow(a) : lpn_int((int64_t)n); break;
     case 'e': r = lpn_bool(n == 0); break;
     case 'n': r = lpn_bool(n != 0); break;
     case 'f': r = n ? lpn_int(v->start) : lpn_raise("#first of an empty Interval"); break;
-    case 'l': r = n ? lpn_int(v->start + (n - 1) * v->step) : lpn_raise("#last of an empty Interval"); break;
+    case 'l': r = n ? lpn_int((int64_t)(v->start + (n - 1) * v->step)) : lpn_raise("#last of an empty Interval"); break;
     case 'a':
-        if (in_bounds(i, (uint64_t)n)) r = lpn_int(v->start + ((int64_t)i.bits - 1) * v->step);
-        else r = index_error(i, "at:", (uint64_t)n);
+        if (in_bounds(i, bound)) r = lpn_int((int64_t)(v->start + ((__int128)(int64_t)i.bits - 1) * v->step));
+        else if (i.cls == LPN_INT && n > (__int128)UINT64_MAX) {
+            r = lpn_raise("index %lld is out of bounds: the size is %s", (long long)(int64_t)i.bits, TWO_TO_64);
+        } else r = index_error(i, "at:", bound);
         break;
-    case 'i': {
-        int ok = 0;
-        if (i.cls == LPN_INT && n) {
-            int64_t x = (int64_t)i.bits, last = v->start + (n - 1) * v->step;
-            int64_t lo = v->step > 0 ? v->start : last, hi = v->step > 0 ? last : v->start;
-            ok = x >= lo && x <= hi && (x - v->start) % v->step == 0;
-        }
-        r = lpn_bool(ok);
-        break;
-    }
+    case 'i': r = lpn_bool(ivl_includes(v, n, i)); break;
     case 'A': {
+        if (n > LPN_MAX_SIZE) {
+            char digits[24];   /* n <= 2^64 */
+            snprintf(digits, sizeof digits, n > (__int128)UINT64_MAX ? TWO_TO_64 : "%llu", (unsigned long long)n);
+            r = lpn_raise("#asArray would build a collection of %s elements, more than the limit of %d", digits,
+                          LPN_MAX_SIZE);
+            break;
+        }
         lpn_arr *c = lpn_arr_new((uint64_t)n);
-        for (int64_t k = 0; k < n; k++) c->item[k] = lpn_int(v->start + k * v->step);
+        for (int64_t k = 0; k < (int64_t)n; k++) c->item[k] = lpn_int(v->start + k * v->step);
         r = lpn_ref(c);
         break;
     }
@@ -215,11 +245,11 @@ lpn_value lpn_arr_copy(lpn_value a, lpn_value i, lpn_value j, int check) {
 }
 
 lpn_value lpn_arr_new_with_all(lpn_value n, lpn_value v) {
-    if (n.cls != LPN_INT || (int64_t)n.bits < 0 || (int64_t)n.bits > (1 << 28)) {
+    if (n.cls != LPN_INT || (int64_t)n.bits < 0 || (int64_t)n.bits > LPN_MAX_SIZE) {
         lpn_value d = lpn_describe(n);
-        lpn_value e = (int64_t)n.bits > (1 << 28) && n.cls == LPN_INT
+        lpn_value e = (int64_t)n.bits > LPN_MAX_SIZE && n.cls == LPN_INT
             ? lpn_raise("#new:withAll: would build a collection of %lld elements, more than the limit of %d",
-                        (long long)(int64_t)n.bits, 1 << 28)
+                        (long long)(int64_t)n.bits, LPN_MAX_SIZE)
             : lpn_raise("new:withAll: expects a size >= 0, not %s", ((lpn_str *)lpn_ptr(d))->data);
         lpn_drop(d);
         lpn_drop(v);

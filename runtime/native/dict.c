@@ -37,9 +37,7 @@ static uint64_t dict_hash(dict *d);
 /* Equal Intervals have the same elements (equal.c), so they hash by what determines those:
    none; one (its first); or first, step and count. */
 static uint64_t interval_hash(lpn_interval *r) {
-    __int128 span = (__int128)r->stop - r->start;
-    int backwards = span != 0 && (span < 0) != (r->step < 0);
-    __int128 n = r->step == 0 || backwards ? 0 : span / r->step + 1;
+    __int128 n = lpn_interval_size(r);
     if (n <= 0) return mix(LPN_INTERVAL);
     if (n == 1) return mix(mix((uint64_t)r->start) + LPN_INTERVAL);
     return mix(mix(mix((uint64_t)r->start) * 31 + (uint64_t)r->step) * 31 + (uint64_t)n);

@@ -71,6 +71,32 @@ lpn_value lpn_raise_expects(const char *sel, const char *what, lpn_value v) {
     return e;
 }
 
+/* A Dynamic value reaching a place the checker typed with a known class is checked there
+   (docs/native.md "Dynamic values"): `the String 's' (a Dynamic value) is used where an
+   Integer is expected`. Consumes v. */
+lpn_value lpn_dynamic_mismatch(lpn_value v, const char *expected) {
+    lpn_value d = lpn_describe(v);
+    lpn_value e = lpn_raise("%s (a Dynamic value) is used where %s is expected", ((lpn_str *)lpn_ptr(d))->data,
+                            expected);
+    lpn_drop(d);
+    return e;
+}
+
+/* Each item of the Array v (borrowed) has one of the n class ids: answers nil, or raises as
+   lpn_dynamic_mismatch for the first item that has not. */
+lpn_value lpn_dynamic_items(lpn_value v, const uint64_t *ids, uint64_t n, const char *expected) {
+    lpn_arr *a = (lpn_arr *)lpn_ptr(v);
+    for (uint64_t k = 0; k < a->len; k++) {
+        uint64_t i = 0;
+        while (i < n && ids[i] != a->item[k].cls) i++;
+        if (i == n) {
+            lpn_dup(a->item[k]);
+            return lpn_dynamic_mismatch(a->item[k], expected);
+        }
+    }
+    return LPN_NIL_VALUE;
+}
+
 lpn_value lpn_stack_overflow(void) {
     int64_t depth = (int64_t)(lpn_depth & LPN_DEPTH_MASK);
     if (depth <= lpn_depth_limit)   /* the prologue found the fiber's stack full first */

@@ -220,19 +220,18 @@ static lpn_value dict_search(int key_at, lpn_value d, lpn_value v) {
 
 static lpn_value interval(int op, lpn_value iv) {
     lpn_interval *p = (lpn_interval *)lpn_ptr(iv);
-    lpn_value sz = lpn_interval_op('s', (lpn_dup(iv), iv), LPN_NIL_VALUE);
-    int64_t n = (int64_t)sz.bits;
+    __int128 n = lpn_interval_size(p);
     if (op == 'r') {
         if (n == 0) { lpn_dup(iv); return iv; }
         lpn_interval *r = lpn_alloc(LPN_INTERVAL, sizeof(lpn_interval));
-        r->start = p->start + (n - 1) * p->step;
+        r->start = (int64_t)(p->start + (n - 1) * p->step);
         r->stop = p->start;
         r->step = -p->step;
         return lpn_ref(r);
     }
     if (n == 0) return lpn_int(0);
-    __int128 last = (__int128)p->start + (__int128)(n - 1) * p->step;
-    __int128 t = (__int128)n * ((__int128)p->start + last);
+    __int128 last = (__int128)p->start + (n - 1) * p->step;
+    __int128 t = n * ((__int128)p->start + last);
     __int128 total = t >= 0 ? t / 2 : -((-t + 1) / 2);   /* Python's floor division */
     if (total > INT64_MAX || total < INT64_MIN) {
         lpn_dup(iv);
@@ -253,6 +252,11 @@ static lpn_value copy_without(lpn_value av, lpn_value v) {
     for (uint64_t i = 0; i < a->len; i++)
         if (!lpn_equal_b(a->item[i], v)) { r->item[n++] = a->item[i]; lpn_dup(a->item[i]); }
     return lpn_ref(r);
+}
+
+static lpn_value class_name_string(uint64_t c) {
+    const char *nm = c < lpn_prog.nclasses && lpn_prog.class_names[c] ? lpn_prog.class_names[c] : "Object";
+    return lpn_str_new(nm, strlen(nm));
 }
 
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op) {
@@ -282,12 +286,7 @@ lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op) {
     case 'k': r = dict_search(1, v, a); break;              /* Dictionary keyAtValue: */
     case 'r': r = interval('r', v); break;                  /* Interval reversed / reverse */
     case 's': r = interval('s', v); break;                  /* Interval sum */
-    case 'n': {                                             /* Object class name */
-        uint64_t c = v.bits;
-        const char *nm = c < lpn_prog.nclasses && lpn_prog.class_names[c] ? lpn_prog.class_names[c] : "Object";
-        r = lpn_str_new(nm, strlen(nm));
-        break;
-    }
+    case 'n': r = class_name_string(v.bits); break;        /* Object class name */
     case 'G': {                                             /* Error signal: (an instance) */
         lpn_inst *e = lpn_copy_instance(v);
         v = LPN_NIL_VALUE;

@@ -108,7 +108,7 @@ lpn_home *lpn_home_new(void);
 void lpn_home_end(lpn_home *h);                    /* the method returned: its blocks' ^ now raise; consumes */
 lpn_inst *lpn_copy_instance(lpn_value v);          /* `with:`: a copy to update (v itself when unique) */
 lpn_value lpn_with_named(lpn_value *a, const char *names, uint64_t n); /* `with:` by field names ("a b "), class unknown */
-lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil */
+lpn_value lpn_new_instance(uint64_t cls);           /* `new`: every field nil (an Error's message: its class name) */
 int lpn_is_kind_of(uint64_t cls, uint64_t ancestor);
 
 /* ---- error.c: raising, unwinding, the uncaught report ---- */
@@ -145,6 +145,8 @@ lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error in
 lpn_value lpn_signalled(lpn_value reason);          /* ends the actor by an exit signal (LPN_SIGNALLED) */
 lpn_value lpn_raise_new(uint64_t cls, lpn_value msg); /* `Cls raise: msg`; consumes msg */
 lpn_value lpn_raise_expects(const char *sel, const char *what, lpn_value v); /* `#sel expects what, not <v described>`; consumes v */
+lpn_value lpn_dynamic_mismatch(lpn_value v, const char *expected); /* `<v described> (a Dynamic value) is used where <expected> is expected`; consumes v */
+lpn_value lpn_dynamic_items(lpn_value v, const uint64_t *ids, uint64_t n, const char *expected); /* borrows v, an Array: nil, or raises for an item of another class */
 lpn_value lpn_stack_overflow(void);
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
@@ -193,7 +195,15 @@ lpn_value lpn_arr_new_with_all(lpn_value n, lpn_value v);
 lpn_value lpn_take(lpn_value a, lpn_value n, int last);  /* first: / last: of an Array or String */
 lpn_value lpn_arr_fold(int op, lpn_value a, lpn_value v);   /* 'o' occurrencesOf: 's' sum */
 lpn_value lpn_interval_new(int64_t start, lpn_value stop, lpn_value step, const char *sel);
+__int128 lpn_interval_size(const lpn_interval *v); /* up to 2^64 */
+#define LPN_MAX_SIZE (1 << 28)   /* the most elements a primitive builds one collection of (lp run's MAX_SIZE) */
 lpn_value lpn_interval_op(int op, lpn_value iv, lpn_value arg); /* s size e isEmpty n notEmpty f first l last a at: i includes: A asArray */
+/* unicode.c: a code point's classes as Python's str methods see them (LPN_UNI_* bits), and its
+   full upper or lower case mapping (1 to 3 code points in out; the count is answered) */
+enum { LPN_UNI_ALPHA = 1, LPN_UNI_DIGIT = 2, LPN_UNI_SPACE = 4, LPN_UNI_UPPER = 8, LPN_UNI_LOWER = 16,
+       LPN_UNI_CASED = 32, LPN_UNI_IGNORABLE = 64, LPN_UNI_LINEBREAK = 128 };
+int lpn_uni_props(uint64_t c);
+int lpn_uni_case(uint64_t c, int upper, uint32_t out[3]);
 
 /* ---- dict.c: the persistent, insertion-ordered Dictionary ---- */
 enum { LPN_DNODE = 24, LPN_DLEAF = 25, LPN_DCOLL = 26 };   /* its private cells */

@@ -1,5 +1,5 @@
 /* text.c — String, Symbol and Character primitives (indices are characters, from 1).
- * Case mapping and character classes are ASCII; other characters keep their case. */
+ * Case mapping and character classes are Python's (unicode.c), as in lp run. */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -93,15 +93,26 @@ static uint64_t offset_of(lpn_str *s, uint64_t index0) {   /* byte offset of cha
     return i;
 }
 
+static uint64_t decode_before(const char *s, uint64_t *i) {   /* the character ending at byte *i */
+    do --*i; while (*i > 0 && ((unsigned char)s[*i] & 0xC0) == 0x80);
+    uint64_t j = *i;
+    return decode(s, &j);
+}
+
+static int encode(uint64_t c, char *u) {   /* c's UTF-8 bytes in u; answers their count */
+    if (c < 0x80) { u[0] = (char)c; return 1; }
+    if (c < 0x800) { u[0] = (char)(0xC0 | (c >> 6)); u[1] = (char)(0x80 | (c & 0x3F)); return 2; }
+    if (c < 0x10000) { u[0] = (char)(0xE0 | (c >> 12)); u[1] = (char)(0x80 | ((c >> 6) & 0x3F)); u[2] = (char)(0x80 | (c & 0x3F)); return 3; }
+    u[0] = (char)(0xF0 | (c >> 18)); u[1] = (char)(0x80 | ((c >> 12) & 0x3F)); u[2] = (char)(0x80 | ((c >> 6) & 0x3F)); u[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
 static lpn_value char_string(uint64_t c) {
     char u[4];
-    int n;
-    if (c < 0x80) { u[0] = (char)c; n = 1; }
-    else if (c < 0x800) { u[0] = (char)(0xC0 | (c >> 6)); u[1] = (char)(0x80 | (c & 0x3F)); n = 2; }
-    else if (c < 0x10000) { u[0] = (char)(0xE0 | (c >> 12)); u[1] = (char)(0x80 | ((c >> 6) & 0x3F)); u[2] = (char)(0x80 | (c & 0x3F)); n = 3; }
-    else { u[0] = (char)(0xF0 | (c >> 18)); u[1] = (char)(0x80 | ((c >> 12) & 0x3F)); u[2] = (char)(0x80 | ((c >> 6) & 0x3F)); u[3] = (char)(0x80 | (c & 0x3F)); n = 4; }
-    return lpn_str_new(u, (uint64_t)n);
+    return lpn_str_new(u, (uint64_t)encode(c, u));
 }
+
+static int has(uint64_t c, int bits) { return (lpn_uni_props(c) & bits) != 0; }
 
 #define expects lpn_raise_expects
 
@@ -159,18 +170,18 @@ static lpn_value split(lpn_str *s, const char *sep, uint64_t seplen) {
     return lpn_ref(a);
 }
 
-static lpn_value lines(lpn_str *s) {   /* Python's splitlines for \n, \r\n and \r */
+static lpn_value lines(lpn_str *s) {   /* Python's splitlines: \r\n or any one line break ends a line */
     uint64_t n = 0, cap = 8;
     lpn_value *items = malloc(cap * sizeof *items);
     uint64_t start = 0, i = 0;
     while (i < s->len) {
-        char c = s->data[i];
-        if (c == '\n' || c == '\r') {
+        uint64_t at = i, c = decode(s->data, &i);
+        if (has(c, LPN_UNI_LINEBREAK)) {
             if (n == cap) { cap *= 2; items = realloc(items, cap * sizeof *items); }
-            items[n++] = lpn_str_new(s->data + start, i - start);
-            i += (c == '\r' && i + 1 < s->len && s->data[i + 1] == '\n') ? 2 : 1;
+            items[n++] = lpn_str_new(s->data + start, at - start);
+            if (c == '\r' && i < s->len && s->data[i] == '\n') i++;
             start = i;
-        } else i++;
+        }
     }
     if (start < s->len) {
         if (n == cap) { cap *= 2; items = realloc(items, cap * sizeof *items); }
@@ -182,12 +193,56 @@ static lpn_value lines(lpn_str *s) {   /* Python's splitlines for \n, \r\n and \
     return lpn_ref(a);
 }
 
-static lpn_value mapped(lpn_str *s, int (*f)(int)) {
-    lpn_value r = lpn_str_new(s->data, s->len);
-    lpn_str *t = STR(r);
-    for (uint64_t i = 0; i < t->len; i++)
-        if ((unsigned char)t->data[i] < 0x80) t->data[i] = (char)f((unsigned char)t->data[i]);
+/* Σ at byte `at` (ending at `end`) lowers to final ς after a cased letter that no cased letter
+   follows, case-ignorable characters between (Python's Final_Sigma rule). */
+static int final_sigma(lpn_str *s, uint64_t at, uint64_t end) {
+    uint64_t i = at, c = 0;
+    int before = 0;
+    while (i > 0) {
+        c = decode_before(s->data, &i);
+        if (!has(c, LPN_UNI_IGNORABLE)) { before = has(c, LPN_UNI_CASED); break; }
+    }
+    if (!before) return 0;
+    for (i = end; i < s->len;) {
+        c = decode(s->data, &i);
+        if (!has(c, LPN_UNI_IGNORABLE)) return !has(c, LPN_UNI_CASED);
+    }
+    return 1;
+}
+
+/* asUppercase / asLowercase: Python's full case mapping ('ß' upper is 'SS'); two passes, the
+   first measures. */
+static lpn_value mapped(lpn_str *s, int upper) {
+    char *out = NULL;
+    uint64_t len = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t n = 0, i = 0;
+        while (i < s->len) {
+            uint64_t at = i, c = decode(s->data, &i);
+            uint32_t m[3];
+            int k = lpn_uni_case(c, upper, m);
+            if (!upper && c == 0x3A3 && final_sigma(s, at, i)) m[0] = 0x3C2;
+            for (int j = 0; j < k; j++) {
+                char u[4];
+                int w = encode(m[j], u);
+                if (out) memcpy(out + n, u, (size_t)w);
+                n += (uint64_t)w;
+            }
+        }
+        if (out) break;
+        len = n;
+        out = malloc(len + 1);
+        if (!out) abort();
+    }
+    lpn_value r = lpn_str_new(out, len);
+    free(out);
     return r;
+}
+
+/* The character c's only case mapping, or c when there it is none or several characters. */
+static lpn_value char_case(uint64_t c, int upper) {
+    uint32_t m[3];
+    return (lpn_value){LPN_CHAR, lpn_uni_case(c, upper, m) == 1 ? m[0] : c};
 }
 
 /* String, Symbol and Character operations by code; consumes s and arg. */
@@ -199,13 +254,13 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
         case 'v': r = lpn_int((int64_t)c); break;
         case 'a': r = char_string(c); break;
         case 'V': r = lpn_bool(c < 128 && strchr("aeiouAEIOU", (int)c) && c); break;
-        case 'L': r = lpn_bool(c < 128 && isalpha((int)c)); break;
-        case 'D': r = lpn_bool(c < 128 && isdigit((int)c)); break;
-        case 'W': r = lpn_bool(c < 128 && isspace((int)c)); break;
-        case 'u': r = (lpn_value){LPN_CHAR, c < 128 ? (uint64_t)toupper((int)c) : c}; break;
-        case 'd': r = (lpn_value){LPN_CHAR, c < 128 ? (uint64_t)tolower((int)c) : c}; break;
-        case 'U': r = lpn_bool(c < 128 && isupper((int)c)); break;
-        case 'o': r = lpn_bool(c < 128 && islower((int)c)); break;
+        case 'L': r = lpn_bool(has(c, LPN_UNI_ALPHA)); break;
+        case 'D': r = lpn_bool(has(c, LPN_UNI_DIGIT)); break;
+        case 'W': r = lpn_bool(has(c, LPN_UNI_SPACE)); break;
+        case 'u': r = char_case(c, 1); break;
+        case 'd': r = char_case(c, 0); break;
+        case 'U': r = lpn_bool(has(c, LPN_UNI_UPPER)); break;
+        case 'o': r = lpn_bool(has(c, LPN_UNI_LOWER)); break;
         case 'S': { lpn_value t = char_string(c); r = symbol(STR(t)->data, STR(t)->len); lpn_drop(t); break; }
         case 'g': {
             int64_t v = -1;
@@ -240,7 +295,10 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
             int64_t n = 0;
             if (y->len) {
                 if (y->name[y->len - 1] == ':') for (uint64_t i = 0; i < y->len; i++) n += y->name[i] == ':';
-                else n = (isalpha((unsigned char)y->name[0]) || y->name[0] == '_') ? 0 : 1;
+                else {
+                    uint64_t i = 0;
+                    n = (has(decode(y->name, &i), LPN_UNI_ALPHA) || y->name[0] == '_') ? 0 : 1;
+                }
             }
             r = lpn_int(n);
             break;
@@ -309,9 +367,9 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
         break;
     }
     case 't': {
-        uint64_t a = 0, b = x->len;
-        while (a < b && isspace((unsigned char)x->data[a])) a++;
-        while (b > a && isspace((unsigned char)x->data[b - 1])) b--;
+        uint64_t a = 0, b = x->len, i;
+        while (a < b && (i = a, has(decode(x->data, &i), LPN_UNI_SPACE))) a = i;
+        while (b > a && (i = b, has(decode_before(x->data, &i), LPN_UNI_SPACE))) b = i;
         r = lpn_str_new(x->data + a, b - a);
         break;
     }
@@ -328,8 +386,8 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
         r = out;
         break;
     }
-    case 'U': r = mapped(x, toupper); break;
-    case 'L': r = mapped(x, tolower); break;
+    case 'U': r = mapped(x, 1); break;
+    case 'L': r = mapped(x, 0); break;
     case 'I': r = as_integer(x); break;
     case 'S': r = symbol(x->data, x->len); break;
     case 'n': r = lines(x); break;
@@ -348,8 +406,8 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
     }
     case 'a': lpn_dup(s); r = s; break;
     case 'w': case 'W': {   /* substrings (at white space) / substrings: (at any of arg's characters) */
-        lpn_value seps;
-        if (op == 'w') seps = lpn_str_new(" \t\n\r\v\f", 6);
+        lpn_value seps;   /* for substrings, unused: its separators are the white space characters */
+        if (op == 'w') seps = lpn_str_new("", 0);
         else if (arg.cls == LPN_CHAR) seps = char_string(arg.bits);
         else if (arg.cls == LPN_STRING) { lpn_dup(arg); seps = arg; }
         else { r = expects("substrings:", "a String", arg); break; }
@@ -362,9 +420,12 @@ lpn_value lpn_text_op(int op, lpn_value s, lpn_value arg) {
             if (i < x->len) {
                 uint64_t j = i;
                 uint64_t c = decode(x->data, &j);
-                lpn_value cs = char_string(c);
-                sep = memmem(sp->data, sp->len, STR(cs)->data, STR(cs)->len) != NULL;
-                lpn_drop(cs);
+                if (op == 'w') sep = has(c, LPN_UNI_SPACE);
+                else {
+                    lpn_value cs = char_string(c);
+                    sep = memmem(sp->data, sp->len, STR(cs)->data, STR(cs)->len) != NULL;
+                    lpn_drop(cs);
+                }
                 i = j;
             } else i++;
             if (sep) {

@@ -184,6 +184,10 @@ lpn_inst *lpn_copy_instance(lpn_value v) {
 }
 
 lpn_value lpn_new_instance(uint64_t cls) {
+    if (lpn_is_kind_of(cls, lpn_prog.error_class)) {   /* `E new` is `E new: 'E'`, as in lp run */
+        const char *name = lpn_prog.class_names[cls];
+        return lpn_error_new(cls, lpn_str_new(name, strlen(name)));
+    }
     uint64_t n = lpn_prog.nfields[cls];
     lpn_inst *o = lpn_inst_new(cls, n);
     for (uint64_t i = 0; i < n; i++) o->field[i] = LPN_NIL_VALUE;
