@@ -19,6 +19,13 @@ from lp.types.terms import DYN, TCon, TProto, TSpecial, TVar, prune
 _IF = {"ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:"}
 
 
+def _proxied_call(rt: I.Ty, sel: str) -> bool:
+    """A send through a `Remote[C]` or `GrainRef[C]` that the proxy forwards (not one it answers
+    itself): its answer comes decoded from JSON, from another process that may be another program."""
+    from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS
+    return rt.name in ("Remote", "GrainRef") and sel not in UNIVERSAL_SIGS and sel not in INSTANCE_SIGS.get(rt.name, {})
+
+
 def convert_type(t, depth: int = 0) -> I.Ty:
     t = prune(t) if t is not None else None
     if t is None or depth > 8:
@@ -299,6 +306,9 @@ class Builder:
         recv = self.expr(e.receiver, scope, fn, False)
         args = tuple(self.expr(a, scope, fn, False) for a in e.args)
         sup = fn.cls if isinstance(e.receiver, A.Name) and e.receiver.name == "super" else None
+        if _proxied_call(rt, sel) or (recv.type.name == "Dynamic" and recv.type.var is None):
+            # decoded from another process's answer, or what a Dynamic value answers: Dynamic too
+            t = I.Ty("Dynamic")
         return I.Send(recv, sel, args, t, e.span, tail, sup)
 
     def receive(self, e: A.Send, scope: _Scope, fn: _Fn, tail: bool, t: I.Ty) -> I.Receive:

@@ -412,3 +412,52 @@ def test_stop_ends_the_registry_and_the_actors_it_started(tmp_path):
     status, out, err = run_source(STOP, tmp_path, domains=2)
     assert (status, err) == (0, ""), err
     assert out == "hello, Ada\ntrue\ntrue\n#(false false true)\nConnectionRefused\n"
+
+
+class _Liar(BaseHTTPRequestHandler):
+    """A JSON-RPC peer whose answers are not of the types the client's class declares."""
+    protocol_version = "HTTP/1.1"
+    ANSWERS = {"count": "not a number", "name": 12345, "point": {"$class": "Pt", "x": "str", "y": 2}, "flag": "yes"}
+
+    def log_message(self, *a):
+        pass
+
+    def do_POST(self):
+        call = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        data = json.dumps({"jsonrpc": "2.0", "id": call["id"], "result": self.ANSWERS[call["method"]]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_answers_of_the_wrong_type_fail_as_lp_errors_in_both_modes(tmp_path, mode):
+    """The client trusts an answer as a Dynamic value is trusted: a wrong one fails at its first send
+    it does not understand, never read as the declared type (a binary computed with pointers)."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Liar)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        status, out, err = run_program("""
+Import module: #Remote.
+Object subclass: #Pt fields: (x y).
+Object subclass: #Liar.
+Liar >> count = 1.
+Liar >> name = 'n'.
+Liar >> point = Pt fields: { x: 1. y: 2 }.
+Liar >> flag = true.
+r := Remote at: 'http://127.0.0.1:PORT/rpc' for: #Liar id: 'x'.
+show := [:b | (Error try: [b value printString] onError: [:e | e message]) displayNl].
+show value: [r count + 1].
+show value: [r name size].
+show value: [r point x + 1].
+show value: [r flag ifTrue: [1] ifFalse: [2]].
+""".replace("PORT", str(srv.server_address[1])), tmp_path, mode)
+    finally:
+        srv.shutdown()
+    assert (status, err) == (0, "")
+    assert out.splitlines() == ["the String 'not a number' does not understand #+",
+                                "the Integer 12345 does not understand #size",
+                                "the String 'str' does not understand #+",
+                                "the String 'yes' does not understand #ifTrue:ifFalse:"]
