@@ -228,7 +228,7 @@ Import module: #Grain.
 Object subclass: #Box fields: (v).
 Box >> put: x = self with: { v: Maybe some: x }.
 Object subclass: #Try.
-Try class >> fresh = Grain for: Box initial: (Box fields: { v: Maybe none }).
+Try class >> fresh = Grain for: Box initial: (Box fields: { v: Maybe none }) store: MemoryGrainStore start.
 Try class >> store: x = (Error try: [(Try fresh id: 'k') put: x. 'stored'] onError: [:e | e message]) displayNl.
 Try store: (1 to: 3).
 Try store: (Actor spawn: [:me | nil]).

@@ -69,7 +69,7 @@ strs := Grain for: Box initial: (Box fields: { contents: 'a' }).
 def test_servers_made_in_a_method_hold_different_types(tmp_path):
     rc, out, err = run(BOX + """
 Object subclass: #U.
-U class >> fresh = Grain for: Box initial: (Box fields: { contents: Maybe none }).
+U class >> fresh = Grain for: Box initial: (Box fields: { contents: Maybe none }) store: MemoryGrainStore start.
 U class >> in: g put: v = ((g id: 'k') put: (Maybe some: v)) get.
 (U in: U fresh put: 1) printNl.
 (U in: U fresh put: 'a') printNl.
