@@ -55,8 +55,8 @@ def test_a_method_taking_servers_is_polymorphic_in_their_states(tmp_path):
 Object subclass: #U.
 U class >> in: g put: v = ((g id: 'k') put: v) get.
 U class >> get: g = (g id: 'k') get.
-ints := Grain for: Box initial: (Box fields: { contents: 1 }).
-strs := Grain for: Box initial: (Box fields: { contents: 'a' }).
+ints := Grain for: Box initial: (Box fields: { contents: 1 }) store: MemoryGrainStore start.
+strs := Grain for: Box initial: (Box fields: { contents: 'a' }) store: MemoryGrainStore start.
 (U in: ints put: 2) printNl.
 (U in: strs put: 'b') printNl.
 ((U get: ints) + 1) printNl.
