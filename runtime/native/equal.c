@@ -37,14 +37,12 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
         lpn_maybe *s = (lpn_maybe *)x, *t = (lpn_maybe *)y;
         return s->present == t->present && lpn_equal_b(s->value, t->value);
     }
-    case LPN_INTERVAL: {
+    case LPN_INTERVAL: {   /* the same elements: the same count, first element and (past one) step */
         lpn_interval *s = (lpn_interval *)x, *t = (lpn_interval *)y;
-        lpn_value n1 = lpn_interval_op('A', (lpn_dup(a), a), LPN_NIL_VALUE);
-        lpn_value n2 = lpn_interval_op('A', (lpn_dup(b), b), LPN_NIL_VALUE);
-        int r = (s->start == t->start && s->stop == t->stop && s->step == t->step) || lpn_equal_b(n1, n2);
-        lpn_drop(n1);
-        lpn_drop(n2);
-        return r;
+        __int128 n = lpn_interval_size(s);
+        if (n <= 0) n = 0;
+        if (n != (lpn_interval_size(t) > 0 ? lpn_interval_size(t) : 0)) return 0;
+        return n == 0 || (s->start == t->start && (n == 1 || s->step == t->step));
     }
     case LPN_BLOCK: case LPN_HOME: return 0;
     default:
