@@ -534,9 +534,14 @@ def _declared(name, span):
     return (Note(f"`{name}` is declared here:", span),) if span else ()
 
 
+def _placeholder(i: int) -> str:
+    """a, b, ... z, then a2, b2, ...: names standing for values in an example."""
+    return chr(ord('a') + i % 26) + (str(i // 26 + 1) if i >= 26 else "")
+
+
 def _new_needs_fields(p: P.NewNeedsFields):
     listing = " ".join(p.fields)
-    example = ". ".join(f"{f}: {chr(ord('a') + i)}" for i, f in enumerate(f for f in p.fields if f != "reply"))
+    example = ". ".join(f"{f}: {_placeholder(i)}" for i, f in enumerate(f for f in p.fields if f != "reply"))
     return Diagnostic("missing fields", f"`{p.class_name}` has fields ({listing}), so `new` cannot build one: "
                       "every field needs a value.", p.span, notes=_declared(p.class_name, p.declared),
                       hint=f"write `{p.class_name} fields: {{ {example} }}`")
