@@ -315,13 +315,16 @@ class Builder:
         me = self.expr(e.receiver, scope, fn, False)
         if e.selector == "receive":
             return I.Receive(me, (), None, None, t, e.span, tail)
-        entries = []
+        entries, first = [], []
         for en in e.args[0].entries:
             if isinstance(en.key, A.Name) and en.key.name[:1].isupper() and scope.lookup(en.key.name) is None:
                 key = en.key.name
             else:
                 key = self.expr(en.key, scope, fn, False)
             blk = en.handler
+            if not isinstance(blk, A.Block):
+                entries.append(self.handler_value(key, blk, scope, fn, tail, first))
+                continue
             inner = _Scope(scope, fn)
             v = None
             if blk.params:
@@ -332,7 +335,20 @@ class Builder:
         if e.selector == "receive:after:do:":
             tmo = self.expr(e.args[1], scope, fn, False)
             on_tmo = self.body(e.args[2].body, _Scope(scope, fn), fn, tail, self.ty(e.args[2]))
-        return I.Receive(me, tuple(entries), tmo, on_tmo, t, e.span, tail)
+        rec = I.Receive(me, tuple(entries), tmo, on_tmo, t, e.span, tail)
+        return I.Seq(I.Body((*first, rec), t), t, e.span) if first else rec
+
+    def handler_value(self, key, handler, scope: _Scope, fn: _Fn, tail: bool, first: list):
+        """An entry whose handler is a block value (`Integer -> h`): the value is taken before the
+        wait, as `lp run` evaluates the table, and the entry's body runs it on the message."""
+        ht = self.ty(handler)
+        blk = self.new_var("handler", ht, handler.span, fn)
+        first.append(I.Let(blk, self.expr(handler, scope, fn, False), handler.span))
+        result = ht.args[-1] if ht.name == "Block" and ht.args else I.UNKNOWN
+        v = self.new_var("message", ht.args[0] if ht.name == "Block" and ht.args else I.UNKNOWN, handler.span, fn)
+        run = I.Send(self.ref(blk, handler.span, fn), "value:", (self.ref(v, handler.span, fn),), result,
+                     handler.span, tail)
+        return key, v, I.Body((run,), result)
 
 
 def _block(node, nparams: int) -> bool:
@@ -341,7 +357,7 @@ def _block(node, nparams: int) -> bool:
 
 def _table(node) -> bool:
     return isinstance(node, A.DispatchTable) and all(
-        isinstance(t.handler, A.Block) and len(t.handler.params) <= 1 for t in node.entries)
+        not isinstance(t.handler, A.Block) or len(t.handler.params) <= 1 for t in node.entries)
 
 
 def build_program(main: A.Program, imports, check_result) -> I.Program:
