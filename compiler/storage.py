@@ -24,6 +24,10 @@ TABLE = {
     ("Storage", True, "current"): ("lpn_storage_current", 0, STORE, True),
     ("Storage", True, "currentGrain"): ("lpn_storage_current_grain", 0, STR, True),
     ("Storage", True, "currentDir"): ("lpn_storage_current_dir", 0, STR, True),
+    # the process registry of stdlib/grain_sockets.lp (runtime/native/storage_registry.c)
+    ("Storage", True, "register:as:"): ("lpn_storage_register", 2, None, True),
+    ("Storage", True, "registered:like:"): ("lpn_storage_registered", 2, None, True),
+    ("Storage", True, "asDynamic:"): ("lpn_storage_as_dynamic", 1, I.Ty("Dynamic"), False),
 }
 C_FUNCS = {fn: ("V", ["p"]) for fn, *_ in TABLE.values()}
 

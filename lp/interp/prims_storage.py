@@ -289,19 +289,33 @@ def _current_grain(p, cls):
     return _binding(p).key
 
 
+# ---- the process registry of a durable server's hub of hosted sockets (stdlib/grain_sockets.lp;
+# runtime/native/storage_registry.c in binaries)
+
 @prim("Storage", "register:as:", class_side=True)
 def _register(p, cls, value, name):
-    """A value the process keeps under a name (a durable server's socket hub, stdlib/grain_sockets.lp)."""
-    registry = p.interp.__dict__.setdefault("grain_registry", {})
-    registry[name] = value
+    """A value the process keeps under a name, until the name is registered again."""
+    if type(name) is not str:
+        _raise(p, "Error", "Storage register:as: takes a String name")
+    p.interp.__dict__.setdefault("grain_registry", {})[name] = value
     return value
 
 
 @prim("Storage", "registered:like:", class_side=True)
 def _registered(p, cls, name, sample):
-    value = getattr(p.interp, "grain_registry", {}).get(name)
-    if value is None:
+    """The value registered as name, when its class is the sample's (or below it): the checker types
+    the answer as the sample."""
+    if type(name) is not str:
+        _raise(p, "Error", "Storage registered:like: takes a String name")
+    registry = getattr(p.interp, "grain_registry", {})
+    if name not in registry:
         _raise(p, "Error", f"nothing is registered as {name}")
+    value = registry[name]
+    want = p.interp.class_of(sample)
+    if not p.interp.class_of(value).inherits(want):
+        article = "an" if want.name[0] in "AEIOU" else "a"
+        _raise(p, "Error", f"the value registered as {name} is {p.interp.describe(value)}, not {article} "
+                           f"{want.name} like the sample")
     return value
 
 

@@ -289,7 +289,7 @@ BY_CLASS = {
     ("Storage", "bindGrain:dir:"): "makes the running actor the owner of a durable grain (key Class/id) with that data directory (for stdlib/grain.lp)",
     ("Storage", "current"): "the store of the durable grain the running actor owns (Grain storage): dir/Class/id.sqlite",
     ("Storage", "register:as:"): "keeps a value under a name in the process (for stdlib/grain_sockets.lp)",
-    ("Storage", "registered:like:"): "the value kept under a name, typed like the sample (for stdlib/grain_sockets.lp)",
+    ("Storage", "registered:like:"): "the value kept under a name, typed like the sample; raises unless its class is the sample's or below it, or when nothing is kept under the name (for stdlib/grain_sockets.lp)",
     ("Storage", "asDynamic:"): "the value, typed Dynamic: the arguments of a grain call made by name (for stdlib/grain_sockets.lp)",
     ("Storage", "currentGrain"): "the key (Class/id) of the durable grain the running actor owns",
     ("Storage", "currentDir"): "the data directory of the durable grain the running actor owns",

@@ -193,12 +193,19 @@ def test_fifty_clients_on_ten_grains(server):
 
 
 def test_the_hub_registry_and_the_dynamic_escape_are_internal_to_the_sockets_module(tmp_path):
+    """A program's own use is refused by `lp run` and `lp build` alike; both modes run the primitives
+    for the module itself (tests/native/test_storage_registry.py)."""
+    from tests.conftest import run_lp
     from tests.durable.helpers import run
-    rc, out, err = run("""
+    source = """
 (Storage asDynamic: 3) printNl.
 (Storage register: 3 as: 'x') printNl.
 (Storage registered: 'x' like: 'text') printNl.
-""", tmp_path)
-    assert rc != 0
-    for sel in ("asDynamic:", "register:as:", "registered:like:"):
-        assert f"`Storage {sel}` is internal to stdlib/grain_sockets.lp" in out + err
+"""
+    rc, out, err = run(source, tmp_path)
+    b = run_lp("build", str(tmp_path / "prog.lp"), "-o", str(tmp_path / "prog"))
+    for status, text in ((rc, out + err), (b.returncode, (b.stdout + b.stderr).decode())):
+        assert status != 0
+        for sel in ("asDynamic:", "register:as:", "registered:like:"):
+            assert f"`Storage {sel}` is internal to stdlib/grain_sockets.lp" in text
+    assert not (tmp_path / "prog").exists()

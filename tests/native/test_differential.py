@@ -22,10 +22,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.lp"))
 UNSUPPORTED: dict[str, str] = {}
 # Doc programs are recognised by a marker in their text (a doc name and a line the program contains),
 # not by their line in the doc, which moves whenever the doc is edited above them.
-UNSUPPORTED_DOCS: dict[tuple[str, str], str] = {
-    ("durable.md", "Import module: #Durable"): "the hosted sockets' registry primitives (docs/durable.md, Not built yet)",
-    ("reliable.md", "Import module: #Reliable"): "reliable grains are durable grains (docs/durable.md, Not built yet)",
-}
+UNSUPPORTED_DOCS: dict[tuple[str, str], str] = {}
 # Doc programs with durable state (files under their working directory): each run starts in a fresh
 # directory, and the binary runs on 1 and on 2 domains.
 DURABLE_DOCS = {"durable.md", "reliable.md"}

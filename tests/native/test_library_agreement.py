@@ -21,9 +21,6 @@ NOT_YET: dict[tuple[str, str], str] = {
     ('Object class', 'fields:'): 'compiled at the send (compiler/sends.py), as the checker accepts only a record literal as its argument: no record value exists at run time to dispatch on',
     ('Actor', 'receive:'): 'only as a send with a table value, which the checker never accepts (it requires a literal table, compiled inline: compiler/actors.py)',
     ('Actor', 'receive:after:do:'): 'only as a send with a table value, which the checker never accepts (it requires a literal table, compiled inline: compiler/actors.py)',
-    ('Storage class', 'register:as:'): "the hosted sockets' process registry (stdlib/grain_sockets.lp): docs/durable.md, Not built yet",
-    ('Storage class', 'registered:like:'): "the hosted sockets' process registry (stdlib/grain_sockets.lp): docs/durable.md, Not built yet",
-    ('Storage class', 'asDynamic:'): "the hosted sockets' process registry (stdlib/grain_sockets.lp): docs/durable.md, Not built yet",
 }
 
 
