@@ -97,11 +97,14 @@ RECEIVES = ("receive", "receive:", "receive:after:do:")
 
 
 def _receives_on_first_param(block) -> bool:
+    """Does the block take messages on its first parameter as an actor does: a plain `receive`, or
+    `receive:` with a dispatch table (`ws receive: 2000` is a WebSocket's, typed like any send)?"""
     if not block.params:
         return False
     me = block.params[0].name
     return any(type(n) is A.Send and n.selector in RECEIVES and type(n.receiver) is A.Name
-               and n.receiver.name == me for n in A.walk(block))
+               and n.receiver.name == me and (not n.args or type(n.args[0]) is A.DispatchTable)
+               for n in A.walk(block))
 
 
 def _within(part, whole) -> bool:
