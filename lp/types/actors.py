@@ -291,6 +291,8 @@ def finish(ck: Checker):
                 continue
             for req in list(r.requires):
                 if req.done:
+                    if late_plain(ck, r, req):
+                        progress = True
                     continue
                 if check_require(ck, r, req, final=False):
                     req.done = True
@@ -340,10 +342,23 @@ def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:
             what = literal_text(*req.literal) if req.literal is not None else show(m)
             ck.report(P.SendToOpaqueActor(what, req.span, r.opaque))
             return True
-        if not r.origins:
-            return final
+        if not r.origins or not final:
+            return final    # a protocol merged in later (a block run by this actor) may still accept it
         reject(ck, r, m, req)
         return True
+    return True
+
+
+def late_plain(ck, r: TProto, req: Require) -> bool:
+    """A plain `receive` that joined r after req was checked (a block that receives, sent to this actor,
+    kept in a field or answered to an `ask:`, found to run here once its message was checked): the
+    message was accepted by a table entry, but the plain receive can take it too."""
+    if req.plain or req.runtime is not None or r.plain is None or not r.plain[2]:
+        return False
+    m = prune(req.msg)
+    if type(m) is TSpecial:
+        return False
+    unify_plain(ck, r, m, req)
     return True
 
 
@@ -372,6 +387,7 @@ def note_runtime_message(cls, sel):
 
 
 def unify_plain(ck, r, m, req):
+    req.plain = bool(r.plain[2])
     clash = ck.unify(r.plain[0], m)
     if clash and not r.plain[2]:
         ck.report(P.Mismatch("reply", (), clash, req.span, r.plain[0], m, r.plain[1]))

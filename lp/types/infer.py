@@ -97,11 +97,14 @@ RECEIVES = ("receive", "receive:", "receive:after:do:")
 
 
 def _receives_on_first_param(block) -> bool:
+    """Does the block take messages on its first parameter as an actor does: a plain `receive`, or
+    `receive:` with a dispatch table (`ws receive: 2000` is a WebSocket's, typed like any send)?"""
     if not block.params:
         return False
     me = block.params[0].name
     return any(type(n) is A.Send and n.selector in RECEIVES and type(n.receiver) is A.Name
-               and n.receiver.name == me for n in A.walk(block))
+               and n.receiver.name == me and (not n.args or type(n.args[0]) is A.DispatchTable)
+               for n in A.walk(block))
 
 
 def _within(part, whole) -> bool:
@@ -110,6 +113,13 @@ def _within(part, whole) -> bool:
     if part is whole:
         return True
     return type(whole) is TCon and any(_within(part, a) for a in whole.args)
+
+
+def performed_selector(n):
+    """The selector `Remote perform: #sel on: obj withArguments: args` names with a literal, else None."""
+    if n.selector == "perform:on:withArguments:" and n.args and type(n.args[0]) is A.SymLit:
+        return n.args[0].name
+    return None
 
 
 class Checker(Unifier, Reporter):
@@ -233,6 +243,9 @@ class Checker(Unifier, Reporter):
                 # have, so its senders need not wait for (or be grouped with) the overrides.
                 if sel is not None and type(n) in (A.Send, A.Message) and sel not in UNIVERSAL_SIGS:
                     out.update(by_sel.get(sel, ()))
+                    performed = performed_selector(n)
+                    if performed is not None:
+                        out.update(by_sel.get(performed, ()))
             edges.append(sorted(out))
         index = {}
         low = {}
@@ -738,6 +751,16 @@ class Checker(Unifier, Reporter):
         if usig is not None:   # ... and in what every value understands (`P isNil`, `P -> 1`)
             return self.apply_sig(usig, r, ats, node, arg_nodes, discard, actor=actor)
         return self.unknown_selector(r, sel, node)
+
+    def run_method_in(self, mi: MethodInfo, actor):
+        """Method mi runs in `actor` with receiver and arguments not known here (`Remote perform:`):
+        its receives, its sends to `Actor self` and the messages the run time brings it belong there."""
+        t = mi.scheme if mi.scheme is not None else mi.mono
+        if t is None:
+            return
+        if mi.scheme is not None:
+            t = self.instantiate(t)
+        self.unify(t.args[0], TCon("Actor", (actor,)))
 
     def call_method(self, mi: MethodInfo, recv, ats, node, actor, arg_nodes):
         t = mi.scheme if mi.scheme is not None else mi.mono

@@ -11,7 +11,8 @@ actor sends and receives (actors.py), handed to `Checker(parts)` by check.py.
 - `proxy_send`: fn(ck, receiver type, selector, argument types, node, argument nodes) for a send to
   a `Remote` or `GrainRef` proxy (lp/types/proxies.py), None when the proxy answers it itself;
 - `runtime_messages`: (class or "C class", selector) -> fn(ck, node, actor, argument nodes), noting
-  a message the run time will deliver to the actor (Down after monitor:, Exit after trapExits:);
+  what the run time does in the actor beyond the send's signature: a message it will deliver (Down
+  after monitor:, Exit after trapExits:), the methods `Remote perform:` runs there;
 - the typing that waits on a variable (constraints.py calls these when it fires): `numeric`
   (an operator's argument), `check_element` (what `sum`, `max`... need of elements), `with_fields`
   (`with:`), `check_reason` (`exit:`), `ask` (`ask:`), `error_class` (`on:do:`'s class),

@@ -13,6 +13,7 @@ from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types.generics import align
+from lp.types.infer import performed_selector
 from lp.types.errors import did_you_mean
 from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS, parse_sig
 from lp.types.terms import DYN, ERR, TCon, TVar, prune, show
@@ -156,7 +157,21 @@ def grain_answer(ck, answer, state, node):
         ck.report(P.Mismatch("grain state", (state.name,), clash, node.span, state, answer))
 
 
+def performed_here(ck, node, actor, arg_nodes):
+    """`Remote perform: #sel on: obj withArguments: args` runs obj's method in the calling actor. Which
+    class obj has is not followed (it may be Dynamic), so every method of that name the primitive can
+    run (an instance method of a class of the program) is taken as run here. A computed selector
+    reaches any method: docs/types.md, "Known limits"."""
+    sel = performed_selector(node)
+    if sel is None:
+        return
+    for mi in ck.method_list:
+        if mi.decl.selector == sel and not mi.class_side and not mi.cls.builtin:
+            ck.run_method_in(mi, actor)
+
+
 def register(parts):
+    parts.runtime_messages[("Remote class", "perform:on:withArguments:")] = performed_here
     parts.forms["register:for:id:"] = form_instance_of(SERVER_CLASS, 0, 1)
     for prefix in GRAIN_SERVERS:
         parts.prefix_forms.append((prefix, form_instance_of(GRAIN_CLASS, 1, 0)))

@@ -74,13 +74,14 @@ class TProto(Type):
 
 class Require:
     """A send `target ! msg`: the message type, where it was sent, and its literal value if any."""
-    __slots__ = ("msg", "span", "literal", "done", "runtime")
+    __slots__ = ("msg", "span", "literal", "done", "runtime", "plain")
 
     def __init__(self, msg, span, literal=None, runtime=None):
         self.msg = msg
         self.span = span
         self.literal = literal
         self.done = False
+        self.plain = False      # unified with its target's plain `receive` (one merged in later needs it too)
         self.runtime = runtime   # the selector that makes the run time deliver it (`monitor:`), if not a send
 
 

@@ -14,7 +14,8 @@ ACTOR_WELL_TYPED = [
     "spawn_body_bound_first.lp", "subclass_messages.lp", "supervisor_sketch.lp",
     "symbols_and_plain_receive.lp", "timeouts.lp", "deferred_send_reaches_each_callers_actor.lp",
     "generic_containers.lp", "generic_copies_and_replies.lp", "request_class_two_reply_types.lp",
-    "request_hierarchy_replies.lp", "plain_receive_of_down.lp"]
+    "request_hierarchy_replies.lp", "plain_receive_of_down.lp",
+    "block_that_receives_run_by_another.lp", "perform_runs_method_in_caller.lp"]
 ACTOR_PROGRAMS = ([ROOT / "examples" / n for n in ACTOR_EXAMPLES]
                   + [ROOT / "tests/types/well_typed" / n for n in ACTOR_WELL_TYPED]
                   + sorted((ROOT / "tests/native/actor_programs").glob("*.lp")))

@@ -68,3 +68,38 @@ def test_wrong_argument_types_are_refused(tmp_path):
     assert "Symbol" in r.stderr.decode()
     r = check(tmp_path, CHILDREN + "ChildSpec id: #x start: [42].\n")
     assert r.returncode == 1
+
+
+# A child that takes its messages with a plain receive, next to a nested supervisor: the
+# children's actor type is not the supervisors' (ChildInfo keeps a nested one as a Supervisor).
+PLAIN = """
+Import module: #Supervision.
+Object subclass: #W.
+W class >> plain = Actor spawnLink: [:me | W loopP: me].
+W class >> loopP: me = (((me receive) + 1) printNl. W loopP: me).
+inner := SupervisorSpec name: #inner strategy: #oneForOne children: { ChildSpec id: #q start: [W plain] }.
+sup := Supervisor start: (SupervisorSpec name: #app strategy: #oneForOne children: {
+    ChildSpec id: #p start: [W plain].
+    ChildSpec supervisor: inner }).
+(sup at: #p) ! 1.
+((sup supervisorAt: #inner) at: #q) ! 41.
+Actor sleep: 100.
+(SupervisorError try: [sup at: #inner. #found] onError: [:e | e kind]) printNl.
+(SupervisorError try: [sup supervisorAt: #p. #found] onError: [:e | e kind]) printNl.
+((sup children collect: [:c | c sup isSome]) , (sup children collect: [:c | c isRunning])) printNl.
+sup stop.
+"""
+
+
+def test_a_child_with_a_plain_receive_beside_a_nested_supervisor_checks_and_runs(tmp_path):
+    r = check(tmp_path, PLAIN)
+    assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+    r = run_lp("run", "--domains", "2", str(tmp_path / "prog.lp"))
+    assert (r.returncode, r.stderr) == (0, b"")
+    assert r.stdout == b"2\n42\n#isSupervisor\n#notSupervisor\n#(false true true true)\n"
+
+
+def test_a_wrong_message_to_a_plain_receiving_child_is_refused(tmp_path):
+    r = check(tmp_path, PLAIN + "(sup at: #p) ! #x.\n")
+    assert r.returncode == 1
+    assert "This message is `Symbol`, but the actor takes its messages with a plain `receive`" in r.stderr.decode()

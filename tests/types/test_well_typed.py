@@ -88,3 +88,32 @@ def test_generic_classes_have_a_type_per_instance():
                           "k := C fields: { n: 1 }.\n")
     # a field a method fixes (n + 1) keeps one type; a reply built without one is nil
     assert t == {"b": "Box[Integer]", "c": "Box[String]", "g": "Get[UndefinedObject]", "k": "C"}
+
+
+
+def _check_with_imports(src, tmp_path):
+    """Checked as `lp check` loads a program: core first, then the modules it imports."""
+    from lp.diagnostics import SourceMap, render_all
+    from lp.modules import Loader
+    from lp.types import check_program
+    main = tmp_path / "main.lp"
+    main.write_text(src)
+    sources = SourceMap()
+    program, imports = Loader(sources).load_main(str(main))
+    result = check_program(program, imports)
+    return result, render_all(result.diagnostics, sources)
+
+
+def test_websocket_block_receives_as_a_websocket(tmp_path):
+    # `ws receive: 2000` takes a timeout, not a dispatch table: the parameter is not taken as an actor
+    # (docs/network.md); it is a WebSocket once the block meets `webSocket:`'s parameter type
+    serve = ("Import module: #HttpServer.\n"
+             "server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |\n"
+             "    HttpResponse webSocket: [:ws | (ws receive: 2000) ifPresent: [:m | ws sendText: m {}]"
+             " ifAbsent: [0]]].\n"
+             "server stop printNl.\n")
+    result, text = _check_with_imports(serve.format("text"), tmp_path)
+    assert result.diagnostics == [], text
+    result, text = _check_with_imports(serve.format("size"), tmp_path)
+    assert [d.title for d in result.diagnostics] == ["unknown selector"], text
+    assert "`WebSocketMessage` does not understand `size`" in text
