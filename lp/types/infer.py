@@ -14,6 +14,7 @@ from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types import overrides
 from lp.types import traps
+from lp.types import reliable_ops
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
@@ -233,6 +234,8 @@ class Checker(Unifier, Reporter):
                 # have, so its senders need not wait for (or be grouped with) the overrides.
                 if sel is not None and type(n) in (A.Send, A.Message) and sel not in UNIVERSAL_SIGS:
                     out.update(by_sel.get(sel, ()))
+                    for named in reliable_ops.named_selectors(n):
+                        out.update(by_sel.get(named, ()))
             edges.append(sorted(out))
         index = {}
         low = {}
