@@ -43,6 +43,7 @@ A = """node root: 'Shop/web' op: #order: input: '3' id: 'order-1'.
 (node when: 'Shop/web' id: 'order-1') printNl.
 node quiet.
 (node pending: 'Shop/web') printNl.
+(Error try: [node pending: 'Stock/main'. 'no error'] onError: [:e | e message]) displayNl.
 """
 
 
@@ -99,6 +100,7 @@ def test_a_call_to_a_killed_and_restarted_node_completes_exactly_once(tmp_path: 
         assert out.decode().splitlines() == [
             "RunView(status: 'completed', outcome: 'completed', result: 'took 3')",
             "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",
+            f"the grain Stock/main is on the node at http://127.0.0.1:{pb}/rpc: ask that node",
         ]
         stock = tmp_path / "b" / "Stock" / "main.sqlite"
         assert wait_empty(stock, "kernel_outbox") == 0
