@@ -82,7 +82,7 @@ def form(ck, n, scope, cx, discard):
     rt = ck.infer(n.receiver, scope, cx)
     r = prune(rt)
     ats = [ck.block_arg(a, scope, cx, False) for a in n.args]
-    if type(r) is TCon and r.name == recv_class and n.span.file != LIBRARY:
+    if type(r) is TCon and r.name == recv_class and HANDLER in ck.table.classes and n.span.file != LIBRARY:
         for i, role in ((op_i, "op"), (then_i, "result handler")):
             if i is not None and type(n.args[i]) is not A.SymLit:
                 ck.report(P.ReliableNotLiteral(role, n.args[i].span))
