@@ -29,6 +29,7 @@ Shop >> asked: call =
     ((Step none sql: 'CREATE TABLE IF NOT EXISTS heard (q INTEGER NOT NULL, text TEXT NOT NULL, status TEXT NOT NULL)' with: #())
         sql: 'INSERT INTO heard (q, text, status) VALUES (?, ?, ?)' with: { call question printString. call asked. call status })
         answer: call id with: (call question = 1 ifTrue: ['more'] ifFalse: ['3']).
+Shop >> eager: run = Step none answer: 'Shop/web#1' with: 'x'.
 Shop >> sold: call =
     Step none settle: call by outcome: call outcome result: call result.
 node := ((((ReliableServers dir: '{dir}') serve: Shop new) serve: Clerk new) serve: Mute new) start.
@@ -45,6 +46,7 @@ node quiet.
 ((node calls: 'Mute/a' id: 'm1') collect: [:c | c status , ' ' , c question printString , ' ' , c asked]) printNl.
 (node pending: 'Shop/web') printNl.
 (node pending: 'Clerk/main') printNl.
+(node root: 'Shop/web' op: #eager: input: '' id: 'e1') result printNl.
 node answer: 'Clerk/desk' id: 'walk-in' with: '9'.
 """
 
@@ -63,7 +65,8 @@ def test_a_question_reaches_the_caller_and_its_answer_the_run(tmp_path):
         "'sold 5'",   # the repeated answer ran nothing
         "#('input-required 1 how many?')",
         "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",
-        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)",
+        "'handler_error: the call ''Shop/web#1'' of Shop/web asks no question to answer'"]
     shop = sqlite3.connect(tmp_path / "data" / "Shop" / "web.sqlite")
     assert shop.execute("SELECT q, text, status FROM heard ORDER BY q").fetchall() == [
         (1, "how many?", "input-required"), (2, "how many more?", "input-required")]
