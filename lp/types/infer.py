@@ -14,6 +14,7 @@ from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types import overrides
 from lp.types import traps
+from lp.types import reliable_ops
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
@@ -246,6 +247,8 @@ class Checker(Unifier, Reporter):
                     performed = performed_selector(n)
                     if performed is not None:
                         out.update(by_sel.get(performed, ()))
+                    for named in reliable_ops.named_selectors(n):
+                        out.update(by_sel.get(named, ()))
             edges.append(sorted(out))
         index = {}
         low = {}

@@ -42,10 +42,11 @@ class Parts:
 
 
 def assemble() -> Parts:
-    from lp.types import actors, proxies, special, sql_params
+    from lp.types import actors, proxies, reliable_ops, special, sql_params
     parts = Parts()
     special.register(parts)
     actors.register(parts)
     proxies.register(parts)
     sql_params.register(parts)
+    reliable_ops.register(parts)
     return parts

@@ -298,6 +298,31 @@ class RemoteUnknownClass:
 
 
 @dataclass
+class ReliableUnknownMethod:
+    """A reliable call's op (or result handler) names no one-argument method of its class (reliable_ops.py)."""
+    role: str
+    selector: str
+    class_name: str
+    near: str | None
+    span: Span
+
+
+@dataclass
+class ReliableUnknownClass:
+    """A reliable call's literal address names no reliable grain class."""
+    class_name: str
+    near: str | None
+    span: Span
+
+
+@dataclass
+class ReliableNotLiteral:
+    """A reliable call's op or result handler that is not a literal Symbol."""
+    role: str
+    span: Span
+
+
+@dataclass
 class RemoteNeedsModule:
     span: Span
 

@@ -189,6 +189,8 @@ CLASH_SUBJECTS = {
                                   "answers a state of the same type, or a value of another class"),
     "sql parameter": lambda sel: ("This SQL parameter", f"`{sel}` needs", None,
                                   "a SQL parameter is nil, an Integer, a Float, a String or a ByteArray"),
+    "reliable handler": lambda role, sel: (f"What the {role} `{sel}` answers", "a reliable call needs", None,
+                                           "an op or result handler answers a Step (`Step none` and its sends)"),
     "field value": lambda name, cname: (f"The value of the field `{name}`", f"`{cname}`'s field `{name}` holds", None,
                                         "each field has one type, fixed by every place that builds or reads it"),
     "new field value": lambda name, cname: (f"The new value of the field `{name}`",
@@ -655,6 +657,12 @@ ONE_SENTENCE = {
                       None),
     P.RemoteNeedsModule: ("missing import", "A Remote proxy's calls are made by the Remote module.",
                           "add `Import module: #Remote.`"),
+    P.ReliableUnknownMethod: ("unknown op", "`{class_name}` has no {role} `{selector}`: it names a one-argument "
+                              "method of that class.", None),
+    P.ReliableUnknownClass: ("unknown class", "This address names `{class_name}`, which is no reliable grain class "
+                             "(a subclass of ReliableHandler) of the program.", None),
+    P.ReliableNotLiteral: ("op not literal", "A reliable call's {role} is a literal Symbol (`#take:`), so that the "
+                           "checker finds and types its method.", None),
     P.ReceiveThroughProxy: ("receive in a proxied call", "This receive is in a method called through a {side} "
                             "reference, which runs in an actor of the library (a grain's owner, a Remote server's "
                             "handler) whose mailbox holds the library's own messages: the method cannot take "

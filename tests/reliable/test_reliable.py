@@ -38,7 +38,7 @@ letter := Letter fields: {{ seq: 0. kind: 'call'. from: 'Box/caller'. to: 'Box/b
 (node call: #count args: #() at: 'Box/b') printNl.
 (node root: 'Box/b' op: #broken: input: 'z' id: 'r2') result printNl.
 (node root: 'Box/b' op: #early: input: 'z' id: 'r3') result printNl.
-(node root: 'Box/b' op: #missing: input: 'z' id: 'r4') result printNl.
+(node deliver: (letter with: {{ id: 'c9'. op: 'missing:' }})) result printNl.
 node quiet.
 (node pending: 'Box/b') printNl.
 (node pending: 'Box/caller') printNl.
@@ -128,6 +128,8 @@ def test_a_result_whose_handler_raises_is_recorded_and_the_handler_runs_again_un
 UNKNOWN = """
 Import module: #Reliable.
 ReliableHandler subclass: #Box.
+ReliableHandler subclass: #Bux.
+Bux >> put: run = Step none.
 Box >> ask: run = Step none call: 'Bux/b' op: #put: input: 'pear' then: #done: for: run ref.
 Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
 node := ((ReliableServers dir: '{dir}') serve: Box new) start.
@@ -135,11 +137,11 @@ node root: 'Box/a' op: #ask: input: '' id: 'r1'.
 (node when: 'Box/a' id: 'r1') printNl.
 node quiet.
 (node pending: 'Box/a') printNl.
-node root: 'Bux/a' op: #ask: input: '' id: 'r2'.
+node root: 'Bux/a' op: #put: input: '' id: 'r2'.
 """
 
 
-def test_an_address_of_no_class_of_the_node_fails_the_call_or_raises(tmp_path):
+def test_an_address_of_a_class_the_node_does_not_serve_fails_the_call_or_raises(tmp_path):
     rc, out, err = run(UNKNOWN.format(dir=tmp_path / "data"), tmp_path)
     assert rc == 1
     assert out.splitlines() == [
@@ -161,7 +163,8 @@ def test_a_run_cannot_end_while_its_calls_are_going(box):
     assert box[1][8] == "'handler_error: run Box/b r3 cannot end while 1 of its calls are going'"
 
 
-def test_an_unknown_op_fails_the_run(box):
+def test_a_letter_with_an_unknown_op_fails_its_run(box):
+    # a program cannot name one (test_typed_ops.py); a letter from elsewhere can
     assert box[1][9] == "'handler_error: a Box has no method #missing:'"
 
 

@@ -1,0 +1,35 @@
+"""Typed ops (docs/reliable.md, "Typed ops"): the op and the result handler a reliable call names by
+Symbol are checked against the callee's class (named by the literal address) and the calling
+grain's class, each as the send it stands for; a typo is a check-time error with a caret and a
+"did you mean", an op of another type a mismatch, a computed op an error. One `lp check` of
+typos.lp, which holds one mistake per method."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.conftest import run_lp
+
+HERE = Path(__file__).parent
+
+
+def diagnostics() -> dict[int, str]:
+    r = run_lp("check", str(HERE / "typos.lp"))
+    assert r.returncode == 1
+    err = r.stderr.decode()
+    assert "Traceback" not in err
+    blocks = re.split(r"^-- ", err, flags=re.M)[1:]
+    return {int(re.search(r"typos\.lp:(\d+):", b).group(1)): b for b in blocks}
+
+
+def test_typos_in_ops_and_handlers_are_check_time_errors_with_a_caret():
+    d = diagnostics()
+    assert sorted(d) == [5, 8, 10, 12, 16, 18, 24]
+    assert "UNKNOWN OP" in d[8] and "^^^^^" in d[8] and "`Stock` has no op `tak:`" in d[8] \
+        and "did you mean `take:`?" in d[8]
+    assert "`Stok`, which is no reliable grain class" in d[10] and "did you mean `Stock`?" in d[10]
+    assert "`Shop` has no result handler `takn:`" in d[12] and "did you mean `taken:`?" in d[12]
+    assert "`Run` does not understand `+`" in d[5]   # count: takes an Integer, the op gets a Run
+    assert "What the op `peek:` answers is `Integer`, but a reliable call needs `Step`" in d[16]
+    assert "OP NOT LITERAL" in d[18]
+    assert "`Shop` has no op `ordr:`" in d[24] and "did you mean `order:`?" in d[24]
