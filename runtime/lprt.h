@@ -502,6 +502,13 @@ long lprt_ws_read_frame(lprt_conn *c, size_t max, int masked, int *opcode, int *
    with mask_key when it is not NULL (clients). Answers the frame's length. */
 size_t lprt_ws_encode(unsigned char *out, int opcode, int fin, const void *payload, size_t n,
                       const unsigned char *mask_key);
+/* Whether a close code may travel in a close frame (RFC 6455 7.4): 1000-1003,
+   1007-1014 and 3000-4999; never 1005, 1006, 1015 nor a reserved one. */
+int lprt_ws_close_code_ok(long long code);
+/* A received close frame's payload (RFC 6455 5.5.1): 0 with *code (1005 for an
+   empty payload), else the code to close with: 1002 for one byte or a code
+   that may not be sent, 1007 for a reason that is not UTF-8. */
+int lprt_ws_check_close(const void *payload, size_t n, int *code);
 
 #ifdef __cplusplus
 }
