@@ -420,7 +420,7 @@ typedef struct {
 typedef struct {
     size_t max_line;    /* request line and each header line, bytes */
     size_t max_headers; /* header fields */
-    size_t max_head;    /* the whole head, bytes */
+    size_t max_head;    /* the whole head, bytes, with the blank line ending it */
 } lprt_http_limits;
 /* One request head: answers the number of header fields h (0 <= h <= cap/2 - 2)
    with fields[0..2] = method, target, version and fields[3 + 2i], fields[4 + 2i]
@@ -453,11 +453,20 @@ long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, siz
                                int *keep_alive);
 /* The reason phrase of a status code ("Unknown" for one it does not know). */
 const char *lprt_http_reason(int status);
+/* Whether a header a handler gave may be sent: 0, or what is wrong with it (a
+   line break in its name or value, a name that is not a token, a control
+   character in the value, or Content-Length / Transfer-Encoding, which the
+   server writes itself). */
+enum { LPRT_HTTP_HEADER_BREAK = 1, LPRT_HTTP_HEADER_NAME = 2, LPRT_HTTP_HEADER_VALUE = 3,
+       LPRT_HTTP_HEADER_FRAMING = 4 };
+int lprt_http_check_header(const lprt_http_field *name, const lprt_http_field *value);
 /* A whole response in out[0, cap): status line, the headers (pairs name, value
-   in headers[0 .. 2*nheaders)), Content-Type: text/plain; charset=utf-8 unless
-   one of them is a Content-Type, Content-Length, Connection: close unless
-   keep_alive, the blank line and the body (not with head_only). Answers its
-   length; when that is more than cap, nothing past cap was written. */
+   in headers[0 .. 2*nheaders), each passed by lprt_http_check_header),
+   Content-Type: text/plain; charset=utf-8 unless one of them is a Content-Type,
+   Content-Length, Connection: close unless keep_alive, the blank line and the
+   body (not with head_only). A 1xx, 204 or 304 response has neither body nor
+   Content-Type nor Content-Length (RFC 9110 6.4.1). Answers its length; when
+   that is more than cap, nothing past cap was written. */
 size_t lprt_http_render_response(char *out, size_t cap, int status, const lprt_http_field *headers, size_t nheaders,
                                  const void *body, size_t body_n, int keep_alive, int head_only);
 

@@ -86,9 +86,10 @@ def _at_timeout(p, cls, url, class_name, id_, ms):
     elif type(class_name) is not str:
         raise LPRaise(make_error(p.interp, f"{what} expects a class name (a Symbol), not "
                                  f"{p.interp.describe(class_name)}"))
-    if type(ms) not in (int, float) or ms < 0:
+    if type(ms) not in (int, float) or ms != ms:
         raise LPRaise(make_error(p.interp, f"{what}timeout: expects a number of milliseconds, not "
                                  f"{p.interp.describe(ms)}"))
+    ms = max(ms, 0)     # a negative deadline counts as 0, as every deadline
     encode(p, id_)   # an id that cannot travel fails here, not at the first call
     return RemoteProxy(url, class_name, id_, ms)
 

@@ -92,7 +92,7 @@ static lpn_value remote_at(lpn_value *a, lpn_value ms, const char *what) {
         lpn_raise("%s expects a class name (a Symbol), not %s", what, d);
         goto done;
     }
-    if (!((ms.cls == LPN_INT && (int64_t)ms.bits >= 0) || (ms.cls == LPN_FLOAT && lpn_f(ms) >= 0))) {
+    if (!(ms.cls == LPN_INT || (ms.cls == LPN_FLOAT && lpn_f(ms) == lpn_f(ms)))) {
         described(ms, d, sizeof d);
         lpn_raise("%stimeout: expects a number of milliseconds, not %s", what, d);
         lpn_drop(name);
@@ -108,6 +108,7 @@ static lpn_value remote_at(lpn_value *a, lpn_value ms, const char *what) {
     p->identity = fnv(fnv(fnv(14695981039346656037ULL, str_of(a[1]), strlen(str_of(a[1]))), str_of(name),
                           strlen(str_of(name))), str_of(idj), strlen(str_of(idj)));
     lpn_drop(idj);
+    if (ms.cls == LPN_INT ? (int64_t)ms.bits < 0 : lpn_f(ms) < 0) ms = lpn_int(0);   /* as every deadline */
     p->url = a[1]; p->class_name = name; p->id = a[3]; p->timeout = ms;
     lpn_share(p->url); lpn_share(p->class_name); lpn_share(p->id);
     a[1] = a[3] = LPN_NIL_VALUE;
