@@ -364,8 +364,12 @@ enum {
     LPRT_NET_TOO_LONG = -10004,  /* a line longer than the limit */
     LPRT_NET_TRUNCATED = -10005, /* the stream ended inside a read of n bytes */
     LPRT_NET_TIMEOUT = -10006,   /* *_wait helpers: the deadline passed */
-    LPRT_NET_DNS = -10007        /* *_wait helpers: the name did not resolve */
+    LPRT_NET_DNS = -10007,       /* *_wait helpers: the name did not resolve */
+    LPRT_NET_NOT_TEXT = -10008   /* a line that is not UTF-8 (left unread) */
 };
+/* Whether text[0, n) is UTF-8 (strict: no overlong forms, surrogates or code
+   points past U+10FFFF). */
+int lprt_utf8_ok(const void *text, size_t n);
 /* Numeric address (IPv4 or IPv6) only: resolve names first (lprt_wait_resolve).
    0: connected; LPRT_NET_WANT_WRITE: in progress, wait for write then call
    lprt_net_connect_result; *fd is set in both cases (the caller closes it). */
@@ -386,7 +390,9 @@ lprt_conn *lprt_conn_new(int fd); /* takes the fd (closed by lprt_conn_free) */
 void lprt_conn_free(lprt_conn *c);
 int lprt_conn_fd(const lprt_conn *c);
 /* One line without its "\n" or "\r\n": its length (>= 0, *line set), or a
-   negative code. A last line without a newline before EOF is a line. */
+   negative code. A last line without a newline before EOF is a line. A line
+   that is not UTF-8 answers LPRT_NET_NOT_TEXT and stays in the buffer, so the
+   next read (of bytes) begins with it. */
 long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line);
 /* Exactly n bytes (1 <= n <= 1 GiB); LPRT_NET_EOF when the stream ended
    before any, LPRT_NET_TRUNCATED when it ended after some. */

@@ -86,27 +86,6 @@ int lprt_ws_close_code_ok(long long code) {
     return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 }
 
-/* Strict UTF-8: no overlong forms, surrogates or code points past U+10FFFF. */
-static int utf8_ok(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        size_t k;
-        unsigned lo = 0x80, hi = 0xbf;
-        if (c < 0x80) { i++; continue; }
-        if (c >= 0xc2 && c <= 0xdf) k = 1;
-        else if (c >= 0xe0 && c <= 0xef) k = 2, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-        else if (c >= 0xf0 && c <= 0xf4) k = 3, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-        else return 0;
-        if (i + k >= n) return 0;
-        if (s[i + 1] < lo || s[i + 1] > hi) return 0;
-        for (size_t j = 2; j <= k; j++)
-            if ((s[i + j] & 0xc0) != 0x80) return 0;
-        i += k + 1;
-    }
-    return 1;
-}
-
 int lprt_ws_check_close(const void *payload, size_t n, int *code) {
     const unsigned char *p = payload;
     *code = 1005;
@@ -114,6 +93,6 @@ int lprt_ws_check_close(const void *payload, size_t n, int *code) {
     if (n == 1) return 1002;
     *code = p[0] << 8 | p[1];
     if (!lprt_ws_close_code_ok(*code)) return 1002;
-    if (!utf8_ok(p + 2, n - 2)) return 1007;
+    if (!lprt_utf8_ok(p + 2, n - 2)) return 1007;
     return 0;
 }

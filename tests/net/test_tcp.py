@@ -120,6 +120,24 @@ def test_bounded_reads_follow_one_rule(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_a_line_that_is_not_utf8_stays_unread(tmp_path, mode):
+    """readLine: refuses a line that is not UTF-8 without consuming it: readBytes: then reads it."""
+    port, stop = python_server(lambda c: (c.sendall(b"a \xff b\nA\n"), c.recv(100)))
+    src = """
+    sock := TCP connect: '127.0.0.1' port: PORT timeout: 5000.
+    (NetworkError try: [(sock readLine: 5000) printString] onError: [:e | e message]) displayNl.
+    (sock readBytes: 6 timeout: 5000) printNl.
+    (sock readLine: 5000) printNl.
+    """.replace("PORT", str(port))
+    try:
+        out = _lp_run(src, tmp_path, mode)
+    finally:
+        stop()
+    assert out == ["readLine:: the line is not UTF-8 text (it is still unread: read it with readBytes:timeout:)",
+                   "Maybe some: #[97 32 255 32 98 10]", "Maybe some: 'A'"]
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_the_distinct_errors(tmp_path, mode):
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
