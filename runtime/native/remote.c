@@ -42,6 +42,9 @@ static lpn_value lpn_remote_error(int64_t code, const char *fmt, ...) {
     return lpn_raise_value(e);
 }
 
+/* A malformed tagged value in a call or an answer (prims_remote._bad_call). */
+static lpn_value bad_call(const char *text) { return lpn_remote_error(INVALID_REQUEST, "invalid request: %s", text); }
+
 /* ---- the proxy */
 
 typedef struct proxy {
@@ -182,7 +185,7 @@ lpn_value lpn_remote_result(lpn_value *a) {
     lpn_value res = get(data, "result"), r;
     if (!absent(res)) {
         lpn_drop(data);
-        return lpn_json_untag(res, 0);
+        return lpn_json_untag_or(res, bad_call);
     }
     lpn_value err = get(data, "error");
     if (!absent(err) && err.cls == LPN_DICT) {
@@ -219,16 +222,28 @@ lpn_value lpn_remote_request(lpn_value *a) {
     }
     lpn_value call_id = get(data, "id");
     if (absent(call_id)) call_id = LPN_NIL_VALUE;
+    lpn_value vals[3] = {call_id, id, args};
+    id = args = LPN_NIL_VALUE;
+    int unwound = 0;
+    for (int i = 0; i < 3; i++) {
+        if (unwound) { lpn_drop(vals[i]); vals[i] = LPN_NIL_VALUE; continue; }
+        vals[i] = lpn_json_untag_or(vals[i], bad_call);
+        if (vals[i].cls == LPN_UNWIND) { vals[i] = LPN_NIL_VALUE; unwound = 1; }
+    }
+    if (unwound) {
+        for (int i = 0; i < 3; i++) lpn_drop(vals[i]);
+        goto done;
+    }
     uint64_t rc = lpnet_class("RemoteRequest");
     lpn_inst *q = lpn_inst_new(rc, 6);
     lpn_str *m = (lpn_str *)lpn_ptr(method);
-    q->field[0] = lpn_json_untag(call_id, 0);
+    q->field[0] = vals[0];
     q->field[1] = (lpn_value){LPN_SYMBOL, (uint64_t)(uintptr_t)lpn_intern(m->data, m->len)};
     q->field[2] = cls;
-    q->field[3] = lpn_json_untag(id, 0);
-    q->field[4] = lpn_json_untag(args, 0);
+    q->field[3] = vals[1];
+    q->field[4] = vals[2];
     q->field[5] = takeover;
-    cls = id = args = takeover = LPN_NIL_VALUE;
+    cls = takeover = LPN_NIL_VALUE;
     r = lpn_ref(q);
 done:
     lpn_value held[] = {params, method, cls, id, args, takeover};

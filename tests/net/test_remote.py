@@ -461,3 +461,55 @@ show value: [r flag ifTrue: [1] ifFalse: [2]].
                                 "the Integer 12345 does not understand #size",
                                 "the String 'str' does not understand #+",
                                 "the String 'yes' does not understand #ifTrue:ifFalse:"]
+
+
+TAGGED = """
+Import module: #Remote.
+Object subclass: #Pt fields: (x y).
+show := [:t | (Error try: [(Remote decode: t) printString] onError: [:e | e class name , ': ' , e message]) displayNl].
+show value: '{"$symbol": 5}'.
+show value: '{"$symbol": "ok"}'.
+show value: '{"$char": "ab"}'.
+show value: '{"$maybe": [1, 2]}'.
+show value: '{"$assoc": [1]}'.
+show value: '{"$dict": [[1]]}'.
+show value: '{"$bytes": "!!!notbase64"}'.
+show value: '{"$bytes": "notbase6"}'.
+show value: '{"$bytes": "YQ"}'.
+show value: '{"$bytes": "YQ=="}'.
+show value: '{"$bytes": "YQ==YQ=="}'.
+show value: '{"$class": 5, "x": 1}'.
+show value: '{"$class": "Pt", "x": 1, "y": 2}'.
+show value: '{"$class": "Nope", "x": 1}'.
+show value: '{"$symbol": "a", "x": 1}'.
+(Error try: [(Remote request: '{"jsonrpc":"2.0","id":1,"method":"m","params":{"class":"C","id":1,"args":[{"$char":"ab"}]}}') printString] onError: [:e | e printString]) displayNl.
+(Error try: [(Remote result: '{"jsonrpc":"2.0","id":1,"result":{"$bytes":"@@@@"}}') printString] onError: [:e | e printString]) displayNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_malformed_tagged_values_raise_the_same_in_both_modes(tmp_path, mode):
+    """One strict decoder: a one-key tagged object whose value is not of its tag's shape (base64 checked
+    exactly) raises, a RemoteError -32600 in a call or an answer; an unknown class or a key that
+    is no tag stays a Dictionary."""
+    status, out, err = run_program(TAGGED, tmp_path, mode)
+    assert (status, err) == (0, "")
+    assert out == """Error: a malformed tagged value: $symbol needs a String
+#ok
+Error: a malformed tagged value: $char needs a String of one character
+Error: a malformed tagged value: $maybe needs an Array of at most one value
+Error: a malformed tagged value: $assoc needs an Array of two values
+Error: a malformed tagged value: $dict needs an Array of pairs
+Error: a malformed tagged value: $bytes needs base64 text
+#[158 139 91 106 199 186]
+Error: a malformed tagged value: $bytes needs base64 text
+#[97]
+Error: a malformed tagged value: $bytes needs base64 text
+Error: a malformed tagged value: $class needs a class name (a String)
+Pt(x: 1, y: 2)
+Dictionary('$class' -> 'Nope', 'x' -> 1)
+Dictionary('$symbol' -> 'a', 'x' -> 1)
+RemoteError(message: 'invalid request: a malformed tagged value: $char needs a String of one character', code: -32600)
+RemoteError(message: 'invalid request: a malformed tagged value: $bytes needs base64 text', code: -32600)
+"""
+
