@@ -110,10 +110,9 @@ class Compiler:
         ctx = _Ctx(code, None)
         scope = _Scope(ctx, None)
         scope.names["self"] = ctx.new_reg()
-        if statements:
-            self.body(statements, scope, tail=True)
-        else:
-            ctx.emit(C.RET, ctx.const(None), None)
+        # no tail call: the program's bindings (a socket's among them) live until it ends
+        r = self.body(statements, scope, tail=False) if statements else ctx.const(None)
+        ctx.emit(C.RET, r, None)
         self.end(ctx)
         return code
 

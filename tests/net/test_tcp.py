@@ -138,6 +138,22 @@ def test_a_line_that_is_not_utf8_stays_unread(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_a_top_level_socket_lives_while_the_program_runs(tmp_path, mode):
+    """`conn` is named only in blocks of actors that have ended; the program's last statement (a send
+    that was a tail call, dropping the program's bindings) still runs, so the peer sees no end."""
+    out = _lp_run("""
+server := TCP listenHost: '127.0.0.1' port: 0.
+sock := TCP connect: '127.0.0.1' port: server port timeout: 1000.
+conn := server accept: 1000.
+show := [:label :b | (Error try: [label, ' -> ', b value printString] onError: [:e | label, ' -> ', e class printString, ': ', e message]) displayNl].
+Actor spawn: [:me | conn write: 'one', String lf].
+show value: 'one' value: [sock readLine: 2000].
+show value: 'two' value: [sock readLine: 300].
+""", tmp_path, mode)
+    assert out == ["one -> Maybe some: 'one'", "two -> Timeout: readLine: timed out after 300 ms"]
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_the_distinct_errors(tmp_path, mode):
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
