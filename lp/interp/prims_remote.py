@@ -90,8 +90,8 @@ def _at_timeout(p, cls, url, class_name, id_, ms):
         raise LPRaise(make_error(p.interp, f"{what}timeout: expects a number of milliseconds, not "
                                  f"{p.interp.describe(ms)}"))
     ms = max(ms, 0)     # a negative deadline counts as 0, as every deadline
-    encode(p, id_)   # an id that cannot travel fails here, not at the first call
-    return RemoteProxy(url, class_name, id_, ms)
+    id_json = encode(p, id_)   # an id that cannot travel fails here, not at the first call
+    return RemoteProxy(url, class_name, id_, ms, id_json)
 
 
 # ---- the JSON of LP values (lp/interp/value_json.py)

@@ -513,3 +513,18 @@ RemoteError(message: 'invalid request: a malformed tagged value: $char needs a S
 RemoteError(message: 'invalid request: a malformed tagged value: $bytes needs base64 text', code: -32600)
 """
 
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_proxies_are_equal_when_their_ids_json_is(tmp_path, mode):
+    """`=` compares URL, class and the id's JSON in both modes (1 and 1.0 are two ids to the server);
+    a negative timeout counts as 0 rather than being refused."""
+    status, out, err = run_program("""
+Import module: #Remote.
+Object subclass: #Svc.
+url := 'http://127.0.0.1:1/rpc'.
+((Remote at: url for: #Svc id: 1) = (Remote at: url for: #Svc id: 1.0)) printNl.
+((Remote at: url for: #Svc id: 1) = (Remote at: url for: #Svc id: 1)) printNl.
+((Remote at: url for: #Svc id: 1 timeout: -5) = (Remote at: url for: #Svc id: 1)) printNl.
+""", tmp_path, mode)
+    assert (status, out, err) == (0, "false\ntrue\ntrue\n", "")
