@@ -451,7 +451,7 @@ long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out);
 /* A request's body framing from its head (fields and header count as
    lprt_http_read_head answered them): 0 with *length the Content-Length (0
    without one), 1 chunked; LPRT_HTTP_BAD_REQUEST (a malformed or repeated
-   Content-Length, or both it and Transfer-Encoding), LPRT_HTTP_NOT_IMPLEMENTED
+   Content-Length, both it and Transfer-Encoding, or two Host fields), LPRT_HTTP_NOT_IMPLEMENTED
    (a coding other than chunked), LPRT_HTTP_TOO_LARGE (a length over max_body).
    *keep_alive: whether the connection stays open after the answer (HTTP/1.1
    unless "Connection: close", HTTP/1.0 only with "Connection: keep-alive"). */

@@ -249,15 +249,17 @@ static int has_token(const lprt_http_field *v, const char *token) { /* case-inse
 long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, size_t max_body, long long *length,
                                int *keep_alive) {
     const lprt_http_field *cl = NULL, *te = NULL;
-    int close = 0, keep = 0, n_cl = 0;
+    int close = 0, keep = 0, n_cl = 0, n_host = 0;
     for (long i = 0; i < nheaders; i++) {
         const lprt_http_field *name = &fields[3 + 2 * i], *value = &fields[4 + 2 * i];
         if (field_is(name, "content-length")) cl = value, n_cl++;
+        else if (field_is(name, "host")) n_host++;
         else if (field_is(name, "transfer-encoding")) te = value;
         else if (field_is(name, "connection")) close |= has_token(value, "close"), keep |= has_token(value, "keep-alive");
     }
     *keep_alive = fields[2].p[7] == '1' ? !close : keep;
     *length = 0;
+    if (n_host > 1) return LPRT_HTTP_BAD_REQUEST; /* RFC 9112 3.2 */
     if (te && te->n) {
         if (cl) return LPRT_HTTP_BAD_REQUEST;
         if (te->n != 7 || !has_token(te, "chunked")) return LPRT_HTTP_NOT_IMPLEMENTED;

@@ -70,7 +70,7 @@ class _RequestWait:
         self.length = 0
 
 
-_FRAMING = {lib.LPRT_HTTP_BAD_REQUEST: "malformed Content-Length, or both it and Transfer-Encoding",
+_FRAMING = {lib.LPRT_HTTP_BAD_REQUEST: "malformed Content-Length, both it and Transfer-Encoding, or two Host fields",
             lib.LPRT_HTTP_NOT_IMPLEMENTED: "only the chunked transfer coding is supported",
             lib.LPRT_HTTP_TOO_LARGE: "the request body is too large"}
 _LATE = "the request body did not arrive in time"

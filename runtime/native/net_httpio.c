@@ -74,7 +74,7 @@ static void request_values(const lprt_http_field *f, long n, int keep, lpn_value
 }
 
 static const char *framing_text(long framing) {
-    if (framing == LPRT_HTTP_BAD_REQUEST) return "malformed Content-Length, or both it and Transfer-Encoding";
+    if (framing == LPRT_HTTP_BAD_REQUEST) return "malformed Content-Length, both it and Transfer-Encoding, or two Host fields";
     if (framing == LPRT_HTTP_NOT_IMPLEMENTED) return "only the chunked transfer coding is supported";
     return "the request body is too large";
 }

@@ -88,11 +88,12 @@ def test_keep_alive_and_pipelining_on_one_connection(server):
     (b"GET / HTTP/1.1\r\nFolded: a\r\n b\r\n\r\n", 400),
     (b"POST / HTTP/1.1\r\nContent-Length: 12x\r\n\r\n", 400),
     (b"POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
     (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
     (b"GET / HTTP/1.1\r\n", 408),                                   # the head never completes
     (b"POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 408),      # nor the body
 ], ids=["414-line", "431-count", "431-line", "431-head", "413-length", "413-chunked", "505", "501",
-        "400-line", "400-header", "400-folded", "400-length", "400-both", "400-chunk", "408-head", "408-body"])
+        "400-line", "400-header", "400-folded", "400-length", "400-both", "400-hosts", "400-chunk", "408-head", "408-body"])
 def test_every_limit_answers_its_status_and_closes(server, request_bytes, status):
     got = responses(raw(server.port, request_bytes))
     assert [(s, h["connection"]) for s, h, _ in got] == [(status, "close")]
