@@ -56,7 +56,7 @@ en printNl.
 (RemoteError try: [en fail: 'boom'] onError: [:e | e message , ' ' , e code printString]) displayNl.
 (RemoteError try: [(Remote at: url for: #Greeter id: 'fr') greet: 'A'] onError: [:e | e message , ' ' , e code printString]) displayNl.
 slow := Remote at: url for: #Greeter id: 'en' timeout: 300.
-(Timeout try: [RemoteError try: [(slow slow: 3000) printString] onError: [:e | 'a RemoteError']] onError: [:e | e class name]) displayNl.
+(Timeout try: [RemoteError try: [(slow slow: 3000) printString] onError: [:e | 'a RemoteError']] onError: [:e | e class name , ': ' , e message]) displayNl.
 dynamic := Remote at: url for: ('Gree' , 'ter') asSymbol id: 'en'.
 (dynamic greet: 'Bob') displayNl.
 (RemoteError try: [(Remote at: url for: #Greeter id: '2') greet: 'A'] onError: [:e | e code printString]) displayNl.
@@ -74,7 +74,7 @@ dynamic := Remote at: url for: ('Gree' , 'ter') asSymbol id: 'en'.
         f"Remote(Greeter 'en' at http://127.0.0.1:{port}/rpc)",
         "boom -32000",
         'no Greeter "fr" here -32601',
-        "Timeout",
+        f"Timeout: Remote: #slow: to Greeter at http://127.0.0.1:{port}/rpc timed out after 300 ms",
         "hello, Bob",
         "-32601",                        # ids are compared by their JSON: '2' is not 2
         "JSON cannot encode a Block",    # blocks and actors do not travel

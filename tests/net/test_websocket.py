@@ -72,6 +72,10 @@ def test_non_upgrade_requests(lp_server):
         s.sendall(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: abc\r\n"
                   b"Sec-WebSocket-Version: 8\r\n\r\n")
         assert s.recv(100).startswith(b"HTTP/1.1 400 ")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:   # a key that is no 16-byte nonce
+        s.sendall(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: short\r\n"
+                  b"Sec-WebSocket-Version: 13\r\n\r\n")
+        assert s.recv(100).startswith(b"HTTP/1.1 400 ")
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(b"GET / HTTP/1.1\r\n\r\n")
         assert s.recv(1000).endswith(b"plain")
