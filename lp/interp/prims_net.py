@@ -219,7 +219,7 @@ def _listen(p, addr, port, what):
         if -r == errno.EADDRINUSE:
             fail(p, "NetworkError", f"cannot listen on {where}: the address is already in use")
         os_error(p, r, f"cannot listen on {where}")
-    return Listener(fdp[0], where)
+    return Listener(fdp[0], f"{addr or '*'}:{lib.lprt_net_local_port(fdp[0])}")   # the port 0 picked
 
 
 @prim("TCP", "listen:", class_side=True)

@@ -483,6 +483,7 @@ static lpn_value listen_on(lpn_value *a, int with_host, const char *what) {
         }
         goto done;
     }
+    snprintf(where, sizeof where, "%s:%d", addr ? addr : "*", lprt_net_local_port(fd));   /* the port 0 picked */
     out = lpnet_sock_new(NS_LISTENER, fd, where);
 done:
     lpnet_drop_all(a, with_host ? 3 : 2);

@@ -154,6 +154,21 @@ show value: 'two' value: [sock readLine: 300].
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_an_accepted_socket_names_the_port_it_was_accepted_on(tmp_path, mode):
+    """Port 0 picks a port; the messages about an accepted socket name that port, not 0."""
+    out = _lp_run("""
+server := TCP listenHost: '127.0.0.1' port: 0.
+sock := TCP connect: '127.0.0.1' port: server port timeout: 1000.
+conn := server accept: 1000.
+sock write: 'ab'. sock close.
+server port printNl.
+(Error try: [(conn readBytes: 5 timeout: 1000) printString] onError: [:e | e message]) displayNl.
+""", tmp_path, mode)
+    assert out[1] == f"readBytes:timeout:: the peer (a client of 127.0.0.1:{out[0]}) closed the connection in the " \
+                     "middle of the data"
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_the_distinct_errors(tmp_path, mode):
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
