@@ -363,7 +363,7 @@ class ModuleGen:
         g.env[self.prog.main_self.id] = g.push(g.nil())
         g.prologue()
         g.last = LastUses().function(self.prog.main).last
-        self.finish(g, g.body(self.prog.main, True))
+        self.finish(g, g.body(self.prog.main, False))   # no tail call: the bindings live to the end
         entry = ir.Function(self.module, ir.FunctionType(VAL, []), name="lp_program_main")
         b = ir.IRBuilder(entry.append_basic_block())
         b.ret(b.call(f, [c64(0), c64(0)], cconv="tailcc"))

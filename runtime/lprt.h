@@ -364,8 +364,12 @@ enum {
     LPRT_NET_TOO_LONG = -10004,  /* a line longer than the limit */
     LPRT_NET_TRUNCATED = -10005, /* the stream ended inside a read of n bytes */
     LPRT_NET_TIMEOUT = -10006,   /* *_wait helpers: the deadline passed */
-    LPRT_NET_DNS = -10007        /* *_wait helpers: the name did not resolve */
+    LPRT_NET_DNS = -10007,       /* *_wait helpers: the name did not resolve */
+    LPRT_NET_NOT_TEXT = -10008   /* a line that is not UTF-8 (left unread) */
 };
+/* Whether text[0, n) is UTF-8 (strict: no overlong forms, surrogates or code
+   points past U+10FFFF). */
+int lprt_utf8_ok(const void *text, size_t n);
 /* Numeric address (IPv4 or IPv6) only: resolve names first (lprt_wait_resolve).
    0: connected; LPRT_NET_WANT_WRITE: in progress, wait for write then call
    lprt_net_connect_result; *fd is set in both cases (the caller closes it). */
@@ -386,7 +390,9 @@ lprt_conn *lprt_conn_new(int fd); /* takes the fd (closed by lprt_conn_free) */
 void lprt_conn_free(lprt_conn *c);
 int lprt_conn_fd(const lprt_conn *c);
 /* One line without its "\n" or "\r\n": its length (>= 0, *line set), or a
-   negative code. A last line without a newline before EOF is a line. */
+   negative code. A last line without a newline before EOF is a line. A line
+   that is not UTF-8 answers LPRT_NET_NOT_TEXT and stays in the buffer, so the
+   next read (of bytes) begins with it. */
 long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line);
 /* Exactly n bytes (1 <= n <= 1 GiB); LPRT_NET_EOF when the stream ended
    before any, LPRT_NET_TRUNCATED when it ended after some. */
@@ -420,7 +426,7 @@ typedef struct {
 typedef struct {
     size_t max_line;    /* request line and each header line, bytes */
     size_t max_headers; /* header fields */
-    size_t max_head;    /* the whole head, bytes */
+    size_t max_head;    /* the whole head, bytes, with the blank line ending it */
 } lprt_http_limits;
 /* One request head: answers the number of header fields h (0 <= h <= cap/2 - 2)
    with fields[0..2] = method, target, version and fields[3 + 2i], fields[4 + 2i]
@@ -445,7 +451,7 @@ long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out);
 /* A request's body framing from its head (fields and header count as
    lprt_http_read_head answered them): 0 with *length the Content-Length (0
    without one), 1 chunked; LPRT_HTTP_BAD_REQUEST (a malformed or repeated
-   Content-Length, or both it and Transfer-Encoding), LPRT_HTTP_NOT_IMPLEMENTED
+   Content-Length, both it and Transfer-Encoding, or two Host fields), LPRT_HTTP_NOT_IMPLEMENTED
    (a coding other than chunked), LPRT_HTTP_TOO_LARGE (a length over max_body).
    *keep_alive: whether the connection stays open after the answer (HTTP/1.1
    unless "Connection: close", HTTP/1.0 only with "Connection: keep-alive"). */
@@ -453,11 +459,20 @@ long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, siz
                                int *keep_alive);
 /* The reason phrase of a status code ("Unknown" for one it does not know). */
 const char *lprt_http_reason(int status);
+/* Whether a header a handler gave may be sent: 0, or what is wrong with it (a
+   line break in its name or value, a name that is not a token, a control
+   character in the value, or Content-Length / Transfer-Encoding, which the
+   server writes itself). */
+enum { LPRT_HTTP_HEADER_BREAK = 1, LPRT_HTTP_HEADER_NAME = 2, LPRT_HTTP_HEADER_VALUE = 3,
+       LPRT_HTTP_HEADER_FRAMING = 4 };
+int lprt_http_check_header(const lprt_http_field *name, const lprt_http_field *value);
 /* A whole response in out[0, cap): status line, the headers (pairs name, value
-   in headers[0 .. 2*nheaders)), Content-Type: text/plain; charset=utf-8 unless
-   one of them is a Content-Type, Content-Length, Connection: close unless
-   keep_alive, the blank line and the body (not with head_only). Answers its
-   length; when that is more than cap, nothing past cap was written. */
+   in headers[0 .. 2*nheaders), each passed by lprt_http_check_header),
+   Content-Type: text/plain; charset=utf-8 unless one of them is a Content-Type,
+   Content-Length, Connection: close unless keep_alive, the blank line and the
+   body (not with head_only). A 1xx, 204 or 304 response has neither body nor
+   Content-Type nor Content-Length (RFC 9110 6.4.1). Answers its length; when
+   that is more than cap, nothing past cap was written. */
 size_t lprt_http_render_response(char *out, size_t cap, int status, const lprt_http_field *headers, size_t nheaders,
                                  const void *body, size_t body_n, int keep_alive, int head_only);
 
@@ -502,6 +517,13 @@ long lprt_ws_read_frame(lprt_conn *c, size_t max, int masked, int *opcode, int *
    with mask_key when it is not NULL (clients). Answers the frame's length. */
 size_t lprt_ws_encode(unsigned char *out, int opcode, int fin, const void *payload, size_t n,
                       const unsigned char *mask_key);
+/* Whether a close code may travel in a close frame (RFC 6455 7.4): 1000-1003,
+   1007-1014 and 3000-4999; never 1005, 1006, 1015 nor a reserved one. */
+int lprt_ws_close_code_ok(long long code);
+/* A received close frame's payload (RFC 6455 5.5.1): 0 with *code (1005 for an
+   empty payload), else the code to close with: 1002 for one byte or a code
+   that may not be sent, 1007 for a reason that is not UTF-8. */
+int lprt_ws_check_close(const void *payload, size_t n, int *code);
 
 #ifdef __cplusplus
 }

@@ -91,6 +91,34 @@ long lprt__conn_hand_out(lprt_conn *c, size_t n, size_t consumed, const char **o
     return (long)n;
 }
 
+/* Strict UTF-8: no overlong forms, surrogates or code points past U+10FFFF. */
+int lprt_utf8_ok(const void *text, size_t n) {
+    const unsigned char *s = text;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        size_t k;
+        unsigned lo = 0x80, hi = 0xbf;
+        if (c < 0x80) { i++; continue; }
+        if (c >= 0xc2 && c <= 0xdf) k = 1;
+        else if (c >= 0xe0 && c <= 0xef) k = 2, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+        else if (c >= 0xf0 && c <= 0xf4) k = 3, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+        else return 0;
+        if (i + k >= n) return 0;
+        if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+        for (size_t j = 2; j <= k; j++)
+            if ((s[i + j] & 0xc0) != 0x80) return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+/* A line handed out only when it is UTF-8 text; else left in the buffer, to be read as bytes. */
+static long text_line(lprt_conn *c, size_t len, size_t consumed, const char **line) {
+    if (!lprt_utf8_ok(c->buf + c->start, len)) return LPRT_NET_NOT_TEXT;
+    return lprt__conn_hand_out(c, len, consumed, line);
+}
+
 long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line) {
     size_t scanned = 0;
     for (;;) {
@@ -100,7 +128,7 @@ long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line) {
             size_t n = (size_t)(p - (c->buf + c->start));
             size_t len = n > 0 && p[-1] == '\r' ? n - 1 : n;
             if (len > limit) return LPRT_NET_TOO_LONG;
-            return lprt__conn_hand_out(c, len, n + 1, line);
+            return text_line(c, len, n + 1, line);
         }
         scanned = have;
         if (have > limit + 1) return LPRT_NET_TOO_LONG; /* limit bytes and a '\r' fit */
@@ -109,7 +137,7 @@ long lprt_conn_read_line(lprt_conn *c, size_t limit, const char **line) {
             if (have == 0) return LPRT_NET_EOF;
             size_t len = c->buf[c->start + have - 1] == '\r' ? have - 1 : have;
             if (len > limit) return LPRT_NET_TOO_LONG;
-            return lprt__conn_hand_out(c, len, have, line);
+            return text_line(c, len, have, line);
         }
         if (r < 0) return r;
     }

@@ -141,7 +141,7 @@ static long read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field
         size_t have = c->end - c->start;
         char *b = c->buf + c->start;
         size_t len = have ? head_end(b, have) : 0;
-        if (len > lim->max_head + 2) return LPRT_HTTP_HEADERS_TOO_LARGE; /* arrived in one piece */
+        if (len > lim->max_head) return LPRT_HTTP_HEADERS_TOO_LARGE; /* arrived in one piece */
         if (len) {
             long r = response ? parse_status(b, len, lim, fields, cap) : parse_head(b, len, lim, fields, cap);
             const char *unused;
@@ -150,8 +150,8 @@ static long read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field
         }
         char *nl = have ? memchr(b, '\n', have) : NULL;
         if ((nl ? (size_t)(nl - b) : have) > lim->max_line + 1) return LPRT_HTTP_URI_TOO_LONG;
-        if (have >= lim->max_head + 2) return LPRT_HTTP_HEADERS_TOO_LARGE;
-        long r = lprt__conn_recv(c, lim->max_head + 2 - have);
+        if (have >= lim->max_head) return LPRT_HTTP_HEADERS_TOO_LARGE; /* no end within the limit */
+        long r = lprt__conn_recv(c, lim->max_head - have);
         if (r == 0) return have == 0 ? LPRT_NET_EOF : LPRT_HTTP_BAD_REQUEST;
         if (r < 0) return r;
     }
@@ -249,15 +249,17 @@ static int has_token(const lprt_http_field *v, const char *token) { /* case-inse
 long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, size_t max_body, long long *length,
                                int *keep_alive) {
     const lprt_http_field *cl = NULL, *te = NULL;
-    int close = 0, keep = 0, n_cl = 0;
+    int close = 0, keep = 0, n_cl = 0, n_host = 0;
     for (long i = 0; i < nheaders; i++) {
         const lprt_http_field *name = &fields[3 + 2 * i], *value = &fields[4 + 2 * i];
         if (field_is(name, "content-length")) cl = value, n_cl++;
+        else if (field_is(name, "host")) n_host++;
         else if (field_is(name, "transfer-encoding")) te = value;
         else if (field_is(name, "connection")) close |= has_token(value, "close"), keep |= has_token(value, "keep-alive");
     }
     *keep_alive = fields[2].p[7] == '1' ? !close : keep;
     *length = 0;
+    if (n_host > 1) return LPRT_HTTP_BAD_REQUEST; /* RFC 9112 3.2 */
     if (te && te->n) {
         if (cl) return LPRT_HTTP_BAD_REQUEST;
         if (te->n != 7 || !has_token(te, "chunked")) return LPRT_HTTP_NOT_IMPLEMENTED;
@@ -313,6 +315,23 @@ const char *lprt_http_reason(int status) {
     }
 }
 
+int lprt_http_check_header(const lprt_http_field *name, const lprt_http_field *value) {
+    for (size_t i = 0; i < name->n; i++)
+        if (name->p[i] == '\r' || name->p[i] == '\n') return LPRT_HTTP_HEADER_BREAK;
+    for (size_t i = 0; i < value->n; i++)
+        if (value->p[i] == '\r' || value->p[i] == '\n') return LPRT_HTTP_HEADER_BREAK;
+    if (name->n == 0) return LPRT_HTTP_HEADER_NAME;
+    for (size_t i = 0; i < name->n; i++)
+        if (!tchar((unsigned char)name->p[i])) return LPRT_HTTP_HEADER_NAME;
+    for (size_t i = 0; i < value->n; i++) {
+        unsigned char ch = (unsigned char)value->p[i];
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) return LPRT_HTTP_HEADER_VALUE;
+    }
+    if ((name->n == 14 && has_token(name, "content-length")) || (name->n == 17 && has_token(name, "transfer-encoding")))
+        return LPRT_HTTP_HEADER_FRAMING;
+    return 0;
+}
+
 /* Appends s to out[0, cap) at *at when it fits; *at counts on either way. */
 static void put(char *out, size_t cap, size_t *at, const char *s, size_t n) {
     if (*at + n <= cap) memcpy(out + *at, s, n);
@@ -338,11 +357,14 @@ size_t lprt_http_render_response(char *out, size_t cap, int status, const lprt_h
         put(out, cap, &at, value->p, value->n);
         PUTS("\r\n");
     }
-    if (!typed) PUTS("Content-Type: text/plain; charset=utf-8\r\n");
-    snprintf(num, sizeof num, "Content-Length: %zu\r\n", body_n);
-    PUTS(num);
+    int bodiless = status < 200 || status == 204 || status == 304; /* RFC 9110 6.4.1: never a body */
+    if (!typed && !bodiless) PUTS("Content-Type: text/plain; charset=utf-8\r\n");
+    if (!bodiless) {
+        snprintf(num, sizeof num, "Content-Length: %zu\r\n", body_n);
+        PUTS(num);
+    }
     if (!keep_alive) PUTS("Connection: close\r\n");
     PUTS("\r\n");
-    if (!head_only) put(out, cap, &at, body, body_n);
+    if (!head_only && !bodiless) put(out, cap, &at, body, body_n);
     return at;
 }

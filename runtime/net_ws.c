@@ -3,7 +3,8 @@
  * state between calls); its payload is unmasked in place. The payload limit
  * is checked from the header, before anything is buffered: a peer announcing
  * a huge frame costs nothing and gets LPRT_WS_TOO_BIG (close code 1009).
- * Messages (fragments, control frames in between, close) are the caller's. */
+ * Messages (fragments, control frames in between, close) are the caller's;
+ * a close frame's payload is checked here for both modes (lprt_ws_check_close). */
 #include "net_internal.h"
 
 #include <string.h>
@@ -79,4 +80,19 @@ size_t lprt_ws_encode(unsigned char *out, int opcode, int fin, const void *paylo
     if (mask_key)
         for (size_t i = 0; i < n; i++) out[hl + i] ^= mask_key[i & 3];
     return hl + n;
+}
+
+int lprt_ws_close_code_ok(long long code) {
+    return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+}
+
+int lprt_ws_check_close(const void *payload, size_t n, int *code) {
+    const unsigned char *p = payload;
+    *code = 1005;
+    if (n == 0) return 0;
+    if (n == 1) return 1002;
+    *code = p[0] << 8 | p[1];
+    if (!lprt_ws_close_code_ok(*code)) return 1002;
+    if (!lprt_utf8_ok(p + 2, n - 2)) return 1007;
+    return 0;
 }

@@ -105,15 +105,21 @@ class Compiler:
         self.end(ctx)
         return code
 
-    def main(self, statements, span, name="main") -> C.Code:
+    def main(self, statements, span, name="main", program=True) -> C.Code:
+        """A program's statements (program: its last one is no tail call, so the program's bindings, a
+        socket's among them, live until it ends), or another top-level body (`lp test`'s call)."""
         code = C.Code(name, span, False)
         ctx = _Ctx(code, None)
         scope = _Scope(ctx, None)
         scope.names["self"] = ctx.new_reg()
-        if statements:
-            self.body(statements, scope, tail=True)
+        if not program:
+            if statements:
+                self.body(statements, scope, tail=True)
+            else:
+                ctx.emit(C.RET, ctx.const(None), None)
         else:
-            ctx.emit(C.RET, ctx.const(None), None)
+            r = self.body(statements, scope, tail=False) if statements else ctx.const(None)
+            ctx.emit(C.RET, r, None)
         self.end(ctx)
         return code
 

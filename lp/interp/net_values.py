@@ -104,15 +104,17 @@ class WebSock:
 
 class RemoteProxy:
     """`Remote at: url for: #Class id: x`: where the object lives (the JSON-RPC endpoint), the
-    class that names it there, its id, and the deadline of each call in milliseconds."""
-    __slots__ = ("url", "class_name", "id", "timeout")
+    class that names it there, its id and the id's JSON (what `=` compares, as binaries do: the id
+    1 and the id 1.0 are two objects, as the server sees them), and the deadline of each call in
+    milliseconds."""
+    __slots__ = ("url", "class_name", "id", "id_json", "timeout")
 
-    def __init__(self, url: str, class_name: str, id_, timeout):
-        self.url, self.class_name, self.id, self.timeout = url, class_name, id_, timeout
+    def __init__(self, url: str, class_name: str, id_, timeout, id_json: str):
+        self.url, self.class_name, self.id, self.timeout, self.id_json = url, class_name, id_, timeout, id_json
 
     def __eq__(self, other):
-        return type(other) is RemoteProxy and (self.url, self.class_name, self.id) == (
-            other.url, other.class_name, other.id)
+        return type(other) is RemoteProxy and (self.url, self.class_name, self.id_json) == (
+            other.url, other.class_name, other.id_json)
 
     def __hash__(self):
         return hash((self.url, self.class_name))

@@ -70,7 +70,7 @@ class _RequestWait:
         self.length = 0
 
 
-_FRAMING = {lib.LPRT_HTTP_BAD_REQUEST: "malformed Content-Length, or both it and Transfer-Encoding",
+_FRAMING = {lib.LPRT_HTTP_BAD_REQUEST: "malformed Content-Length, both it and Transfer-Encoding, or two Host fields",
             lib.LPRT_HTTP_NOT_IMPLEMENTED: "only the chunked transfer coding is supported",
             lib.LPRT_HTTP_TOO_LARGE: "the request body is too large"}
 _LATE = "the request body did not arrive in time"
@@ -173,14 +173,29 @@ def _fields_of(p, headers, what):
         if type(k) is not str or type(v) is not str:
             wire_error(p, 500, f"{what} header names and values must be Strings, not {p.interp.describe(k)} -> "
                                f"{p.interp.describe(v)}")
-        for t in (k, v):
-            if "\r" in t or "\n" in t:
-                wire_error(p, 500, f"{what} a header may not contain a line break: {t!r}")
-            pairs.append(t.encode("utf-8"))
+        kb, vb = k.encode("utf-8"), v.encode("utf-8")
+        kc, vc = ffi.from_buffer(kb), ffi.from_buffer(vb)
+        bad = lib.lprt_http_check_header(ffi.new("lprt_http_field *", (kc, len(kb))),
+                                         ffi.new("lprt_http_field *", (vc, len(vb))))
+        if bad:
+            wire_error(p, 500, what + " " + header_problem(bad, k, v))
+        pairs += (kb, vb)
     if not pairs:
         return ffi.NULL, 0, pairs
     keep = [ffi.from_buffer(b) for b in pairs]
     return ffi.new("lprt_http_field[]", [(k, len(b)) for k, b in zip(keep, pairs)]), len(pairs) // 2, keep
+
+
+def header_problem(bad, k, v):
+    """What lprt_http_check_header found wrong with the header k: v (the binaries' words too)."""
+    if bad == lib.LPRT_HTTP_HEADER_BREAK:
+        broken = k if "\r" in k or "\n" in k else v
+        return f"a header may not contain a line break: {broken!r}"
+    if bad == lib.LPRT_HTTP_HEADER_NAME:
+        return f"a header name must be a token (letters, digits and !#$%&'*+-.^_`|~), not {k!r}"
+    if bad == lib.LPRT_HTTP_HEADER_VALUE:
+        return f"a header value may not contain control characters: {v!r}"
+    return f"the server writes Content-Length and Transfer-Encoding itself, not {k!r}"
 
 
 def _write_response(p, s, status, headers, body, keep, head_only, ms, what):

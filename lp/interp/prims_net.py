@@ -219,7 +219,7 @@ def _listen(p, addr, port, what):
         if -r == errno.EADDRINUSE:
             fail(p, "NetworkError", f"cannot listen on {where}: the address is already in use")
         os_error(p, r, f"cannot listen on {where}")
-    return Listener(fdp[0], where)
+    return Listener(fdp[0], f"{addr or '*'}:{lib.lprt_net_local_port(fdp[0])}")   # the port 0 picked
 
 
 @prim("TCP", "listen:", class_side=True)
@@ -285,10 +285,7 @@ def _read_result(p, s, r, data, what, ms, deadline, decode):
         p.stack[-1].wait = None
         if not decode:
             return Maybe(True, data)
-        try:
-            return Maybe(True, data.decode("utf-8"))
-        except UnicodeDecodeError:
-            fail(p, "NetworkError", f"{what}: the line is not UTF-8 text (read it with readBytes:timeout:)")
+        return Maybe(True, data.decode("utf-8"))     # lprt_conn_read_line checked it
     if would_block(r):
         return wait_for(p, s.fd, r, deadline, None, what, ms)
     p.stack[-1].wait = None
@@ -296,6 +293,9 @@ def _read_result(p, s, r, data, what, ms, deadline, decode):
         return NONE
     if r == TOO_LONG:
         fail(p, "LimitExceeded", f"{what}: the line is longer than {decode} bytes")
+    if r == lib.LPRT_NET_NOT_TEXT:
+        fail(p, "NetworkError", f"{what}: the line is not UTF-8 text (it is still unread: read it with "
+                                "readBytes:timeout:)")
     if r == TRUNCATED:
         fail(p, "ConnectionClosed", f"{what}: the peer ({s.peer}) closed the connection in the middle of the data")
     if r == lib.LPRT_NET_TLS:

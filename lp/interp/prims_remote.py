@@ -86,11 +86,12 @@ def _at_timeout(p, cls, url, class_name, id_, ms):
     elif type(class_name) is not str:
         raise LPRaise(make_error(p.interp, f"{what} expects a class name (a Symbol), not "
                                  f"{p.interp.describe(class_name)}"))
-    if type(ms) not in (int, float) or ms < 0:
+    if type(ms) not in (int, float) or ms != ms:
         raise LPRaise(make_error(p.interp, f"{what}timeout: expects a number of milliseconds, not "
                                  f"{p.interp.describe(ms)}"))
-    encode(p, id_)   # an id that cannot travel fails here, not at the first call
-    return RemoteProxy(url, class_name, id_, ms)
+    ms = max(ms, 0)     # a negative deadline counts as 0, as every deadline
+    id_json = encode(p, id_)   # an id that cannot travel fails here, not at the first call
+    return RemoteProxy(url, class_name, id_, ms, id_json)
 
 
 # ---- the JSON of LP values (lp/interp/value_json.py)
@@ -117,14 +118,18 @@ def _decode(p, cls, s):
 
 # ---- running a call on the server
 
-def _remote_error(p, text, code):
-    cls = p.interp.classes.get("RemoteError")
+def _remote_error_value(interp, text, code):
+    cls = interp.classes.get("RemoteError")
     if cls is None or "code" not in cls.field_index:
-        raise LPRaise(make_error(p.interp, text))
-    err = make_error(p.interp, text, "RemoteError")
+        return make_error(interp, text)
+    err = make_error(interp, text, "RemoteError")
     values = list(err.values)
     values[cls.field_index["code"]] = code
-    raise LPRaise(Instance(cls, tuple(values)))
+    return Instance(cls, tuple(values))
+
+
+def _remote_error(p, text, code):
+    raise LPRaise(_remote_error_value(p.interp, text, code))
 
 
 @prim("Remote", "perform:on:withArguments:", class_side=True)
@@ -175,6 +180,11 @@ def _loads(p, text, what):
         _remote_error(p, f"{what}: invalid JSON: {e}", PARSE_ERROR)
 
 
+def _bad_call(interp, tag):
+    """A malformed tagged value in a call or an answer: RemoteError -32600."""
+    raise LPRaise(_remote_error_value(interp, "invalid request: " + value_json.malformed_text(tag), INVALID_REQUEST))
+
+
 @prim("Remote", "request:", class_side=True)
 def _request(p, cls, text):
     """A call as the server reads it: {"jsonrpc": "2.0", "id": ..., "method": selector,
@@ -189,8 +199,9 @@ def _request(p, cls, text):
     takeover = params.get("takeover", "")
     if type(takeover) is not str:
         _remote_error(p, "invalid request: takeover is the URL of a node that did not answer", INVALID_REQUEST)
-    values = (untagged(p.interp, data.get("id")), Symbol(data["method"]), params["class"],
-              untagged(p.interp, params["id"]), untagged(p.interp, params["args"]), takeover)
+    values = (untagged(p.interp, data.get("id"), bad=_bad_call), Symbol(data["method"]), params["class"],
+              untagged(p.interp, params["id"], bad=_bad_call), untagged(p.interp, params["args"], bad=_bad_call),
+              takeover)
     return Instance(p.interp.classes["RemoteRequest"], values)
 
 
@@ -199,7 +210,7 @@ def _result(p, cls, text):
     """The client's reading of a response: the result, or RemoteError with the error's code."""
     data = _loads(p, text, "Remote result:")
     if type(data) is dict and "result" in data:
-        return untagged(p.interp, data["result"])
+        return untagged(p.interp, data["result"], bad=_bad_call)
     err = data.get("error") if type(data) is dict else None
     if type(err) is dict:
         code = err.get("code")

@@ -68,6 +68,10 @@ def _fail_closing(p, ws, code, cls, text):
     fail(p, cls, f"{text} (closed with {code})")
 
 
+_BAD_CLOSE = {1002: "WebSocket protocol error (a malformed close frame)",
+              1007: "a WebSocket close reason that is not UTF-8"}
+
+
 def _message(p, data, is_text):
     return Maybe(True, Instance(p.interp.classes["WebSocketMessage"], (data, is_text)))
 
@@ -126,10 +130,13 @@ def _receive_message(p, ws, ms, limit, what, mail):
         if op == PONG:
             continue
         if op == CLOSE:
-            code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else 1005
-            ws.close_code = code
-            ws.close_reason = data[2:].decode("utf-8", "replace")
-            _queue_close(ws, code if len(data) >= 2 else 1000)
+            code = ffi.new("int *")
+            bad = lib.lprt_ws_check_close(data, len(data), code)
+            if bad:
+                _fail_closing(p, ws, bad, "NetworkError", f"{what} {_BAD_CLOSE[bad]} from {s.peer}")
+            ws.close_code = code[0]
+            ws.close_reason = data[2:].decode("utf-8")
+            _queue_close(ws, code[0] if len(data) >= 2 else 1000)
             _flush(p, ws, what)
             s.close()
             p.stack[-1].wait = None
@@ -193,7 +200,7 @@ def _send_bytes(p, ws, data):
 
 def close(p, ws, code, reason=b"", what="close:"):
     _int_arg(p, code, what)
-    if not (code == 1000 or 3000 <= code <= 4999 or code in (1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011)):
+    if not (1000 <= code <= 4999 and lib.lprt_ws_close_code_ok(code)):
         fail(p, "Error", f"{what} {code} is not a close code an endpoint may send")
     if len(reason) > 123:
         fail(p, "Error", f"{what} a close reason is at most 123 bytes of UTF-8, not {len(reason)}")
@@ -201,6 +208,7 @@ def close(p, ws, code, reason=b"", what="close:"):
         _queue_close(ws, code, reason)
         _flush(p, ws, "close:")
         ws.sock.close()
+        ws.close_code = code
     return None
 
 

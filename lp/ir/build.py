@@ -96,7 +96,9 @@ class Builder:
         scope = _Scope(None, fn)
         self_var = self.new_var("self", I.Ty("UndefinedObject"), main.span, fn)
         scope.names["self"] = self_var
-        body = self.body(main.statements, scope, fn, True, I.UNKNOWN)   # only the main module's run
+        # only the main module's run; its last statement is no tail call: the program's bindings (a
+        # socket's among them) live until it ends, not only until its last statement begins
+        body = self.body(main.statements, scope, fn, False, I.UNKNOWN)
         return I.Program(main.file, self.classes, methods, body, self_var)
 
     def declare(self, decls):

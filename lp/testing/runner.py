@@ -62,7 +62,7 @@ def run_test(interp: Interpreter, test: TestMethod, seed=None, faults=None, faul
     interp.main_done = interp.out_closed = False
     interp.__dict__.pop("main_reason", None)
     call = parse_text(f"{test.class_name} new {test.selector}.", test.span.file)
-    code = interp.compiler.main(list(call.statements), test.span)
+    code = interp.compiler.main(list(call.statements), test.span, program=False)
     status, proc, st = run_main_code(interp, code, domains=1 if seed is not None else None,
                                      seed=seed, faults=faults, fault_rate=fault_rate,
                                      time_limit=time_limit)

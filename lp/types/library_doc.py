@@ -252,7 +252,7 @@ BY_CLASS = {
     ("WebSocket", "close"): "sends a close frame (1000) and closes the connection", ("WebSocket", "close:"): "the same with another close code",
     ("WebSocket", "close:reason:"): "the same with a reason (UTF-8, at most 123 bytes)",
     ("WebSocket", "closeReason"): "the reason of the peer's close frame ('' without one)",
-    ("WebSocket", "closeCode"): "the peer's close code (1006: the connection ended without one; 0: still open)",
+    ("WebSocket", "closeCode"): "the code the connection closed with: the peer's (1005: its close had none; 1006: the connection ended without one), or ours after `close:`; 0: still open",
     ("WebSocket", "over:client:"): "a WebSocket on a socket whose HTTP upgrade is done (clients mask their frames)",
     ("WebSocket", "acceptKeyFor:"): "the Sec-WebSocket-Accept value for a Sec-WebSocket-Key",
     ("WebSocket", "newKey"): "a fresh random Sec-WebSocket-Key", ("WebSocketMessage", "text"): "the data as UTF-8 text",

@@ -412,16 +412,20 @@ static int b64val(int c) {
     return -1;
 }
 
+/* Strict base64 (value_json.py's rule): a length that is a multiple of 4, the alphabet, and at most
+   two '=' at the end; {0, 1} for text that is none. */
 static lpn_value unbase64(const lpn_str *s) {
-    lpn_bytes *y = lpn_alloc(LPN_BYTES, sizeof *y + s->len * 3 / 4 + 3);
+    uint64_t len = s->len, pad = 0;
+    while (pad < 2 && pad < len && s->data[len - 1 - pad] == '=') pad++;
+    if (len % 4) return (lpn_value){0, 1};
+    for (uint64_t i = 0; i < len - pad; i++)
+        if (b64val((unsigned char)s->data[i]) < 0) return (lpn_value){0, 1};
+    lpn_bytes *y = lpn_alloc(LPN_BYTES, sizeof *y + len * 3 / 4 + 3);
     uint32_t w = 0;
     int k = 0;
     uint64_t n = 0;
-    for (uint64_t i = 0; i < s->len; i++) {   /* b64decode: characters outside the alphabet are skipped */
-        int d = b64val((unsigned char)s->data[i]);
-        if (s->data[i] == '=') break;
-        if (d < 0) continue;
-        w = w << 6 | (uint32_t)d;
+    for (uint64_t i = 0; i < len - pad; i++) {
+        w = w << 6 | (uint32_t)b64val((unsigned char)s->data[i]);
         if (++k == 4) {
             y->data[n++] = (unsigned char)(w >> 16); y->data[n++] = (unsigned char)(w >> 8); y->data[n++] = (unsigned char)w;
             w = 0; k = 0;
@@ -431,6 +435,24 @@ static lpn_value unbase64(const lpn_str *s) {
     if (k == 3) { y->data[n++] = (unsigned char)(w >> 10); y->data[n++] = (unsigned char)(w >> 2); }
     y->len = n;
     return lpn_ref(y);
+}
+
+/* A tagged object whose value is not of its tag's shape (value_json.malformed_text's words), raised
+   by the caller's bad_tag (Remote's calls and answers: a RemoteError) or as an Error. */
+static __thread lpn_value (*bad_tag)(const char *text);
+
+static lpn_value malformed(const char *tag) {
+    static const char *const needs[][2] = {
+        {"$symbol", "a String"}, {"$char", "a String of one character"}, {"$maybe", "an Array of at most one value"},
+        {"$bytes", "base64 text"}, {"$assoc", "an Array of two values"}, {"$dict", "an Array of pairs"},
+        {"$class", "a class name (a String)"}};
+    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++)
+        if (!strcmp(tag, needs[i][0])) {
+            char text[200];
+            snprintf(text, sizeof text, "a malformed tagged value: %s needs %s", tag, needs[i][1]);
+            return bad_tag ? bad_tag(text) : lpn_raise("%s", text);
+        }
+    return (lpn_value){0, 1};   /* not a tag */
 }
 
 static const char *text_of(lpn_value v) { return v.cls == LPN_STRING ? ((lpn_str *)lpn_ptr(v))->data : NULL; }
@@ -585,13 +607,17 @@ static lpn_value untag_dict(lpn_value d, int exact) {   /* consumes d */
             }
         }
     }
+    if (r.cls == 0 && r.bits == 1 && e->len == 1 && strcmp(text_of(((lpn_assoc *)lpn_ptr(e->item[0]))->key), "$class"))
+        r = malformed(text_of(((lpn_assoc *)lpn_ptr(e->item[0]))->key));
     if (r.cls == 0 && r.bits == 1) {
         lpn_value name = LPN_NIL_VALUE;
+        int named = 0;
         for (uint64_t i = 0; i < e->len; i++) {
             lpn_assoc *kv = (lpn_assoc *)lpn_ptr(e->item[i]);
-            if (!strcmp(text_of(kv->key), "$class")) name = kv->value;
+            if (!strcmp(text_of(kv->key), "$class")) name = kv->value, named = 1;
         }
         if (name.cls == LPN_STRING) r = instance_of(d, e, text_of(name), exact);
+        else if (named) r = malformed("$class");
     }
     if (r.cls == 0 && r.bits == 1) {
         r = lpn_dict_new();
@@ -616,3 +642,11 @@ static lpn_value untag(lpn_value v, int exact) {
 }
 
 lpn_value lpn_json_untag(lpn_value v, int exact) { return untag(v, exact); }
+
+lpn_value lpn_json_untag_or(lpn_value v, lpn_value (*bad)(const char *text)) {
+    lpn_value (*outer)(const char *) = bad_tag;
+    bad_tag = bad;
+    lpn_value r = untag(v, 0);
+    bad_tag = outer;
+    return r;
+}

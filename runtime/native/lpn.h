@@ -256,6 +256,8 @@ lpn_value lpn_json_encode_as(lpn_value v, int mode);
    worded as Python's exception (python) or as JSON decode: words it */
 int lpn_json_parse(lpn_value s, lpn_value *out, char *err, size_t cap, int python);
 lpn_value lpn_json_untag(lpn_value v, int exact);   /* decoded JSON data as the values it tags; consumes v */
+/* the same on the wire, a malformed tagged value raised by bad(its message) */
+lpn_value lpn_json_untag_or(lpn_value v, lpn_value (*bad)(const char *text));
 lpn_value lpn_describe(lpn_value v);              /* `the Integer 3`, `nil`, `a Point` (error messages); consumes v */
 lpn_value lpn_transcript(lpn_value s, int newline); /* Transcript show: / showLine: ; answers nil */
 void lpn_flush(void);

@@ -74,7 +74,7 @@ static void request_values(const lprt_http_field *f, long n, int keep, lpn_value
 }
 
 static const char *framing_text(long framing) {
-    if (framing == LPRT_HTTP_BAD_REQUEST) return "malformed Content-Length, or both it and Transfer-Encoding";
+    if (framing == LPRT_HTTP_BAD_REQUEST) return "malformed Content-Length, both it and Transfer-Encoding, or two Host fields";
     if (framing == LPRT_HTTP_NOT_IMPLEMENTED) return "only the chunked transfer coding is supported";
     return "the request body is too large";
 }
@@ -329,6 +329,19 @@ static void py_repr(const char *t, size_t n, char *out, size_t cap) {
     out[at] = 0;
 }
 
+/* What lprt_http_check_header found wrong with the header k: v (prims_http.header_problem's words). */
+static void header_problem(int bad, const lpn_str *k, const lpn_str *v, char *out, size_t cap) {
+    char r[400];
+    int broken_name = memchr(k->data, '\r', k->len) || memchr(k->data, '\n', k->len);
+    const lpn_str *t = bad == LPRT_HTTP_HEADER_VALUE || (bad == LPRT_HTTP_HEADER_BREAK && !broken_name) ? v : k;
+    py_repr(t->data, t->len, r, sizeof r);
+    if (bad == LPRT_HTTP_HEADER_BREAK) snprintf(out, cap, "a header may not contain a line break: %s", r);
+    else if (bad == LPRT_HTTP_HEADER_NAME)
+        snprintf(out, cap, "a header name must be a token (letters, digits and !#$%%&'*+-.^_`|~), not %s", r);
+    else if (bad == LPRT_HTTP_HEADER_VALUE) snprintf(out, cap, "a header value may not contain control characters: %s", r);
+    else snprintf(out, cap, "the server writes Content-Length and Transfer-Encoding itself, not %s", r);
+}
+
 static void described(lpn_value v, char *out, size_t cap) {   /* borrows v */
     lpn_dup(v);
     lpn_value d = lpn_describe(v);
@@ -383,14 +396,15 @@ static lpn_value write_response(lpn_value *a, int has_ms) {
         }
         lpn_str *t[2] = {(lpn_str *)lpn_ptr(kv->key), (lpn_str *)lpn_ptr(kv->value)};
         for (int j = 0; j < 2; j++) {
-            if (memchr(t[j]->data, '\r', t[j]->len) || memchr(t[j]->data, '\n', t[j]->len)) {
-                char r[400];
-                py_repr(t[j]->data, t[j]->len, r, sizeof r);
-                wire_error(500, "%s a header may not contain a line break: %s", what, r);
-                goto done;
-            }
             fields[2 * i + j] = (lprt_http_field){t[j]->data, t[j]->len};
             cap += t[j]->len + 4;
+        }
+        int bad = lprt_http_check_header(&fields[2 * i], &fields[2 * i + 1]);
+        if (bad) {
+            char problem[600];
+            header_problem(bad, t[0], t[1], problem, sizeof problem);
+            wire_error(500, "%s %s", what, problem);
+            goto done;
         }
     }
     buf = malloc(cap);

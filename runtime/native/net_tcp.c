@@ -483,6 +483,7 @@ static lpn_value listen_on(lpn_value *a, int with_host, const char *what) {
         }
         goto done;
     }
+    snprintf(where, sizeof where, "%s:%d", addr ? addr : "*", lprt_net_local_port(fd));   /* the port 0 picked */
     out = lpnet_sock_new(NS_LISTENER, fd, where);
 done:
     lpnet_drop_all(a, with_host ? 3 : 2);
@@ -567,11 +568,10 @@ static lpn_value read_line(lpn_value *a, size_t limit, lpn_value ms, const char 
     if (lpnet_deadline(ms, what, &deadline)) return LPN_UNWIND_VALUE;
     long r = read_waiting(a[0], lprt_conn_read_line, limit, &p, deadline, what, ms, &s);
     if (r == LPRT_NET_TIMEOUT) return LPN_UNWIND_VALUE;
-    if (r >= 0) {
-        if (!lpn_utf8_valid(p, (uint64_t)r))
-            return lpnet_fail("NetworkError", "%s: the line is not UTF-8 text (read it with readBytes:timeout:)", what);
-        return lpn_maybe_new(1, lpn_str_new(p, (uint64_t)r));
-    }
+    if (r >= 0) return lpn_maybe_new(1, lpn_str_new(p, (uint64_t)r)); /* lprt_conn_read_line checked it */
+    if (r == LPRT_NET_NOT_TEXT)
+        return lpnet_fail("NetworkError",
+                          "%s: the line is not UTF-8 text (it is still unread: read it with readBytes:timeout:)", what);
     return lpnet_read_error(s, r, what, limit);
 }
 

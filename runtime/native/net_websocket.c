@@ -181,7 +181,14 @@ static lpn_value receive(wsock *w, lpn_value ms, size_t limit, const char *what,
             continue;
         }
         if (op == CLOSE) {
-            int code = n >= 2 ? data[0] << 8 | data[1] : 1005;
+            int code, bad = lprt_ws_check_close(data, (size_t)n, &code);
+            if (bad) {
+                free(data);
+                snprintf(text, sizeof text, "%s %s from %s", what,
+                         bad == 1002 ? "WebSocket protocol error (a malformed close frame)"
+                                     : "a WebSocket close reason that is not UTF-8", s->peer);
+                return fail_closing(w, bad, "NetworkError", text);
+            }
             if (n > 2) {
                 free(w->close_reason);
                 w->close_reason = malloc((size_t)n - 2);
@@ -312,8 +319,7 @@ lpn_value lpn_ws_send_bytes(lpn_value *a) { return send(a, BINARY, "sendBytes:")
 static lpn_value ws_close(wsock *w, lpn_value cv, const char *reason, size_t n, const char *what) {
     int64_t code;
     if (lpnet_int(cv, what, &code)) return LPN_UNWIND_VALUE;
-    if (!(code == 1000 || (code >= 3000 && code <= 4999) || code == 1001 || code == 1002 || code == 1003 ||
-          code == 1007 || code == 1008 || code == 1009 || code == 1010 || code == 1011))
+    if (!lprt_ws_close_code_ok(code))
         return lpnet_fail("Error", "%s %lld is not a close code an endpoint may send", what, (long long)code);
     if (n > 123)
         return lpnet_fail("Error", "%s a close reason is at most 123 bytes of UTF-8, not %zu", what, n);
@@ -322,6 +328,7 @@ static lpn_value ws_close(wsock *w, lpn_value cv, const char *reason, size_t n, 
         queue_close_reason(w, (int)code, reason, n);
         if (flush(w, what, &fd) == 1) return LPN_UNWIND_VALUE;
         close_sock(w);
+        w->close_code = (int)code;
     }
     return LPN_NIL_VALUE;
 }

@@ -42,6 +42,9 @@ static lpn_value lpn_remote_error(int64_t code, const char *fmt, ...) {
     return lpn_raise_value(e);
 }
 
+/* A malformed tagged value in a call or an answer (prims_remote._bad_call). */
+static lpn_value bad_call(const char *text) { return lpn_remote_error(INVALID_REQUEST, "invalid request: %s", text); }
+
 /* ---- the proxy */
 
 typedef struct proxy {
@@ -92,7 +95,7 @@ static lpn_value remote_at(lpn_value *a, lpn_value ms, const char *what) {
         lpn_raise("%s expects a class name (a Symbol), not %s", what, d);
         goto done;
     }
-    if (!((ms.cls == LPN_INT && (int64_t)ms.bits >= 0) || (ms.cls == LPN_FLOAT && lpn_f(ms) >= 0))) {
+    if (!(ms.cls == LPN_INT || (ms.cls == LPN_FLOAT && lpn_f(ms) == lpn_f(ms)))) {
         described(ms, d, sizeof d);
         lpn_raise("%stimeout: expects a number of milliseconds, not %s", what, d);
         lpn_drop(name);
@@ -108,6 +111,7 @@ static lpn_value remote_at(lpn_value *a, lpn_value ms, const char *what) {
     p->identity = fnv(fnv(fnv(14695981039346656037ULL, str_of(a[1]), strlen(str_of(a[1]))), str_of(name),
                           strlen(str_of(name))), str_of(idj), strlen(str_of(idj)));
     lpn_drop(idj);
+    if (ms.cls == LPN_INT ? (int64_t)ms.bits < 0 : lpn_f(ms) < 0) ms = lpn_int(0);   /* as every deadline */
     p->url = a[1]; p->class_name = name; p->id = a[3]; p->timeout = ms;
     lpn_share(p->url); lpn_share(p->class_name); lpn_share(p->id);
     a[1] = a[3] = LPN_NIL_VALUE;
@@ -181,7 +185,7 @@ lpn_value lpn_remote_result(lpn_value *a) {
     lpn_value res = get(data, "result"), r;
     if (!absent(res)) {
         lpn_drop(data);
-        return lpn_json_untag(res, 0);
+        return lpn_json_untag_or(res, bad_call);
     }
     lpn_value err = get(data, "error");
     if (!absent(err) && err.cls == LPN_DICT) {
@@ -218,16 +222,28 @@ lpn_value lpn_remote_request(lpn_value *a) {
     }
     lpn_value call_id = get(data, "id");
     if (absent(call_id)) call_id = LPN_NIL_VALUE;
+    lpn_value vals[3] = {call_id, id, args};
+    id = args = LPN_NIL_VALUE;
+    int unwound = 0;
+    for (int i = 0; i < 3; i++) {
+        if (unwound) { lpn_drop(vals[i]); vals[i] = LPN_NIL_VALUE; continue; }
+        vals[i] = lpn_json_untag_or(vals[i], bad_call);
+        if (vals[i].cls == LPN_UNWIND) { vals[i] = LPN_NIL_VALUE; unwound = 1; }
+    }
+    if (unwound) {
+        for (int i = 0; i < 3; i++) lpn_drop(vals[i]);
+        goto done;
+    }
     uint64_t rc = lpnet_class("RemoteRequest");
     lpn_inst *q = lpn_inst_new(rc, 6);
     lpn_str *m = (lpn_str *)lpn_ptr(method);
-    q->field[0] = lpn_json_untag(call_id, 0);
+    q->field[0] = vals[0];
     q->field[1] = (lpn_value){LPN_SYMBOL, (uint64_t)(uintptr_t)lpn_intern(m->data, m->len)};
     q->field[2] = cls;
-    q->field[3] = lpn_json_untag(id, 0);
-    q->field[4] = lpn_json_untag(args, 0);
+    q->field[3] = vals[1];
+    q->field[4] = vals[2];
     q->field[5] = takeover;
-    cls = id = args = takeover = LPN_NIL_VALUE;
+    cls = takeover = LPN_NIL_VALUE;
     r = lpn_ref(q);
 done:
     lpn_value held[] = {params, method, cls, id, args, takeover};

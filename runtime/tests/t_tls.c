@@ -137,8 +137,8 @@ static void server(lprt_actor *self, void *ud) {
     if (s->mode == 2) {
         lprt_conn_free(c);
     } else if (s->mode == 3) {
-        const char *line; /* wait for the client to give up, reading its ClientHello as plain bytes */
-        while (lprt_conn_read_line_wait(self, c, 1 << 16, &line, lprt_deadline_ms(5000)) >= 0) {}
+        const char *bytes; /* wait for the client to give up, reading its ClientHello as plain bytes */
+        while (lprt_conn_read_exact_wait(self, c, 1, &bytes, lprt_deadline_ms(5000)) >= 0) {}
         lprt_conn_free(c);
     } else {
         CHECK(lprt_tls_start(c, s->ctx, NULL) == 0);

@@ -175,6 +175,7 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path, mod
 
     ls, conns = _raw_server(drop)
     ls2, _ = _raw_server(silent)
+    silent_port = ls2.getsockname()[1]
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
     refused = closed.getsockname()[1]
@@ -193,7 +194,7 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path, mod
         ls2.close()
     assert out[0] == "ConnectionClosed(message: 'Http: the server closed the connection without a response')"
     assert len(conns) == 1
-    assert out[1].startswith("Timeout(message: 'readHttpStatus:maxHead: timed out after ")
+    assert out[1] == f"Timeout(message: 'Http: GET http://127.0.0.1:{silent_port}/ timed out after 100 ms')"
     assert out[2].startswith("ConnectionRefused(")
     assert out[3] == "Error(message: 'Http: not an http: URL: ftp://x/')"
 
@@ -221,3 +222,48 @@ def test_many_actors_share_the_connection_pool_and_one_server(tmp_path, mode, do
     answer is the one asked for, whichever domain runs which actor."""
     status, out, err = run_program(STRESS, tmp_path, mode, domains=domains)
     assert (status, out, err) == (0, "wrong answers 0\n", "")
+
+
+_ANSWERS = {
+    b"/100": b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfinal",
+    b"/204": b"HTTP/1.1 204 No Content\r\nContent-Length: 9\r\n\r\nnot empty",
+    b"/twice": b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Length: 3\r\n\r\nxyz",
+    b"/gzip": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nxyz\r\n0\r\n\r\n",
+    b"/both": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n3\r\nxyz\r\n0\r\n\r\n",
+    b"/name": b"HTTP/1.1 200 OK\r\nX A: evil\r\nContent-Length: 3\r\n\r\nxyz",
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_response_heads_are_checked(tmp_path, mode):
+    """Interim 1xx responses are skipped; a body sent after a 204 never reaches the next request
+    (the pool does not reuse a connection with bytes nobody asked for); repeated Content-Lengths,
+    a transfer coding other than chunked or one with Content-Length, and a header name that is not
+    a token are errors; a port out of range is refused by the URL parser."""
+    def serve(c, index):
+        f = c.makefile("rb")
+        while True:
+            line = f.readline()
+            if not line:
+                return
+            _read_request(f)
+            c.sendall(_ANSWERS.get(line.split(b" ")[1], b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nnext"))
+
+    ls, conns = _raw_server(serve)
+    port = ls.getsockname()[1]
+    try:
+        out = run("""
+        T := [:p | (Error try: [r := Http get: url , p timeout: 5000. r status printString , ' ' , r text printString]
+            onError: [:e | e printString]) displayNl].
+        #('/100' '/204' '/after' '/twice' '/gzip' '/both' '/name') do: [:p | T value: p].
+        (Error try: [(Http get: 'http://127.0.0.1:99999/' timeout: 100) text] onError: [:e | e message]) displayNl.
+        """, ls.getsockname()[1], tmp_path, mode)
+    finally:
+        ls.close()
+    framing = ("NetworkError(message: 'Http: the response is framed by a transfer coding other than chunked, "
+               "or by both it and Content-Length')")
+    assert out == ["200 'final'", "204 ''", "200 'next'",
+                   "NetworkError(message: 'Http: malformed Content-Length in the response')", framing, framing,
+                   f"HttpWireError(message: 'malformed HTTP response from 127.0.0.1:{port}', status: 502)",
+                   "Http: bad port in http://127.0.0.1:99999/"]
+

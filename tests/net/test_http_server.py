@@ -88,16 +88,37 @@ def test_keep_alive_and_pipelining_on_one_connection(server):
     (b"GET / HTTP/1.1\r\nFolded: a\r\n b\r\n\r\n", 400),
     (b"POST / HTTP/1.1\r\nContent-Length: 12x\r\n\r\n", 400),
     (b"POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
     (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
     (b"GET / HTTP/1.1\r\n", 408),                                   # the head never completes
     (b"POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 408),      # nor the body
 ], ids=["414-line", "431-count", "431-line", "431-head", "413-length", "413-chunked", "505", "501",
-        "400-line", "400-header", "400-folded", "400-length", "400-both", "400-chunk", "408-head", "408-body"])
+        "400-line", "400-header", "400-folded", "400-length", "400-both", "400-hosts", "400-chunk", "408-head", "408-body"])
 def test_every_limit_answers_its_status_and_closes(server, request_bytes, status):
     got = responses(raw(server.port, request_bytes))
     assert [(s, h["connection"]) for s, h, _ in got] == [(status, "close")]
     # and the server goes on serving
     assert responses(raw(server.port, b"GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n"))[0][0] == 200
+
+
+def _head_of(size: int) -> bytes:
+    """A request head of exactly `size` bytes (blank line included) in header lines under maxLine."""
+    start, end = b"GET / HTTP/1.1\r\nConnection: close\r\n", b"\r\n"
+    lines, left = [], size - len(start) - len(end)
+    for i in range(9):
+        n = min(150, left) if i < 8 else left
+        if n >= 7:
+            lines.append(b"H%d: %s\r\n" % (i, b"v" * (n - 6)))
+            left -= n
+    assert left == 0
+    return start + b"".join(lines) + end
+
+
+@pytest.mark.parametrize("size,status", [(1000, 200), (1001, 431)])
+def test_max_head_bytes_counts_the_whole_head(server, size, status):
+    """maxHeadBytes (1000 here) counts every byte of the head, its ending blank line included."""
+    assert len(_head_of(size)) == size
+    assert responses(raw(server.port, _head_of(size)))[0][0] == status
 
 
 def test_a_handler_that_raises_gets_500_and_the_connection_goes_on(server):
@@ -263,3 +284,58 @@ try value: (HttpLimits default with: { maxHeadBytes: 16777217 }).
     refused = "HttpServer: the limits must be positive (lines and head at most 2^24, headers 1024, the body 2^30)\n"
     assert (status, err) == (0, "")
     assert out == "started\n" + refused * 4
+
+
+HEADERS = """
+Import module: #HttpServer.
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
+    p := req path.
+    p = '/cl' ifTrue: [(HttpResponse ok: 'xyz') header: 'Content-Length' value: '100'] ifFalse: [
+    p = '/te' ifTrue: [(HttpResponse ok: 'xyz') header: 'transfer-encoding' value: 'chunked'] ifFalse: [
+    p = '/name' ifTrue: [(HttpResponse ok: 'xyz') header: 'X-A: evil' value: 'v'] ifFalse: [
+    p = '/empty' ifTrue: [(HttpResponse ok: 'xyz') header: '' value: 'v'] ifFalse: [
+    p = '/nul' ifTrue: [(HttpResponse ok: 'xyz') header: 'X-A' value: 'a', 0 asCharacter asString, 'b'] ifFalse: [
+    p = '/204' ifTrue: [HttpResponse status: 204 body: 'not empty'] ifFalse: [
+    p = '/304' ifTrue: [HttpResponse status: 304 body: 'not empty'] ifFalse: [
+    HttpResponse ok: 'fine']]]]]]]].
+#('/cl' '/te' '/name' '/empty' '/nul' '/204' '/304' '/ok') do: [:path |
+    sock := TCP connect: '127.0.0.1' port: server port timeout: 5000.
+    sock write: 'GET ', path, ' HTTP/1.1', String crlf, 'Connection: close', String crlf, String crlf.
+    (sock readToEnd: 100000 timeout: 5000) asString printNl.
+    sock close].
+server stop.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_handler_s_headers_are_checked_and_204_304_have_no_body(tmp_path, mode):
+    """A handler's Content-Length or Transfer-Encoding (the server writes the framing itself), a
+    header name that is not a token, a control character in a value: each a 500, logged; a 204 or
+    304 response goes without body, Content-Type and Content-Length (RFC 9110 6.4.1)."""
+    status, out, err = run_program(HEADERS, tmp_path, mode)
+    internal = "'HTTP/1.1 500 Internal Server Error\nContent-Type: text/plain; charset=utf-8\nContent-Length: 22\n" \
+               "Connection: close\n\ninternal server error\n'"
+    assert status == 0
+    assert out.replace("\r", "").count(internal + "\n") == 5
+    assert out.replace("\r", "").endswith("""'HTTP/1.1 204 No Content
+Connection: close
+
+'
+'HTTP/1.1 304 Not Modified
+Connection: close
+
+'
+'HTTP/1.1 200 OK
+Content-Type: text/plain; charset=utf-8
+Content-Length: 4
+Connection: close
+
+fine'
+""")
+    sent = "error: HttpServer: the handler answered a response that cannot be sent: writeHttpResponse: "
+    assert err.splitlines() == [sent + e for e in [
+        "the server writes Content-Length and Transfer-Encoding itself, not 'Content-Length'",
+        "the server writes Content-Length and Transfer-Encoding itself, not 'transfer-encoding'",
+        "a header name must be a token (letters, digits and !#$%&'*+-.^_`|~), not 'X-A: evil'",
+        "a header name must be a token (letters, digits and !#$%&'*+-.^_`|~), not ''",
+        "a header value may not contain control characters: 'a\\x00b'"]]

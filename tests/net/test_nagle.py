@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from tests.interp.helpers import run_source
 from tests.net.helpers import MODES, run_program
 
 PROGRAM = """
@@ -66,10 +65,11 @@ server stop.
 """
 
 
-def test_a_thousand_remote_calls_never_wait_for_a_delayed_ack(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_thousand_remote_calls_never_wait_for_a_delayed_ack(tmp_path, mode):
     """Each call is a JSON-RPC request and response over HTTP: both written in one write each, on a
     pooled TCP_NODELAY connection."""
-    status, out, err = run_source(REMOTE, tmp_path, domains=2)
+    status, out, err = run_program(REMOTE, tmp_path, mode, domains=2)
     assert (status, err) == (0, ""), err
     print(out)
     m = re.fullmatch(r"median (\d+) us, wrong answers 0\n", out)

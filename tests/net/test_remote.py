@@ -56,7 +56,7 @@ en printNl.
 (RemoteError try: [en fail: 'boom'] onError: [:e | e message , ' ' , e code printString]) displayNl.
 (RemoteError try: [(Remote at: url for: #Greeter id: 'fr') greet: 'A'] onError: [:e | e message , ' ' , e code printString]) displayNl.
 slow := Remote at: url for: #Greeter id: 'en' timeout: 300.
-(Timeout try: [RemoteError try: [(slow slow: 3000) printString] onError: [:e | 'a RemoteError']] onError: [:e | e class name]) displayNl.
+(Timeout try: [RemoteError try: [(slow slow: 3000) printString] onError: [:e | 'a RemoteError']] onError: [:e | e class name , ': ' , e message]) displayNl.
 dynamic := Remote at: url for: ('Gree' , 'ter') asSymbol id: 'en'.
 (dynamic greet: 'Bob') displayNl.
 (RemoteError try: [(Remote at: url for: #Greeter id: '2') greet: 'A'] onError: [:e | e code printString]) displayNl.
@@ -74,7 +74,7 @@ dynamic := Remote at: url for: ('Gree' , 'ter') asSymbol id: 'en'.
         f"Remote(Greeter 'en' at http://127.0.0.1:{port}/rpc)",
         "boom -32000",
         'no Greeter "fr" here -32601',
-        "Timeout",
+        f"Timeout: Remote: #slow: to Greeter at http://127.0.0.1:{port}/rpc timed out after 300 ms",
         "hello, Bob",
         "-32601",                        # ids are compared by their JSON: '2' is not 2
         "JSON cannot encode a Block",    # blocks and actors do not travel
@@ -461,3 +461,70 @@ show value: [r flag ifTrue: [1] ifFalse: [2]].
                                 "the Integer 12345 does not understand #size",
                                 "the String 'str' does not understand #+",
                                 "the String 'yes' does not understand #ifTrue:ifFalse:"]
+
+
+TAGGED = """
+Import module: #Remote.
+Object subclass: #Pt fields: (x y).
+show := [:t | (Error try: [(Remote decode: t) printString] onError: [:e | e class name , ': ' , e message]) displayNl].
+show value: '{"$symbol": 5}'.
+show value: '{"$symbol": "ok"}'.
+show value: '{"$char": "ab"}'.
+show value: '{"$maybe": [1, 2]}'.
+show value: '{"$assoc": [1]}'.
+show value: '{"$dict": [[1]]}'.
+show value: '{"$bytes": "!!!notbase64"}'.
+show value: '{"$bytes": "notbase6"}'.
+show value: '{"$bytes": "YQ"}'.
+show value: '{"$bytes": "YQ=="}'.
+show value: '{"$bytes": "YQ==YQ=="}'.
+show value: '{"$class": 5, "x": 1}'.
+show value: '{"$class": "Pt", "x": 1, "y": 2}'.
+show value: '{"$class": "Nope", "x": 1}'.
+show value: '{"$symbol": "a", "x": 1}'.
+(Error try: [(Remote request: '{"jsonrpc":"2.0","id":1,"method":"m","params":{"class":"C","id":1,"args":[{"$char":"ab"}]}}') printString] onError: [:e | e printString]) displayNl.
+(Error try: [(Remote result: '{"jsonrpc":"2.0","id":1,"result":{"$bytes":"@@@@"}}') printString] onError: [:e | e printString]) displayNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_malformed_tagged_values_raise_the_same_in_both_modes(tmp_path, mode):
+    """One strict decoder: a one-key tagged object whose value is not of its tag's shape (base64 checked
+    exactly) raises, a RemoteError -32600 in a call or an answer; an unknown class or a key that
+    is no tag stays a Dictionary."""
+    status, out, err = run_program(TAGGED, tmp_path, mode)
+    assert (status, err) == (0, "")
+    assert out == """Error: a malformed tagged value: $symbol needs a String
+#ok
+Error: a malformed tagged value: $char needs a String of one character
+Error: a malformed tagged value: $maybe needs an Array of at most one value
+Error: a malformed tagged value: $assoc needs an Array of two values
+Error: a malformed tagged value: $dict needs an Array of pairs
+Error: a malformed tagged value: $bytes needs base64 text
+#[158 139 91 106 199 186]
+Error: a malformed tagged value: $bytes needs base64 text
+#[97]
+Error: a malformed tagged value: $bytes needs base64 text
+Error: a malformed tagged value: $class needs a class name (a String)
+Pt(x: 1, y: 2)
+Dictionary('$class' -> 'Nope', 'x' -> 1)
+Dictionary('$symbol' -> 'a', 'x' -> 1)
+RemoteError(message: 'invalid request: a malformed tagged value: $char needs a String of one character', code: -32600)
+RemoteError(message: 'invalid request: a malformed tagged value: $bytes needs base64 text', code: -32600)
+"""
+
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_proxies_are_equal_when_their_ids_json_is(tmp_path, mode):
+    """`=` compares URL, class and the id's JSON in both modes (1 and 1.0 are two ids to the server);
+    a negative timeout counts as 0 rather than being refused."""
+    status, out, err = run_program("""
+Import module: #Remote.
+Object subclass: #Svc.
+url := 'http://127.0.0.1:1/rpc'.
+((Remote at: url for: #Svc id: 1) = (Remote at: url for: #Svc id: 1.0)) printNl.
+((Remote at: url for: #Svc id: 1) = (Remote at: url for: #Svc id: 1)) printNl.
+((Remote at: url for: #Svc id: 1 timeout: -5) = (Remote at: url for: #Svc id: 1)) printNl.
+""", tmp_path, mode)
+    assert (status, out, err) == (0, "false\ntrue\ntrue\n", "")

@@ -120,6 +120,55 @@ def test_bounded_reads_follow_one_rule(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_a_line_that_is_not_utf8_stays_unread(tmp_path, mode):
+    """readLine: refuses a line that is not UTF-8 without consuming it: readBytes: then reads it."""
+    port, stop = python_server(lambda c: (c.sendall(b"a \xff b\nA\n"), c.recv(100)))
+    src = """
+    sock := TCP connect: '127.0.0.1' port: PORT timeout: 5000.
+    (NetworkError try: [(sock readLine: 5000) printString] onError: [:e | e message]) displayNl.
+    (sock readBytes: 6 timeout: 5000) printNl.
+    (sock readLine: 5000) printNl.
+    """.replace("PORT", str(port))
+    try:
+        out = _lp_run(src, tmp_path, mode)
+    finally:
+        stop()
+    assert out == ["readLine:: the line is not UTF-8 text (it is still unread: read it with readBytes:timeout:)",
+                   "Maybe some: #[97 32 255 32 98 10]", "Maybe some: 'A'"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_top_level_socket_lives_while_the_program_runs(tmp_path, mode):
+    """`conn` is named only in blocks of actors that have ended; the program's last statement (a send
+    that was a tail call, dropping the program's bindings) still runs, so the peer sees no end."""
+    out = _lp_run("""
+server := TCP listenHost: '127.0.0.1' port: 0.
+sock := TCP connect: '127.0.0.1' port: server port timeout: 1000.
+conn := server accept: 1000.
+show := [:label :b | (Error try: [label, ' -> ', b value printString] onError: [:e | label, ' -> ', e class printString, ': ', e message]) displayNl].
+Actor spawn: [:me | conn write: 'one', String lf].
+show value: 'one' value: [sock readLine: 2000].
+show value: 'two' value: [sock readLine: 300].
+""", tmp_path, mode)
+    assert out == ["one -> Maybe some: 'one'", "two -> Timeout: readLine: timed out after 300 ms"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_accepted_socket_names_the_port_it_was_accepted_on(tmp_path, mode):
+    """Port 0 picks a port; the messages about an accepted socket name that port, not 0."""
+    out = _lp_run("""
+server := TCP listenHost: '127.0.0.1' port: 0.
+sock := TCP connect: '127.0.0.1' port: server port timeout: 1000.
+conn := server accept: 1000.
+sock write: 'ab'. sock close.
+server port printNl.
+(Error try: [(conn readBytes: 5 timeout: 1000) printString] onError: [:e | e message]) displayNl.
+""", tmp_path, mode)
+    assert out[1] == f"readBytes:timeout:: the peer (a client of 127.0.0.1:{out[0]}) closed the connection in the " \
+                     "middle of the data"
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_the_distinct_errors(tmp_path, mode):
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))

@@ -72,9 +72,39 @@ def test_non_upgrade_requests(lp_server):
         s.sendall(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: abc\r\n"
                   b"Sec-WebSocket-Version: 8\r\n\r\n")
         assert s.recv(100).startswith(b"HTTP/1.1 400 ")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:   # a key that is no 16-byte nonce
+        s.sendall(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: short\r\n"
+                  b"Sec-WebSocket-Version: 13\r\n\r\n")
+        assert s.recv(100).startswith(b"HTTP/1.1 400 ")
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(b"GET / HTTP/1.1\r\n\r\n")
         assert s.recv(1000).endswith(b"plain")
+
+
+def _upgraded(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += s.recv(1)
+    assert head.startswith(b"HTTP/1.1 101 ")
+    return s
+
+
+def test_close_frames_are_checked(lp_server):
+    """RFC 6455 5.5.1 and 7.4: a close payload of one byte, or with a code that may not be sent
+    (1005, 1006, 1015, below 1000, reserved), is answered 1002; a reason that is not UTF-8, 1007;
+    a valid close is answered with its code."""
+    lp, port = lp_server
+    for payload, answer in [(b"\x03", 1002), (b"\x03\xed", 1002), (b"\x03\xee", 1002), (b"\x03\xf7", 1002),
+                            (b"\x03\xe7", 1002), (b"\x03\xec", 1002), (b"\x07\xd0", 1002),
+                            (b"\x03\xe8\xff", 1007), (b"\x03\xe8\xed\xa0\x80", 1007), (b"\x0f\xa1ok", 4001)]:
+        with _upgraded(port) as s:
+            s.sendall(bytes([0x88, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+            got = s.recv(4)
+            assert got == b"\x88\x02" + answer.to_bytes(2, "big"), (payload, got)
+    assert lp.readline() == "closed 4001"
 
 
 @pytest.mark.parametrize("mode", MODES)
