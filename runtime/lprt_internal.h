@@ -297,8 +297,9 @@ void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a); /* a killed fiber unwin
 void lprt__fiber_park(lprt_actor *a); /* blocking: with many stacks live, set its used stack aside */
 void lprt__stack_cache_free(lprt__domain *d);
 void lprt__stack_cache_trim(lprt__domain *d, int keep); /* unmaps the cached stacks past keep */
-/* reclaim.c: a domain about to park gives memory back after many actors have ended */
-void lprt__idle_reclaim(lprt__domain *d);
+/* reclaim.c: park on the domain's futex word (expected value v); a domain that stays parked
+   a while after many actors have ended gives their memory back */
+void lprt__park_wait(lprt__domain *d, uint32_t v);
 
 /* futex helpers (sched.c) */
 void lprt__futex_wait(_Atomic uint32_t *addr, uint32_t val);

@@ -52,6 +52,8 @@ bad := (1 to: {ids}) inject: 0 into: [:acc :i | (counters id: i printString) n =
 ('reloaded, ' , bad printString , ' wrong, in ' , (Actor millisecondClock - t) printString , ' ms') displayNl.
 Wait idle: counters since: Actor millisecondClock.
 'idle again' displayNl.
+Actor sleep: 1000.
+'idle again, 1 s later' displayNl.
 Actor sleep: 500.
 """
 

@@ -175,6 +175,22 @@ def test_a_failed_activation_gives_its_lease_back_at_once(tmp_path, mode):
     assert db.execute("SELECT key FROM leases").fetchall() == [("Counter/x",)]   # b's, active at exit
 
 
+def test_a_binarys_lease_renewer_outlives_many_leases(tmp_path):
+    """The default store's renewing actor hears of every lease taken and given up. In a binary it
+    used to loop through a block calling a six-argument method, a call that is not a jump there
+    (docs/native.md, "Tail calls and stack arguments"): its stack grew by a frame per lease until
+    it died of a stack overflow after about 800, and this process's leases were no longer renewed.
+    600 ids activated and deactivated: 1,200 messages to it, and it is still alive."""
+    prog = COUNTER + """
+counters := Grain for: Counter initial: (Counter fields: { n: 0 })
+    options: (GrainOptions default with: { idle: 20 }).
+((1 to: 600) inject: 0 into: [:acc :i | acc + (counters id: i printString) increment n]) printNl.
+Actor sleep: 300.
+(counters id: '1') increment n printNl.
+"""
+    assert run(prog, tmp_path, mode="build") == (0, "600\n2\n", "")
+
+
 def test_a_binary_uses_the_default_store_as_lp_run_does(tmp_path):
     """One binary (`lp build`) on the default store: its states outlive it, `lp run` goes on from
     them (one file, one format; each run waits for the leases the run before left, at most 2 s),
