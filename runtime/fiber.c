@@ -74,9 +74,11 @@ static void stack_unpoison(void *base, size_t size) {
 #endif
 }
 
-void lprt__stack_cache_free(lprt__domain *d) {
-    while (d->stack_cache_n > 0) stack_unmap(d->stack_cache[--d->stack_cache_n], d->stack_cache_size);
+void lprt__stack_cache_trim(lprt__domain *d, int keep) {
+    while (d->stack_cache_n > keep) stack_unmap(d->stack_cache[--d->stack_cache_n], d->stack_cache_size);
 }
+
+void lprt__stack_cache_free(lprt__domain *d) { lprt__stack_cache_trim(d, 0); }
 
 static void fiber_main(lprt_actor *a);
 

@@ -149,6 +149,7 @@ struct lprt__domain {
     void *stack_cache[256]; /* recycled stacks keep their touched pages: no mmap, munmap or page fault */
     int stack_cache_n;
     size_t stack_cache_size;
+    uint64_t reclaim_mark; /* st_exited when this domain last gave memory back (reclaim.c) */
     unsigned rng;
     /* load (snapshot.c): turns run here; nanoseconds parked, and when the current park began (0: busy) */
     _Atomic uint64_t turns, parked_ns;
@@ -209,6 +210,7 @@ struct lprt {
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
     _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages, st_seek_steps, st_mbox_locks;
     _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
+    _Atomic uint64_t trim_mark; /* st_exited at the last malloc_trim (reclaim.c) */
 };
 
 /* rt.c */
@@ -294,6 +296,10 @@ void lprt__fiber_free(lprt__domain *d, lprt_actor *a);
 void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a); /* a killed fiber unwinds (unwind_killed_fibers) */
 void lprt__fiber_park(lprt_actor *a); /* blocking: with many stacks live, set its used stack aside */
 void lprt__stack_cache_free(lprt__domain *d);
+void lprt__stack_cache_trim(lprt__domain *d, int keep); /* unmaps the cached stacks past keep */
+/* reclaim.c: park on the domain's futex word (expected value v); a domain that stays parked
+   a while after many actors have ended gives their memory back */
+void lprt__park_wait(lprt__domain *d, uint32_t v);
 
 /* futex helpers (sched.c) */
 void lprt__futex_wait(_Atomic uint32_t *addr, uint32_t val);

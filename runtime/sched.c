@@ -313,7 +313,7 @@ static void park(lprt__domain *d) {
         atomic_fetch_add_explicit(&rt->st_parks, 1, memory_order_relaxed);
         int64_t since = lprt__clock_ns();
         atomic_store_explicit(&d->parked_since, since, memory_order_relaxed);
-        lprt__futex_wait(&d->futex, v);
+        lprt__park_wait(d, v);
         atomic_store_explicit(&d->parked_since, 0, memory_order_relaxed);
         atomic_fetch_add_explicit(&d->parked_ns, (uint64_t)(lprt__clock_ns() - since), memory_order_relaxed);
     }

@@ -63,6 +63,13 @@ static void heap_remove(lprt__timers *t, size_t i) {
         sift_down(t, i);
         sift_up(t, last->t_index);
     }
+    if (t->cap > 64 && 8 * t->n < t->cap) {   /* a heap that emptied shrinks (by half: no thrashing) */
+        lprt_actor **h = realloc(t->heap, t->cap / 2 * sizeof *t->heap);
+        if (h) {
+            t->heap = h;
+            t->cap /= 2;
+        }
+    }
 }
 
 void lprt__timer_arm(lprt_actor *a, int64_t deadline, uint64_t seq) {

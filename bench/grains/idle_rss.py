@@ -2,7 +2,7 @@
 the LP process's RSS before, with every id active, after they have all deactivated, and after
 reading every state back (each must be 1).
 
-    python bench/grains/idle_rss.py [--ids 100000] [--domains 2] [--store sqlite|memory|redis]
+    python bench/grains/idle_rss.py [--ids 100000] [--domains 2] [--store sqlite|memory|redis] [--mode run|build]
 
 It waits until the server reports no active id (GrainServer active), then reads every state back
 and waits for those activations to end too. With the default store (SQLite, lp-data/ in a
@@ -52,6 +52,8 @@ bad := (1 to: {ids}) inject: 0 into: [:acc :i | (counters id: i printString) n =
 ('reloaded, ' , bad printString , ' wrong, in ' , (Actor millisecondClock - t) printString , ' ms') displayNl.
 Wait idle: counters since: Actor millisecondClock.
 'idle again' displayNl.
+Actor sleep: 1000.
+'idle again, 1 s later' displayNl.
 Actor sleep: 500.
 """
 
@@ -66,6 +68,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ids", type=int, default=100000)
     ap.add_argument("--domains", type=int, default=2)
+    ap.add_argument("--mode", choices=("run", "build"), default="run",
+                    help="under `lp run`, or as the binary `lp build` makes (built first, not measured)")
     ap.add_argument("--store", choices=("sqlite", "memory", "redis"), default="sqlite",
                     help="the default store (SQLite), MemoryGrainStore, or a redis-server started here")
     a = ap.parse_args()
@@ -82,9 +86,13 @@ def main():
         f = Path(d) / "idle.lp"
         f.write_text(PROGRAM.format(ids=a.ids, server=server))
         env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-        p = subprocess.Popen([sys.executable, "-m", "lp", "run", "--domains", str(a.domains), str(f)],
-                             stdout=subprocess.PIPE, text=True, env=env, cwd=d)
-        print(f"{a.ids:,} ids, store: {a.store}")
+        cmd = [sys.executable, "-m", "lp", "run", "--domains", str(a.domains), str(f)]
+        if a.mode == "build":
+            binary = f.with_suffix("")
+            subprocess.run([sys.executable, "-m", "lp", "build", str(f), "-o", str(binary)], env=env, check=True)
+            cmd = [str(binary), "--domains", str(a.domains)]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=d)
+        print(f"{a.ids:,} ids, store: {a.store}, mode: {a.mode}")
         for line in p.stdout:
             print(f"{line.strip():<40} RSS {rss_mb(p.pid):7.1f} MB", flush=True)
         p.wait()

@@ -3,7 +3,9 @@
  * Nodes and leaves are counted objects shared between versions; `at:put:` copies
  * the path to the changed leaf, except that a node (or dictionary) held by only
  * one reference is changed in place (Perceus reuse), so building a dictionary one
- * `at:put:` at a time allocates O(1) per step. Each leaf remembers when its key was
+ * `at:put:` at a time allocates O(1) per step. `removeKey:` keeps the trie compact:
+ * a node it empties goes, and a node left with one leaf gives the leaf to its parent,
+ * so a dictionary emptied by removals holds no nodes but its root. Each leaf remembers when its key was
  * first added (`seq`); iteration orders the leaves by it, as the interpreter does.
  *
  * Dense mode: a dictionary whose keys are exactly the Integers 1..size, added in
@@ -486,7 +488,20 @@ static node *remove_key(node *x, int shift, uint64_t hash, lpn_value k, dict *d)
         return x;
     }
     x = own(x, 0);
-    x->slot[pos] = &remove_key((node *)x->slot[pos], shift + 5, hash, k, d)->h;
+    node *sub = remove_key((node *)x->slot[pos], shift + 5, hash, k, d);
+    if (sub->n == 0) {                              /* emptied: the slot goes */
+        lpn_drop_obj(&sub->h);
+        memmove(&x->slot[pos], &x->slot[pos + 1], (x->n - pos - 1) * sizeof(lpn_obj *));
+        x->n--;
+        x->bitmap &= ~bit;
+    } else if (sub->n == 1 && sub->slot[0]->cls == DLEAF) {   /* a lone leaf moves up */
+        lpn_obj *l = sub->slot[0];
+        lpn_dup_obj(l);
+        lpn_drop_obj(&sub->h);
+        x->slot[pos] = l;
+    } else {
+        x->slot[pos] = &sub->h;
+    }
     return x;
 }
 

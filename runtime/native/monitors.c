@@ -1,6 +1,8 @@
 /* monitors.c — an actor's monitors by the id of the actor watched (the latest ref for each), so
  * `demonitor:` finds its ref and a `Down` received forgets it: open addressing with linear
- * probing and backward-shift deletion, O(1) whatever the number of actors watched. */
+ * probing and backward-shift deletion, O(1) whatever the number of actors watched. The table
+ * doubles when half full and halves when under an eighth full, so it follows the number watched
+ * now, not the most ever watched at once. */
 #include <stdlib.h>
 
 #include "lpn.h"
@@ -9,9 +11,9 @@ static size_t slot_of(const lpn_monitors *m, uint64_t id) {
     return (size_t)(id * 0x9E3779B97F4A7C15ull >> 20) & (m->cap - 1);
 }
 
-static void grow(lpn_monitors *m) {
+static void resize(lpn_monitors *m, size_t cap) {
     lpn_monitors old = *m;
-    m->cap = old.cap ? old.cap * 2 : 8;
+    m->cap = cap;
     m->n = 0;
     m->e = calloc(m->cap, sizeof *m->e);
     if (!m->e) abort();
@@ -21,7 +23,7 @@ static void grow(lpn_monitors *m) {
 }
 
 void lpn_monitors_put(lpn_monitors *m, uint64_t id, uint64_t ref) {
-    if (2 * (m->n + 1) > m->cap) grow(m);
+    if (2 * (m->n + 1) > m->cap) resize(m, m->cap ? m->cap * 2 : 8);
     size_t i = slot_of(m, id);
     while (m->e[i].id && m->e[i].id != id) i = (i + 1) & (m->cap - 1);
     if (!m->e[i].id) m->n++;
@@ -51,6 +53,7 @@ uint64_t lpn_monitors_take(lpn_monitors *m, uint64_t id, uint64_t ref) {
     }
     m->e[i].id = 0;
     m->e[i].ref = 0;
+    if (m->cap > 64 && 8 * m->n < m->cap) resize(m, m->cap / 2);   /* a table that emptied shrinks */
     return r;
 }
 

@@ -7,8 +7,10 @@ import json
 import sqlite3
 import subprocess
 
+import pytest
+
 from tests.conftest import run_lp
-from tests.grains.helpers import COUNTER, run, workdir
+from tests.grains.helpers import COUNTER, MODES, run, workdir
 from tests.net.helpers import LPProcess
 
 
@@ -126,6 +128,67 @@ s2 := Grain for: Counter initial: (Counter fields: { n: 0 }).
 Actor sleep: 300.
 (s2 id: 'a') increment n printNl.
 """, tmp_path) == (0, "2\n", "")
+
+
+# Three servers of one class on the default file, each with its own lease holder; a's store cannot
+# read a state (its other methods are the SQLite store's)
+FAILING = COUNTER + """
+Import module: #SqliteGrainStore.
+Object subclass: #Unreadable fields: (inner).
+Unreadable >> stateFor: key = Error raise: 'the disk is on fire'.
+Unreadable >> acquireFor: key = self inner acquireFor: key.
+Unreadable >> persist: key json: json token: t = self inner persist: key json: json token: t.
+Unreadable >> renew: key token: t = self inner renew: key token: t.
+Unreadable >> release: key token: t = self inner release: key token: t.
+Unreadable >> renewEvery = self inner renewEvery.
+options := GrainOptions default with: { acquireTimeout: 5000 }.
+a := Grain for: Counter initial: (Counter fields: { n: 0 })
+    store: (Unreadable fields: { inner: SqliteGrainStore at: 'lp-data/grains.sqlite' })
+    options: options.
+b := Grain for: Counter initial: (Counter fields: { n: 0 }) options: options.
+c := Grain for: Counter initial: (Counter fields: { n: 0 }) options: options.
+(Error try: [(a id: 'x') increment n printString] onError: [:e | e messageText]) displayNl.
+(Error try: [(b id: 'x') increment n printString] onError: [:e | e messageText]) displayNl.
+(Error try: [(b id: 'bad') n printString] onError: [:e | e messageText]) displayNl.
+(Error try: [(c id: 'bad') n printString] onError: [:e | e messageText]) displayNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_failed_activation_gives_its_lease_back_at_once(tmp_path, mode):
+    """An activation that took its lease and then failed (the store raised reading the state; the
+    stored state does not decode) answers its caller with the error and releases the lease before
+    that: another server of the class on the same file activates the id at once, where it used to
+    wait acquireTimeout and fail with #leaseHeld (the failed owner's process is alive and renews
+    its row, so the lease never expired)."""
+    d = workdir(tmp_path)
+    (d / "lp-data").mkdir()
+    db = sqlite3.connect(d / "lp-data" / "grains.sqlite")
+    db.execute("CREATE TABLE grains (key TEXT PRIMARY KEY, json TEXT, token INTEGER NOT NULL)")
+    db.execute("""INSERT INTO grains VALUES ('Counter/bad', '{"$class":"Counter","n":"oops"}', 0)""")
+    db.commit()
+    db.close()
+    bad = ("grain Counter/bad: a stored grain state is not like the initial state: "
+           "the state's n is the String 'oops' where the initial state has the Integer 0")
+    assert run(FAILING, d, mode=mode) == (0, f"the disk is on fire\n1\n{bad}\n{bad}\n", "")
+    db = sqlite3.connect(d / "lp-data" / "grains.sqlite")
+    assert db.execute("SELECT key FROM leases").fetchall() == [("Counter/x",)]   # b's, active at exit
+
+
+def test_a_binarys_lease_renewer_outlives_many_leases(tmp_path):
+    """The default store's renewing actor hears of every lease taken and given up. In a binary it
+    used to loop through a block calling a six-argument method, a call that is not a jump there
+    (docs/native.md, "Tail calls and stack arguments"): its stack grew by a frame per lease until
+    it died of a stack overflow after about 800, and this process's leases were no longer renewed.
+    600 ids activated and deactivated: 1,200 messages to it, and it is still alive."""
+    prog = COUNTER + """
+counters := Grain for: Counter initial: (Counter fields: { n: 0 })
+    options: (GrainOptions default with: { idle: 20 }).
+((1 to: 600) inject: 0 into: [:acc :i | acc + (counters id: i printString) increment n]) printNl.
+Actor sleep: 300.
+(counters id: '1') increment n printNl.
+"""
+    assert run(prog, tmp_path, mode="build") == (0, "600\n2\n", "")
 
 
 def test_a_binary_uses_the_default_store_as_lp_run_does(tmp_path):
