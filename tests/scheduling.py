@@ -13,6 +13,10 @@ from pathlib import Path
 
 from xdist.scheduler import LoadScopeScheduling
 
+# Modules with tests that take minutes each (the C runtime's suites, fuzzers, the wheel's install):
+# their units are handed out first, so that no worker is left running one alone at the end.
+LONG_FIRST = ("tests/runtime/test_c_suite.py", "tests/test_install.py", "tests/soundness/test_fuzz.py",
+              "tests/types/test_never_raises.py", "tests/native/test_build.py", "tests/syntax/test_bad_input.py")
 _SHARED_SCOPE = re.compile(r"""\bscope\s*=\s*["'](module|class|package)["']""")
 
 
@@ -28,12 +32,21 @@ def shares_fixtures(module: Path, tests: Path) -> bool:
 
 
 class ModuleFixtureScheduling(LoadScopeScheduling):
-    """Load scheduling by test, keeping together the tests of a module with shared fixtures; xdist's
-    --loadscope-reorder (on by default) hands out the largest units first."""
+    """Load scheduling by test, keeping together the tests of a module with shared fixtures; units of
+    LONG_FIRST modules go first, then the others largest first (xdist's --loadscope-reorder order)."""
 
     def __init__(self, config, log=None):
         super().__init__(config, log)
         self._root, self._tests = config.rootpath, Path(__file__).resolve().parent
+        self._ordered = False
+
+    def _assign_work_unit(self, node) -> None:
+        if not self._ordered:   # the queue is complete when the first unit is handed out
+            units = sorted(self.workqueue.items(), key=lambda unit: not unit[0].startswith(LONG_FIRST))
+            self.workqueue.clear()
+            self.workqueue.update(units)
+            self._ordered = True
+        super()._assign_work_unit(node)
 
     def _split_scope(self, nodeid: str) -> str:
         module = nodeid.split("::", 1)[0]
