@@ -44,3 +44,11 @@ def run_lp(*args: str, input: bytes | None = None, timeout: float = 60, cwd: Pat
 @pytest.fixture
 def lp():
     return run_lp
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadgroup":
+        from tests.scheduling import ModuleFixtureScheduling
+        return ModuleFixtureScheduling(config, log)
+    return None

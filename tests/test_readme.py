@@ -59,7 +59,7 @@ def _installed_requirements(command: str) -> set[str]:
 
 def test_install_command_installs_what_the_tests_import():
     installed = _installed_requirements(install_command())
-    assert {"pytest", "pytest-timeout", "hypothesis", "lark"} <= installed, installed
+    assert {"pytest", "pytest-timeout", "pytest-xdist", "hypothesis", "lark"} <= installed, installed
 
 
 def test_readme_does_not_claim_what_does_not_exist():

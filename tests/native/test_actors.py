@@ -27,24 +27,11 @@ def _id(p) -> str:
     return f"{p.parent.name}/{p.name}"
 
 
-@pytest.fixture(scope="module")
-def binaries(tmp_path_factory):
-    out = tmp_path_factory.mktemp("actors")
-    cache = {}
-
-    def get(program):
-        if program not in cache:
-            binary = out / f"{program.parent.name}_{program.stem}"
-            b = build(program, binary)
-            assert b.status == 0, b.stderr.decode()
-            cache[program] = binary
-        return cache[program]
-    return get
-
-
 @pytest.mark.parametrize("program", ACTOR_PROGRAMS, ids=_id)
-def test_actor_program_matches_interpreter_on_1_and_2_domains(program, binaries):
-    binary = binaries(program)
+def test_actor_program_matches_interpreter_on_1_and_2_domains(program, tmp_path):
+    binary = tmp_path / program.stem
+    b = build(program, binary)
+    assert b.status == 0, b.stderr.decode()
     runs = [("--domains", "1"), ("--domains", "2")]
     if program.name in QUIET:
         runs.append(("--domains", "2", "--quiet"))
