@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from lp.syntax import ast as A
 from lp.types.library import BUILTIN_CLASSES, CLASS_SIGS, UNIVERSAL_SIGS, builtin_owners
+from lp.types.reliable_ops import named_selectors
 
 RECEIVES = frozenset({"receive", "receive:", "receive:after:do:"})
 SPAWNS = frozenset({"spawn:", "spawnLink:"})
@@ -58,8 +59,25 @@ def _free_names(node, bound: frozenset, out: set) -> None:
         _free_names(c, bound, out)
 
 
+def _performed(n):
+    from lp.types.infer import performed_selector
+    return performed_selector(n)
+
+
 def _is_spawn(n) -> bool:
     return type(n) is A.Send and n.selector in SPAWNS and type(n.receiver) is A.Name and n.receiver.name == "Actor"
+
+
+def _escaping_actor_block(spawn) -> bool:
+    """Whether a spawned body holds a block (other than itself) that uses `Actor`: sent or answered to
+    another actor, it runs there and joins that actor's protocol (lp/types/actors.py)."""
+    for body in spawn.args:
+        for n in A.walk(body):
+            if type(n) is A.Block and n is not body and any(
+                    (type(m) is A.Name and m.name == "Actor")
+                    or (type(m) in (A.Send, A.Message) and m.selector in RECEIVES) for m in A.walk(n)):
+                return True
+    return False
 
 
 def _running_actor(body, f: Facts) -> None:
@@ -69,9 +87,14 @@ def _running_actor(body, f: Facts) -> None:
         n = stack.pop()
         t = type(n)
         if _is_spawn(n):
+            if _escaping_actor_block(n):
+                f.actor = True
             continue
         if t is A.Send or t is A.Message:
             f.direct.add(n.selector)
+            performed = _performed(n)
+            if performed is not None:   # the method runs in this actor (lp/types/infer.py)
+                f.direct.add(performed)
             if n.selector in RECEIVES:
                 f.actor = True
         elif t is A.Name and n.name == "Actor":
@@ -99,6 +122,10 @@ def facts_of(item) -> Facts:
         t = type(n)
         if t is A.Send or t is A.Message:
             f.sends.add(n.selector)
+            performed = _performed(n)
+            if performed is not None:
+                f.sends.add(performed)
+            f.sends.update(named_selectors(n))   # a reliable call's op and handler Symbols
         elif t is A.RecordField:
             f.sends.add(n.name)
         elif t is A.Name and n.name[:1].isupper():
