@@ -13,16 +13,24 @@ from pathlib import Path
 
 from xdist.scheduler import LoadScopeScheduling
 
-# Modules with tests that take minutes each (the C runtime's suites, fuzzers, the wheel's install):
-# their units are handed out first, so that no worker is left running one alone at the end.
-LONG_FIRST = ("tests/runtime/test_c_suite.py", "tests/test_install.py", "tests/soundness/test_fuzz.py",
-              "tests/types/test_never_raises.py", "tests/native/test_build.py", "tests/syntax/test_bad_input.py")
 _SHARED_SCOPE = re.compile(r"""\bscope\s*=\s*["'](module|class|package)["']""")
+# A module whose tests take minutes (the C runtime's suites, fuzzers, the wheel's install) says so with
+# `pytestmark = pytest.mark.long_first`: its units are handed out first, so that no worker is left
+# running one alone at the end.
+_LONG_FIRST = re.compile(r"^pytestmark\s*=.*\bpytest\.mark\.long_first\b", re.M)
 
 
 @functools.cache
+def _text(path: Path) -> str:
+    return path.read_text(errors="replace") if path.is_file() else ""
+
+
 def _declares_shared_fixture(path: Path) -> bool:
-    return path.is_file() and bool(_SHARED_SCOPE.search(path.read_text(errors="replace")))
+    return bool(_SHARED_SCOPE.search(_text(path)))
+
+
+def long_first(module: Path) -> bool:
+    return bool(_LONG_FIRST.search(_text(module)))
 
 
 def shares_fixtures(module: Path, tests: Path) -> bool:
@@ -33,7 +41,7 @@ def shares_fixtures(module: Path, tests: Path) -> bool:
 
 class ModuleFixtureScheduling(LoadScopeScheduling):
     """Load scheduling by test, keeping together the tests of a module with shared fixtures; units of
-    LONG_FIRST modules go first, then the others largest first (xdist's --loadscope-reorder order)."""
+    long_first modules go first, then the others largest first (xdist's --loadscope-reorder order)."""
 
     def __init__(self, config, log=None):
         super().__init__(config, log)
@@ -42,7 +50,8 @@ class ModuleFixtureScheduling(LoadScopeScheduling):
 
     def _assign_work_unit(self, node) -> None:
         if not self._ordered:   # the queue is complete when the first unit is handed out
-            units = sorted(self.workqueue.items(), key=lambda unit: not unit[0].startswith(LONG_FIRST))
+            units = sorted(self.workqueue.items(),
+                           key=lambda unit: not long_first(self._root / unit[0].split("::", 1)[0]))
             self.workqueue.clear()
             self.workqueue.update(units)
             self._ordered = True

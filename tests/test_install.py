@@ -14,6 +14,8 @@ from lp.diagnostics import LPError, SourceMap
 from lp.modules import Loader, stdlib_dir
 from tests.conftest import EXAMPLES, ROOT
 
+pytestmark = pytest.mark.long_first   # minutes long: tests/scheduling.py hands it out first
+
 RUNTIME_SOURCES = sorted(p.name for p in (ROOT / "runtime").iterdir() if p.suffix in (".c", ".h", ".S"))
 
 

@@ -1,6 +1,6 @@
 """Idle deactivation and memory: N ids touched once (one increment each) with a 1 s idle timeout;
-the LP process's RSS before, with every id active, after they have all deactivated, and after
-reading every state back (each must be 1).
+the LP process's RSS (and its anonymous part, without mapped files) before, with every id active,
+after they have all deactivated, and after reading every state back (each must be 1).
 
     python bench/grains/idle_rss.py [--ids 100000] [--domains 2] [--store sqlite|memory|redis] [--mode run|build]
 
@@ -64,6 +64,14 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def anon_mb(pid: int) -> float:
+    """The process's own memory: RSS less the pages of files mapped (its binary, shared libraries)."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Anonymous:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ids", type=int, default=100000)
@@ -94,7 +102,7 @@ def main():
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=d)
         print(f"{a.ids:,} ids, store: {a.store}, mode: {a.mode}")
         for line in p.stdout:
-            print(f"{line.strip():<40} RSS {rss_mb(p.pid):7.1f} MB", flush=True)
+            print(f"{line.strip():<40} RSS {rss_mb(p.pid):7.1f} MB, anonymous {anon_mb(p.pid):7.1f} MB", flush=True)
         p.wait()
         if redis is not None:
             redis.stop()

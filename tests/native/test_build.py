@@ -11,6 +11,8 @@ import pytest
 
 from tests.native.harness import LP, build, interpret, native, run
 
+pytestmark = pytest.mark.long_first   # minutes long: tests/scheduling.py hands it out first
+
 DEEP = """Object subclass: #R.
 R class >> down: n = n = 0 ifTrue: [0] ifFalse: [(R down: n - 1) + 1].
 (R down: 50) printNl.

@@ -6,6 +6,8 @@ import subprocess
 
 import pytest
 
+pytestmark = pytest.mark.long_first   # minutes long: tests/scheduling.py hands it out first
+
 RUNTIME = os.path.join(os.path.dirname(__file__), "..", "..", "runtime")
 
 targets = ["test"]

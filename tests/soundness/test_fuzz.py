@@ -8,11 +8,14 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from tests.soundness.gen import Gen
 from tests.soundness.runner import outcome
+
+pytestmark = pytest.mark.long_first   # minutes long: tests/scheduling.py hands it out first
 
 SEED = int(os.environ.get("LP_FUZZ_SEED") or random.randrange(1 << 32))
 EXAMPLES = int(os.environ.get("LP_FUZZ_EXAMPLES", "150"))

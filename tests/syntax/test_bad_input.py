@@ -12,6 +12,8 @@ from lp.diagnostics import LPError
 from lp.syntax.parser import parse_text, read_source
 from tests.conftest import EXAMPLES
 
+pytestmark = pytest.mark.long_first   # minutes long: tests/scheduling.py hands it out first
+
 
 def assert_diagnosed(r, *expected: str):
     err = r.stderr.decode("utf-8", "replace")

@@ -1,11 +1,14 @@
 """Generated programs get a result or a diagnostic from the checker, never a Python exception."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from lp.syntax import ast as A
 from lp.types import check_program
 from tests.syntax.strategies import programs
+
+pytestmark = pytest.mark.long_first   # minutes long: tests/scheduling.py hands it out first
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
