@@ -25,6 +25,7 @@ Echo class >> loop: ws = (ws receive: 10000 limit: 1000)
         Echo loop: ws]
     ifAbsent: [('closed ', ws closeCode printString) displayNl].
 Echo class >> start: ws = (ws protocol ifPresent: [:p | ('protocol ', p) displayNl] ifAbsent: []. Echo loop: ws).
+main := Actor self.
 server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
     req isWebSocket
         ifTrue: [
@@ -34,11 +35,14 @@ server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
                     ifTrue: [HttpResponse webSocket: [:ws | Echo start: ws] protocol: 'chat']
                     ifFalse: [HttpResponse webSocket: [:ws | Echo start: ws]]]]
         ifFalse: [
-            (req path startsWith: '/stop') ifTrue: [Actor spawn: [:me |
-                ('stopped ', (req path = '/stop/restart' ifTrue: [server stopForRestart] ifFalse: [server stop]) printString) displayNl]].
+            req path = '/stop' ifTrue: [main ! #stop].
+            req path = '/stop/restart' ifTrue: [main ! #restart].
             HttpResponse ok: 'plain']].
 server port printNl.
-Actor self receive: { #never -> [] } after: 60000 do: [].
+main receive: {
+    #stop -> [('stopped ', server stop printString) displayNl].
+    #restart -> [('stopped ', server stopForRestart printString) displayNl]
+} after: 60000 do: [].
 """
 
 
@@ -228,8 +232,8 @@ def test_wss_server_is_an_https_server(tmp_path, mode):
     cert = ca.issue_cert("localhost")
     cert.private_key_pem.write_to_path(str(tmp_path / "key.pem"))
     cert.cert_chain_pems[0].write_to_path(str(tmp_path / "cert.pem"))
-    src = SERVER.replace("        ifFalse: [HttpResponse ok: 'plain']].",
-                         "        ifFalse: [HttpResponse ok: 'plain']]\n"
+    src = SERVER.replace("            HttpResponse ok: 'plain']].",
+                         "            HttpResponse ok: 'plain']]\n"
                          f"    certFile: '{tmp_path / 'cert.pem'}' keyFile: '{tmp_path / 'key.pem'}'.")
     ctx = ssl.create_default_context()
     ca.configure_trust(ctx)
