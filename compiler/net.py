@@ -56,6 +56,8 @@ TABLE = {
     ("TLS", True, "wrapClient:host:caFile:timeout:"): ("lpn_tls_wrap_client_ca", 4, SOCK, True),
     ("TLS", True, "wrapServer:certFile:keyFile:timeout:"): ("lpn_tls_wrap_server", 4, SOCK, True),
     ("WebSocket", True, "over:client:"): ("lpn_ws_over", 2, I.Ty("WebSocket"), True),
+    ("WebSocket", True, "over:client:protocol:"): ("lpn_ws_over_protocol", 3, I.Ty("WebSocket"), True),
+    ("WebSocket", False, "protocol"): ("lpn_ws_protocol", 0, None, False),
     ("WebSocket", True, "acceptKeyFor:"): ("lpn_ws_accept_key", 1, STR, True),
     ("WebSocket", True, "newKey"): ("lpn_ws_new_key", 0, STR, False),
     ("WebSocket", False, "receive:"): ("lpn_ws_receive", 1, None, True),

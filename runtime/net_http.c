@@ -11,6 +11,7 @@
  * Measured reason for living here rather than in LP: docs/network.md.      */
 #include "net_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,6 +154,11 @@ static long read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field
         if (have >= lim->max_head) return LPRT_HTTP_HEADERS_TOO_LARGE; /* no end within the limit */
         long r = lprt__conn_recv(c, lim->max_head - have);
         if (r == 0) return have == 0 ? LPRT_NET_EOF : LPRT_HTTP_BAD_REQUEST;
+        /* A server that drops a connection unanswered ends it (FIN) when it had read the
+           request and resets it when the request was still unread in its kernel: a race
+           between its close and the request's arrival. Before a byte of the response
+           both are the same event, the end of the stream. */
+        if (r == -ECONNRESET && response && have == 0) return LPRT_NET_EOF;
         if (r < 0) return r;
     }
 }

@@ -24,6 +24,11 @@ class ActorExit(BaseException):
         self.where = None
 
 
+def said(what: str, text: str) -> str:
+    """`what: text`, where a selector naming what failed ends in its own colon (`readLine: text`)."""
+    return f"{what} {text}" if what.endswith(":") else f"{what}: {text}"
+
+
 def make_error(interp, message: str, cls_name: str = "Error") -> Instance:
     cls = interp.classes[cls_name]
     values = [None] * len(cls.fields)

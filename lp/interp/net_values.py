@@ -86,14 +86,16 @@ class UDPSock(BoundSocket):
 
 
 class WebSock:
-    """A WebSocket over a connected socket: the role (clients mask their frames), a message
-    being reassembled from fragments, the close handshake's state, and control frames
-    (pong, close) waiting to be written."""
-    __slots__ = ("sock", "client", "frags", "frag_text", "close_sent", "close_code", "close_reason", "out")
+    """A WebSocket over a connected socket: the role (clients mask their frames), the subprotocol
+    its handshake chose ('' for none), a message being reassembled from fragments, the close
+    handshake's state, and control frames (pong, close) waiting to be written."""
+    __slots__ = ("sock", "client", "protocol", "frags", "frag_text", "close_sent", "close_code", "close_reason",
+                 "out")
 
-    def __init__(self, sock, client: bool):
+    def __init__(self, sock, client: bool, protocol: str = ""):
         self.sock = sock
         self.client = client
+        self.protocol = protocol
         self.frags = None
         self.frag_text = False
         self.close_sent = False

@@ -15,7 +15,7 @@ import os
 import socket as pysocket
 
 from lp.interp.actors import deadline_after
-from lp.interp.errors import LPRaise, make_error
+from lp.interp.errors import LPRaise, make_error, said
 from lp.interp.net_values import Connecting, Listener, Socket
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Maybe
@@ -39,12 +39,12 @@ def os_error(p, code, what):
     e = -code
     text = os.strerror(e)
     if e == errno.ECONNREFUSED:
-        fail(p, "ConnectionRefused", f"{what}: connection refused")
+        fail(p, "ConnectionRefused", said(what, "connection refused"))
     if e in _RESET:
-        fail(p, "ConnectionReset", f"{what}: connection reset by the peer ({text})")
+        fail(p, "ConnectionReset", said(what, f"connection reset by the peer ({text})"))
     if e == errno.ETIMEDOUT:
-        fail(p, "Timeout", f"{what}: the network timed out ({text})")
-    fail(p, "NetworkError", f"{what}: {text}")
+        fail(p, "Timeout", said(what, f"the network timed out ({text})"))
+    fail(p, "NetworkError", said(what, text))
 
 
 def _ms(p, ms, what):
@@ -115,9 +115,9 @@ class _Use:
 
     def __init__(self, p, s, what):
         if type(s) is Socket and s.conn is None or type(s) is not Socket and s.fd < 0:
-            fail(p, "NetworkError", f"{what}: the socket is closed")
+            fail(p, "NetworkError", said(what, "the socket is closed"))
         if s.busy:
-            fail(p, "NetworkError", f"{what}: the socket is in use by another actor")
+            fail(p, "NetworkError", said(what, "the socket is in use by another actor"))
         s.busy = True
         self.s = s
 
@@ -148,7 +148,7 @@ def _connect(p, cls, host, port, ms):
         _str_arg(p, host, what)
         _int_arg(p, port, what)
         if not 0 < port < 65536:
-            fail(p, "Error", f"{what}: port {port} is not between 1 and 65535")
+            fail(p, "Error", said(what, f"port {port} is not between 1 and 65535"))
         deadline = _ms(p, ms, what)
         if _numeric(host):
             st = Connecting(host, port, [host])
@@ -205,7 +205,7 @@ def _connect(p, cls, host, port, ms):
 def _listen(p, addr, port, what):
     _int_arg(p, port, what)
     if not 0 <= port < 65536:
-        fail(p, "Error", f"{what}: port {port} is not between 0 and 65535")
+        fail(p, "Error", said(what, f"port {port} is not between 0 and 65535"))
     if addr is not None:
         _str_arg(p, addr, what)
         if addr == "localhost":
@@ -292,12 +292,12 @@ def _read_result(p, s, r, data, what, ms, deadline, decode):
     if r == EOF_:
         return NONE
     if r == TOO_LONG:
-        fail(p, "LimitExceeded", f"{what}: the line is longer than {decode} bytes")
+        fail(p, "LimitExceeded", said(what, f"the line is longer than {decode} bytes"))
     if r == lib.LPRT_NET_NOT_TEXT:
-        fail(p, "NetworkError", f"{what}: the line is not UTF-8 text (it is still unread: read it with "
-                                "readBytes:timeout:)")
+        fail(p, "NetworkError", said(what, "the line is not UTF-8 text (it is still unread: read it with "
+                                            "readBytes:timeout:)"))
     if r == TRUNCATED:
-        fail(p, "ConnectionClosed", f"{what}: the peer ({s.peer}) closed the connection in the middle of the data")
+        fail(p, "ConnectionClosed", said(what, f"the peer ({s.peer}) closed the connection in the middle of the data"))
     if r == lib.LPRT_NET_TLS:
         tls_error(p, s, what)
     os_error(p, r, f"{what} from {s.peer}")

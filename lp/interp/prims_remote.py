@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from lp.interp.code import Code, FieldGetter, Method, Primitive
 from lp.interp import code as C
-from lp.interp.errors import LPRaise, make_error
+from lp.interp.errors import LPRaise, make_error, said
 from lp.interp.net_values import RemoteProxy
 from lp.interp import value_json
 from lp.interp.registry import prim
@@ -177,7 +177,7 @@ def _loads(p, text, what):
     try:
         return value_json.loads(text)
     except (ValueError, RecursionError) as e:
-        _remote_error(p, f"{what}: invalid JSON: {e}", PARSE_ERROR)
+        _remote_error(p, said(what, f"invalid JSON: {e}"), PARSE_ERROR)
 
 
 def _bad_call(interp, tag):

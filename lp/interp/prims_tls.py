@@ -7,6 +7,7 @@ verifies the peer's certificate chain and host name; any TLS failure raises TLSE
 OpenSSL's reason. Contexts (CA stores, certificates) are made once per program and file."""
 from __future__ import annotations
 
+from lp.interp.errors import said
 from lp.interp.net_values import Socket
 from lp.interp.prims_net import _started, _str_arg, _Use, fail, os_error, wait_for
 from lp.interp.registry import prim
@@ -32,7 +33,7 @@ def _context(p, key, make, what):
         err = ffi.new("char[200]")
         ptr = make(err)
         if ptr == ffi.NULL:
-            fail(p, "TLSError", f"{what}: {ffi.string(err).decode(errors='replace')}")
+            fail(p, "TLSError", said(what, ffi.string(err).decode(errors='replace')))
         ctx = cache[key] = _Ctx(ptr)
     return ctx
 

@@ -5,6 +5,7 @@ A receive follows the one rule for bounded reads: a datagram, Timeout past the d
 `Maybe none` once the socket is closed. `port` and `close` are prims_net's, shared with listeners."""
 from __future__ import annotations
 
+from lp.interp.errors import said
 from lp.interp.net_values import UDPSock
 from lp.interp.prims_net import _bytes_arg, _int_arg, _numeric, _started, _str_arg, _Use, fail, os_error, wait_for
 from lp.interp.registry import prim
@@ -26,7 +27,7 @@ def _addr(p, host, what):
 def _bind(p, addr, port, what):
     _int_arg(p, port, what)
     if not 0 <= port < 65536:
-        fail(p, "Error", f"{what}: port {port} is not between 0 and 65535")
+        fail(p, "Error", said(what, f"port {port} is not between 0 and 65535"))
     fdp = ffi.new("int *")
     r = lib.lprt_udp_bind(addr.encode() if addr else ffi.NULL, port, fdp)
     where = f"{addr or '*'}:{port}"

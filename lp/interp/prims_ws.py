@@ -237,11 +237,22 @@ def _close_code_of(p, ws):
     return ws.close_code or 0
 
 
+@prim("WebSocket", "protocol")
+def _protocol(p, ws):
+    return Maybe(True, ws.protocol) if ws.protocol else NONE
+
+
 @prim("WebSocket", "over:client:", class_side=True)
 def _over(p, cls, sock, client):
+    return _over_protocol(p, cls, sock, client, "")
+
+
+@prim("WebSocket", "over:client:protocol:", class_side=True)
+def _over_protocol(p, cls, sock, client, protocol):
     if type(sock) is not Socket:
         fail(p, "Error", f"WebSocket over:client: expects a TCPSocket, not {p.interp.describe(sock)}")
-    return WebSock(sock, client is True)
+    _str_arg(p, protocol, "WebSocket over:client:protocol:")
+    return WebSock(sock, client is True, protocol)
 
 
 @prim("WebSocket", "acceptKeyFor:", class_side=True)

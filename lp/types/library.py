@@ -438,6 +438,7 @@ close: Integer -> UndefinedObject
 close: Integer reason: String -> UndefinedObject
 closeCode -> Integer
 closeReason -> String
+protocol -> Maybe[String]
 """,
     "GrainRef": """
 label -> String
@@ -551,6 +552,7 @@ bindHost: String port: Integer -> UDPSocket
 """,
     "WebSocket": """
 over: TCPSocket client: Boolean -> WebSocket
+over: TCPSocket client: Boolean protocol: String -> WebSocket
 acceptKeyFor: String -> String
 newKey -> String
 """,

@@ -254,6 +254,8 @@ BY_CLASS = {
     ("WebSocket", "closeReason"): "the reason of the peer's close frame ('' without one)",
     ("WebSocket", "closeCode"): "the code the connection closed with: the peer's (1005: its close had none; 1006: the connection ended without one), or ours after `close:`; 0: still open",
     ("WebSocket", "over:client:"): "a WebSocket on a socket whose HTTP upgrade is done (clients mask their frames)",
+    ("WebSocket", "over:client:protocol:"): "the same, with the subprotocol the upgrade chose ('' for none)",
+    ("WebSocket", "protocol"): "the subprotocol the upgrade chose (Sec-WebSocket-Protocol), none without one",
     ("WebSocket", "acceptKeyFor:"): "the Sec-WebSocket-Accept value for a Sec-WebSocket-Key",
     ("WebSocket", "newKey"): "a fresh random Sec-WebSocket-Key", ("WebSocketMessage", "text"): "the data as UTF-8 text",
     ("TCPSocket", "close"): "closes the connection", ("TCPSocket", "isClosed"): "whether close was sent",

@@ -35,7 +35,13 @@ lpn_value lpnet_sock_new(int kind, int fd, const char *peer); /* TCP: fd taken b
 nsock *lpnet_use(lpn_value v, int kind, const char *what);
 void lpnet_done(nsock *s);
 
-lpn_value lpnet_fail(const char *cls, const char *fmt, ...);   /* raises a cls with the message */
+/* Raises a cls with the message and, when field is not NULL, that Integer field set to value
+   (HttpWireError's status, RemoteError's code); a plain Error when the program's cls has no such
+   field (a program declaring its own RemoteError without a code). */
+lpn_value lpnet_fail_with(const char *cls, const char *field, int64_t value, const char *fmt, ...);
+#define lpnet_fail(cls, ...) lpnet_fail_with(cls, NULL, 0, __VA_ARGS__)   /* raises a cls with the message */
+/* What goes between what failed and the text: ": ", or " " after a selector's own colon. */
+const char *lpnet_sep(const char *what);
 lpn_value lpnet_os_error(long code, const char *what);          /* -errno as prims_net.os_error */
 lpn_value lpnet_os_error_at(long code, const char *what, const char *sep, const char *peer); /* what+sep+peer */
 lpn_value lpnet_tls_fail(nsock *s, const char *what);

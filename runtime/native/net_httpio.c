@@ -20,19 +20,7 @@ static const char *status_text(long status) {
     }
 }
 
-static lpn_value wire_error(long status, const char *fmt, ...) {
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    uint64_t cls = lpnet_class("HttpWireError");
-    lpn_value e = lpn_error_new(cls, lpn_str_new(buf, strlen(buf)));
-    lpn_inst *in = (lpn_inst *)lpn_ptr(e);
-    for (uint64_t i = 0; i < in->nfields; i++)
-        if (!strcmp(lpn_prog.field_names[cls][i], "status")) in->field[i] = lpn_int(status);
-    return lpn_raise_value(e);
-}
+#define wire_error(status, ...) lpnet_fail_with("HttpWireError", "status", status, __VA_ARGS__)
 
 /* The header fields as a Dictionary (repeated names joined with ", "). */
 static lpn_value headers(const lprt_http_field *f, long n) {

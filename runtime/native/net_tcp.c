@@ -99,11 +99,11 @@ lpn_value lpnet_sock_new(int kind, int fd, const char *peer) {
 nsock *lpnet_use(lpn_value v, int kind, const char *what) {
     nsock *s = (nsock *)lpn_ptr(v);
     if (kind == NS_TCP ? !s->conn : s->fd < 0) {
-        lpnet_fail("NetworkError", "%s: the socket is closed", what);
+        lpnet_fail("NetworkError", "%s%sthe socket is closed", what, lpnet_sep(what));
         return NULL;
     }
     if (__atomic_exchange_n(&s->busy, 1, __ATOMIC_ACQ_REL)) {
-        lpnet_fail("NetworkError", "%s: the socket is in use by another actor", what);
+        lpnet_fail("NetworkError", "%s%sthe socket is in use by another actor", what, lpnet_sep(what));
         return NULL;
     }
     s->owner = running_actor();
@@ -112,7 +112,7 @@ nsock *lpnet_use(lpn_value v, int kind, const char *what) {
 
 void lpnet_done(nsock *s) { __atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE); }
 
-lpn_value lpnet_fail(const char *cls, const char *fmt, ...) {
+lpn_value lpnet_fail_with(const char *cls, const char *field, int64_t value, const char *fmt, ...) {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -120,17 +120,32 @@ lpn_value lpnet_fail(const char *cls, const char *fmt, ...) {
     va_end(ap);
     if (n < 0) n = 0;
     if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
-    return lpn_raise_new(lpnet_class(cls), lpnet_text(buf, (size_t)n));
+    uint64_t c = lpnet_class(cls);
+    lpn_value e = lpn_error_new(c, lpnet_text(buf, (size_t)n));
+    if (!field) return lpn_raise_value(e);
+    lpn_inst *in = (lpn_inst *)lpn_ptr(e);
+    for (uint64_t i = 0; i < in->nfields; i++)
+        if (!strcmp(lpn_prog.field_names[c][i], field)) {
+            in->field[i] = lpn_int(value);
+            return lpn_raise_value(e);
+        }
+    lpn_drop(e);
+    return lpn_raise("%s", buf);
+}
+
+const char *lpnet_sep(const char *what) {
+    size_t n = strlen(what);
+    return n && what[n - 1] == ':' ? " " : ": ";
 }
 
 lpn_value lpnet_os_error(long code, const char *what) {
     int e = (int)-code;
     const char *text = strerror(e);
-    if (e == ECONNREFUSED) return lpnet_fail("ConnectionRefused", "%s: connection refused", what);
+    if (e == ECONNREFUSED) return lpnet_fail("ConnectionRefused", "%s%sconnection refused", what, lpnet_sep(what));
     if (e == ECONNRESET || e == EPIPE || e == ECONNABORTED)
-        return lpnet_fail("ConnectionReset", "%s: connection reset by the peer (%s)", what, text);
-    if (e == ETIMEDOUT) return lpnet_fail("Timeout", "%s: the network timed out (%s)", what, text);
-    return lpnet_fail("NetworkError", "%s: %s", what, text);
+        return lpnet_fail("ConnectionReset", "%s%sconnection reset by the peer (%s)", what, lpnet_sep(what), text);
+    if (e == ETIMEDOUT) return lpnet_fail("Timeout", "%s%sthe network timed out (%s)", what, lpnet_sep(what), text);
+    return lpnet_fail("NetworkError", "%s%s%s", what, lpnet_sep(what), text);
 }
 
 lpn_value lpnet_os_error_at(long code, const char *what, const char *sep, const char *peer) {
@@ -245,10 +260,11 @@ lpn_value lpnet_text(const char *p, size_t n) {
 
 lpn_value lpnet_read_error(nsock *s, long r, const char *what, size_t limit) {
     if (r == LPRT_NET_EOF) return lpn_maybe_new(0, LPN_NIL_VALUE);
-    if (r == LPRT_NET_TOO_LONG) return lpnet_fail("LimitExceeded", "%s: the line is longer than %zu bytes", what, limit);
+    if (r == LPRT_NET_TOO_LONG) return lpnet_fail("LimitExceeded", "%s%sthe line is longer than %zu bytes", what,
+                                                lpnet_sep(what), limit);
     if (r == LPRT_NET_TRUNCATED)
-        return lpnet_fail("ConnectionClosed", "%s: the peer (%s) closed the connection in the middle of the data",
-                          what, s->peer);
+        return lpnet_fail("ConnectionClosed", "%s%sthe peer (%s) closed the connection in the middle of the data",
+                          what, lpnet_sep(what), s->peer);
     if (r == LPRT_NET_TLS) return lpnet_tls_fail(s, what);
     return lpnet_os_error_at(r, what, " from ", s->peer);
 }
@@ -310,7 +326,7 @@ static lpn_value tcp_connect(lpn_value *a, int pooled) {
     lpn_value out = LPN_UNWIND_VALUE;
     if (lpnet_str(a[1], what, &host) || lpnet_int(a[2], what, &port)) goto done;
     if (!(port > 0 && port < 65536)) {
-        lpnet_fail("Error", "%s: port %lld is not between 1 and 65535", what, (long long)port);
+        lpnet_fail("Error", "%s%sport %lld is not between 1 and 65535", what, lpnet_sep(what), (long long)port);
         goto done;
     }
     if (lpnet_deadline(a[3], what, &deadline)) goto done;
@@ -459,7 +475,7 @@ static lpn_value listen_on(lpn_value *a, int with_host, const char *what) {
     lpn_value pv = a[with_host ? 2 : 1];
     if (lpnet_int(pv, what, &port)) goto done;
     if (!(port >= 0 && port < 65536)) {
-        lpnet_fail("Error", "%s: port %lld is not between 0 and 65535", what, (long long)port);
+        lpnet_fail("Error", "%s%sport %lld is not between 0 and 65535", what, lpnet_sep(what), (long long)port);
         goto done;
     }
     if (with_host) {
@@ -570,8 +586,8 @@ static lpn_value read_line(lpn_value *a, size_t limit, lpn_value ms, const char 
     if (r == LPRT_NET_TIMEOUT) return LPN_UNWIND_VALUE;
     if (r >= 0) return lpn_maybe_new(1, lpn_str_new(p, (uint64_t)r)); /* lprt_conn_read_line checked it */
     if (r == LPRT_NET_NOT_TEXT)
-        return lpnet_fail("NetworkError",
-                          "%s: the line is not UTF-8 text (it is still unread: read it with readBytes:timeout:)", what);
+        return lpnet_fail("NetworkError", "%s%sthe line is not UTF-8 text (it is still unread: read it with readBytes:timeout:)",
+                          what, lpnet_sep(what));
     return lpnet_read_error(s, r, what, limit);
 }
 

@@ -34,7 +34,7 @@ static lprt_tls_ctx *context(const char *role, const char *f1, const char *f2, c
         }
     }
     pthread_mutex_unlock(&contexts_mu);
-    if (!ctx) lpnet_fail("TLSError", "%s: %s", what, err);
+    if (!ctx) lpnet_fail("TLSError", "%s%s%s", what, lpnet_sep(what), err);
     return ctx;
 }
 
@@ -140,7 +140,7 @@ static lpn_value bind_on(const char *addr, lpn_value pv, const char *what) {
     int64_t port;
     if (lpnet_int(pv, what, &port)) return LPN_UNWIND_VALUE;
     if (!(port >= 0 && port < 65536))
-        return lpnet_fail("Error", "%s: port %lld is not between 0 and 65535", what, (long long)port);
+        return lpnet_fail("Error", "%s%sport %lld is not between 0 and 65535", what, lpnet_sep(what), (long long)port);
     char where[300], w[400];
     snprintf(where, sizeof where, "%s:%lld", addr ? addr : "*", (long long)port);
     int fd = -1;

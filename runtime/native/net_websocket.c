@@ -18,6 +18,7 @@ typedef struct wsock {
     lpn_foreign f;
     lpn_value sock;          /* the TCPSocket */
     int client;
+    char *protocol;          /* the subprotocol its handshake chose (NULL: none) */
     int in_frag, frag_text;
     unsigned char *frags;
     size_t nfrags, capfrags;
@@ -33,6 +34,7 @@ static void ws_fin(lpn_foreign *f) {
     lpn_drop(w->sock);
     free(w->frags);
     free(w->close_reason);
+    free(w->protocol);
     free(w->out);
 }
 static int ws_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a WebSocket"); }
@@ -367,14 +369,28 @@ lpn_value lpn_ws_close_code_of(lpn_value *a) {
     return lpn_int(c);
 }
 
-lpn_value lpn_ws_over(lpn_value *a) {
+lpn_value lpn_ws_protocol(lpn_value *a) {
+    wsock *w = (wsock *)lpn_ptr(a[0]);
+    lpn_value r = w->protocol ? lpn_maybe_new(1, lpn_str_new(w->protocol, strlen(w->protocol)))
+                              : lpn_maybe_new(0, LPN_NIL_VALUE);
+    lpn_drop(a[0]);
+    return r;
+}
+
+/* WebSocket over: sock client: b protocol: p (n = 4) or over: sock client: b (n = 3). */
+static lpn_value over(lpn_value *a, int n) {
     lpn_value out;
+    const char *protocol = "";
     if (a[1].cls < LPN_FIRST_INST || a[1].cls != lpnet_class("TCPSocket")) {
         lpn_value d = lpn_describe((lpn_dup(a[1]), a[1]));
         out = lpnet_fail("Error", "WebSocket over:client: expects a TCPSocket, not %s", ((lpn_str *)lpn_ptr(d))->data);
         lpn_drop(d);
-        lpnet_drop_all(a, 3);
+        lpnet_drop_all(a, n);
         return out;
+    }
+    if (n == 4 && lpnet_str(a[3], "WebSocket over:client:protocol:", &protocol)) {
+        lpnet_drop_all(a, n);
+        return LPN_UNWIND_VALUE;
     }
     wsock *w = lpn_alloc((uint32_t)lpnet_class("WebSocket"), sizeof *w);
     memset((char *)w + sizeof w->f, 0, sizeof *w - sizeof w->f);
@@ -383,9 +399,14 @@ lpn_value lpn_ws_over(lpn_value *a) {
     w->f.ops = &ws_ops;
     w->sock = a[1];   /* taken */
     w->client = a[2].cls == LPN_BOOL && a[2].bits;
+    if (*protocol) w->protocol = strdup(protocol);
+    if (n == 4) lpn_drop(a[3]);
     lpn_drop(a[0]);
     return lpn_ref(w);
 }
+
+lpn_value lpn_ws_over(lpn_value *a) { return over(a, 3); }
+lpn_value lpn_ws_over_protocol(lpn_value *a) { return over(a, 4); }
 
 static lpn_value base64(const unsigned char *p, int n) {
     char out[64];

@@ -25,22 +25,7 @@ static void described(lpn_value v, char *out, size_t cap) {
 }
 
 /* RemoteError with code, or a plain Error when the program has no RemoteError with a code field. */
-static lpn_value lpn_remote_error(int64_t code, const char *fmt, ...) {
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    uint64_t cls = lpnet_class("RemoteError");
-    int f = -1;
-    if (cls != lpn_prog.error_class)
-        for (uint64_t i = 0; i < lpn_prog.nfields[cls]; i++)
-            if (!strcmp(lpn_prog.field_names[cls][i], "code")) f = (int)i;
-    if (f < 0) return lpn_raise("%s", msg);
-    lpn_value e = lpn_error_new(cls, lpn_str_new(msg, strlen(msg)));
-    ((lpn_inst *)lpn_ptr(e))->field[f] = lpn_int(code);
-    return lpn_raise_value(e);
-}
+#define lpn_remote_error(code, ...) lpnet_fail_with("RemoteError", "code", code, __VA_ARGS__)
 
 /* A malformed tagged value in a call or an answer (prims_remote._bad_call). */
 static lpn_value bad_call(const char *text) { return lpn_remote_error(INVALID_REQUEST, "invalid request: %s", text); }
@@ -148,8 +133,8 @@ lpn_value lpn_remote_no_module(lpn_value v, const char *sel) {
 lpn_value lpn_remote_encode(lpn_value *a) { return lpn_json_encode_as(a[1], LPN_JSON_TAGGED); }
 
 /* s parsed as Python's json.loads: 0 with *out, else -1 with the error raised (code 0: plain Error);
-   what names the primitive in the messages, followed by sep before "invalid JSON" */
-static int loads(lpn_value s, const char *what, const char *sep, int64_t code, lpn_value *out) {
+   what names the primitive in the messages */
+static int loads(lpn_value s, const char *what, int64_t code, lpn_value *out) {
     char err[300];
     if (s.cls != LPN_STRING) {
         described(s, err, sizeof err);
@@ -158,8 +143,8 @@ static int loads(lpn_value s, const char *what, const char *sep, int64_t code, l
         return -1;
     }
     if (lpn_json_parse(s, out, err, sizeof err, 1)) {
-        if (code) lpn_remote_error(code, "%s%s invalid JSON: %s", what, sep, err);
-        else lpn_raise("%s%s invalid JSON: %s", what, sep, err);
+        if (code) lpn_remote_error(code, "%s%sinvalid JSON: %s", what, lpnet_sep(what), err);
+        else lpn_raise("%s%sinvalid JSON: %s", what, lpnet_sep(what), err);
         return -1;
     }
     return 0;
@@ -167,7 +152,7 @@ static int loads(lpn_value s, const char *what, const char *sep, int64_t code, l
 
 lpn_value lpn_remote_decode(lpn_value *a) {
     lpn_value v;
-    if (loads(a[1], "Remote decode:", "", 0, &v)) return LPN_UNWIND_VALUE;
+    if (loads(a[1], "Remote decode:", 0, &v)) return LPN_UNWIND_VALUE;
     return lpn_json_untag(v, 0);
 }
 
@@ -181,7 +166,7 @@ static int absent(lpn_value v) { return v.cls == LPN_UNWIND; }
 
 lpn_value lpn_remote_result(lpn_value *a) {
     lpn_value data;
-    if (loads(a[1], "Remote result:", ":", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
+    if (loads(a[1], "Remote result:", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
     lpn_value res = get(data, "result"), r;
     if (!absent(res)) {
         lpn_drop(data);
@@ -202,7 +187,7 @@ lpn_value lpn_remote_result(lpn_value *a) {
 
 lpn_value lpn_remote_request(lpn_value *a) {
     lpn_value data;
-    if (loads(a[1], "Remote request:", ":", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
+    if (loads(a[1], "Remote request:", PARSE_ERROR, &data)) return LPN_UNWIND_VALUE;
     lpn_value params = get(data, "params"), method = get(data, "method"), r = LPN_UNWIND_VALUE;
     lpn_value cls = LPN_NIL_VALUE, id = LPN_NIL_VALUE, args = LPN_NIL_VALUE, takeover = LPN_NIL_VALUE;
     int ok = !absent(params) && params.cls == LPN_DICT && method.cls == LPN_STRING && str_of(method)[0];

@@ -8,7 +8,9 @@ from __future__ import annotations
 PROGRAM = """
 Import module: #Durable.
 Object subclass: #Room fields: (posts).
-Room >> join: request = Grain sockets accept: request attachment: 'guest' asByteArray.
+Room >> join: request = (request webSocketProtocols includes: 'room.v1')
+    ifTrue: [Grain sockets accept: request attachment: 'guest' asByteArray protocol: 'room.v1']
+    ifFalse: [Grain sockets accept: request attachment: 'guest' asByteArray].
 Room >> socketMessage: socket data: message = (
     words := message text substrings: ' '.
     cmd := words first.

@@ -105,6 +105,13 @@ def test_grains_deactivate_while_sockets_stay_open_and_messages_reactivate_them(
     assert server.end_of("d").split()[-1] == "dora"
 
 
+def test_a_grain_chooses_a_subprotocol_the_client_offers(server):
+    with server.ws("p", subprotocols=["room.v2", "room.v1"]) as ws:
+        assert ws.subprotocol == "room.v1"
+        assert ask(ws, "who") == "guest"
+    server.end_of("p")
+
+
 def test_close_codes_and_reasons(server):
     with server.ws("e") as ws:
         ws.send("close 4001 done")

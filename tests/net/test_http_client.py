@@ -5,6 +5,7 @@ keep-alive pooling, the one retry of a reused connection the server dropped, and
 from __future__ import annotations
 
 import socket
+import struct
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -173,8 +174,15 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path, mod
         _read_request(c.makefile("rb"))
         threading.Event().wait(30)
 
+    def reset(c, index):
+        """Closes with the request unread, so the kernel resets the connection instead of ending it."""
+        c.recv(1, socket.MSG_PEEK)
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        c.close()
+
     ls, conns = _raw_server(drop)
     ls2, _ = _raw_server(silent)
+    ls3, _ = _raw_server(reset)
     silent_port = ls2.getsockname()[1]
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
@@ -188,15 +196,19 @@ def test_a_fresh_connection_is_not_retried_and_errors_are_distinct(tmp_path, mod
         T show: [Http get: 'http://127.0.0.1:{ls2.getsockname()[1]}/' timeout: 100].
         T show: [Http get: 'http://127.0.0.1:{refused}/' timeout: 5000].
         T show: [Http get: 'ftp://x/' timeout: 5000].
+        T show: [Http get: 'http://127.0.0.1:{ls3.getsockname()[1]}/' timeout: 5000].
         """, ls.getsockname()[1], tmp_path, mode)
     finally:
         ls.close()
         ls2.close()
+        ls3.close()
     assert out[0] == "ConnectionClosed(message: 'Http: the server closed the connection without a response')"
     assert len(conns) == 1
     assert out[1] == f"Timeout(message: 'Http: GET http://127.0.0.1:{silent_port}/ timed out after 100 ms')"
     assert out[2].startswith("ConnectionRefused(")
     assert out[3] == "Error(message: 'Http: not an http: URL: ftp://x/')"
+    # dropped unanswered with the request unread: the same error as the clean close above
+    assert out[4] == out[0]
 
 
 STRESS = """

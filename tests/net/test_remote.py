@@ -233,7 +233,7 @@ def test_python_client_against_an_lp_server(tmp_path, mode):
             e = _post(port, data)[2]["error"]
             return e["code"], e["message"]
         assert error(b"{not json") == (
-            -32700, "Remote request:: invalid JSON: Expecting property name enclosed in double quotes: "
+            -32700, "Remote request: invalid JSON: Expecting property name enclosed in double quotes: "
                     "line 1 column 2 (char 1)")
         assert error(b'{"jsonrpc": "2.0", "id": 1, "method": "greet:"}') == (
             -32600, "invalid request: a call needs method and params with class, id and args")

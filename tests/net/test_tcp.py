@@ -133,7 +133,7 @@ def test_a_line_that_is_not_utf8_stays_unread(tmp_path, mode):
         out = _lp_run(src, tmp_path, mode)
     finally:
         stop()
-    assert out == ["readLine:: the line is not UTF-8 text (it is still unread: read it with readBytes:timeout:)",
+    assert out == ["readLine: the line is not UTF-8 text (it is still unread: read it with readBytes:timeout:)",
                    "Maybe some: #[97 32 255 32 98 10]", "Maybe some: 'A'"]
 
 
@@ -164,7 +164,7 @@ sock write: 'ab'. sock close.
 server port printNl.
 (Error try: [(conn readBytes: 5 timeout: 1000) printString] onError: [:e | e message]) displayNl.
 """, tmp_path, mode)
-    assert out[1] == f"readBytes:timeout:: the peer (a client of 127.0.0.1:{out[0]}) closed the connection in the " \
+    assert out[1] == f"readBytes:timeout: the peer (a client of 127.0.0.1:{out[0]}) closed the connection in the " \
                      "middle of the data"
 
 
@@ -211,13 +211,13 @@ def test_the_distinct_errors(tmp_path, mode):
     out = [_class_and_message(line) for line in out[:8]] + out[8:]
     assert out[0] == f"ConnectionRefused: connect to 127.0.0.1:{refused_port}: connection refused"
     assert out[1].startswith("DNSError: cannot resolve host 'no-such-host.invalid': ")
-    assert out[2] == f"ConnectionClosed: readBytes:timeout:: the peer (127.0.0.1:{t_port}) closed the connection " \
+    assert out[2] == f"ConnectionClosed: readBytes:timeout: the peer (127.0.0.1:{t_port}) closed the connection " \
                      "in the middle of the data"
     assert out[3].startswith(f"ConnectionReset: readLine: from 127.0.0.1:{r_port}: connection reset by the peer")
-    assert out[4] == "LimitExceeded: readLine:: the line is longer than 65536 bytes"
-    assert out[5] == "LimitExceeded: readLine:limit:: the line is longer than 10 bytes"
-    assert out[6] == "NetworkError: readLine:: the socket is closed"
-    assert out[7] == "Error: TCP connect:port:timeout:: port 0 is not between 1 and 65535"
+    assert out[4] == "LimitExceeded: readLine: the line is longer than 65536 bytes"
+    assert out[5] == "LimitExceeded: readLine:limit: the line is longer than 10 bytes"
+    assert out[6] == "NetworkError: readLine: the socket is closed"
+    assert out[7] == "Error: TCP connect:port:timeout: port 0 is not between 1 and 65535"
     assert out[8] == f"connect to 127.0.0.1:{refused_port}: connection refused"
 
 

@@ -85,7 +85,7 @@ def test_verification_failures_raise_tls_errors(pki, tmp_path, mode):
         "certificate verify failed: unable to get local issuer certificate" in lines[0]
     assert lines[1].startswith("TLSError(") and "certificate verify failed: hostname mismatch" in lines[1]
     assert lines[2] == "Timeout(message: 'TLS wrapClient:host:caFile:timeout: timed out after 50 ms')"
-    assert lines[3].startswith("TLSError(message: 'TLS wrapClient:host:caFile:timeout:: cannot load the CA file")
+    assert lines[3].startswith("TLSError(message: 'TLS wrapClient:host:caFile:timeout: cannot load the CA file")
 
 
 @pytest.mark.parametrize("mode", MODES)

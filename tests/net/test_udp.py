@@ -78,6 +78,6 @@ def test_deadlines_closing_and_errors(tmp_path, mode):
         "sendTo:port:data: port 0 is not between 1 and 65535",
         out.split("\n")[4],
         "Maybe none",
-        "sendTo:port:data:: the socket is closed"]
+        "sendTo:port:data: the socket is closed"]
     assert out.split("\n")[4].startswith("NetworkError(message: 'cannot bind UDP 127.0.0.1:") and \
         "Address already in use" in out.split("\n")[4]

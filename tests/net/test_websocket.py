@@ -24,12 +24,25 @@ Echo class >> loop: ws = (ws receive: 10000 limit: 1000)
         m isText ifTrue: [ws sendText: 'echo ', m text] ifFalse: [ws sendBytes: m data , m data].
         Echo loop: ws]
     ifAbsent: [('closed ', ws closeCode printString) displayNl].
+Echo class >> start: ws = (ws protocol ifPresent: [:p | ('protocol ', p) displayNl] ifAbsent: []. Echo loop: ws).
+main := Actor self.
 server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
     req isWebSocket
-        ifTrue: [HttpResponse webSocket: [:ws | Echo loop: ws]]
-        ifFalse: [HttpResponse ok: 'plain']].
+        ifTrue: [
+            req path = '/unoffered'
+                ifTrue: [HttpResponse webSocket: [:ws | Echo start: ws] protocol: 'nope']
+                ifFalse: [(req webSocketProtocols includes: 'chat')
+                    ifTrue: [HttpResponse webSocket: [:ws | Echo start: ws] protocol: 'chat']
+                    ifFalse: [HttpResponse webSocket: [:ws | Echo start: ws]]]]
+        ifFalse: [
+            req path = '/stop' ifTrue: [main ! #stop].
+            req path = '/stop/restart' ifTrue: [main ! #restart].
+            HttpResponse ok: 'plain']].
 server port printNl.
-Actor self receive: { #never -> [] } after: 60000 do: [].
+main receive: {
+    #stop -> [('stopped ', server stop printString) displayNl].
+    #restart -> [('stopped ', server stopForRestart printString) displayNl]
+} after: 60000 do: [].
 """
 
 
@@ -55,6 +68,35 @@ def test_websockets_client_against_the_lp_server(lp_server):
     with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
         ws.close(code=4001, reason="bye")
     assert lp.readline() == "closed 4001"
+
+
+def test_subprotocols_offered_by_a_websockets_client(lp_server):
+    lp, port = lp_server
+    with connect(f"ws://127.0.0.1:{port}/", open_timeout=10, subprotocols=["superchat", "chat"]) as ws:
+        assert ws.subprotocol == "chat"
+        assert lp.readline() == "protocol chat"
+    assert lp.readline() == "closed 1000"
+    with connect(f"ws://127.0.0.1:{port}/", open_timeout=10, subprotocols=["superchat"]) as ws:
+        assert ws.subprotocol is None            # none chosen: the 101 names none
+    assert lp.readline() == "closed 1000"
+    with pytest.raises(websockets.exceptions.InvalidStatus) as info:   # the handler chose one not offered
+        connect(f"ws://127.0.0.1:{port}/unoffered", open_timeout=10, subprotocols=["chat"])
+    assert info.value.response.status_code == 500
+
+
+@pytest.mark.parametrize("path, code", [("/stop", 1001), ("/stop/restart", 1012)])
+def test_stopping_the_server_closes_its_websockets_with_going_away_or_restart(lp_server, path, code):
+    lp, port = lp_server
+    with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
+        ws.send("hi")
+        assert ws.recv(timeout=10) == "echo hi"
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nConnection: close\r\n\r\n".encode())
+            assert s.recv(100).startswith(b"HTTP/1.1 200 ")
+        with pytest.raises(ConnectionClosed) as info:
+            ws.recv(timeout=10)
+    assert info.value.rcvd is not None and info.value.rcvd.code == code
+    assert lp.readline() == "stopped 1"
 
 
 def test_a_message_over_the_limit_closes_with_1009(lp_server):
@@ -116,12 +158,20 @@ def test_lp_client_against_a_websockets_server(tmp_path, mode):
                 return
             conn.send(message[::-1] if isinstance(message, str) else bytes(reversed(message)))
 
-    with serve(handler, "127.0.0.1", 0) as server:
+    def choose(conn, offered):
+        return "nope" if "bad" in offered else "chat" if "chat" in offered else None
+
+    with serve(handler, "127.0.0.1", 0, select_subprotocol=choose) as server:
         port = server.socket.getsockname()[1]
         threading.Thread(target=server.serve_forever, daemon=True).start()
         status, out, err = run_program(f"""
         Import module: #Http.
+        T := [:b | Error try: [b value] onError: [:e | e printString]].
+        (T value: [(Http webSocket: 'ws://127.0.0.1:{port}/x' protocols: #('superchat' 'chat') timeout: 5000) protocol printString]) displayNl.
+        (T value: [(Http webSocket: 'ws://127.0.0.1:{port}/x' protocols: #('bad') timeout: 5000) protocol printString]) displayNl.
+        (T value: [(Http webSocket: 'ws://127.0.0.1:{port}/x' protocols: #('a b') timeout: 5000) protocol printString]) displayNl.
         ws := Http webSocket: 'ws://127.0.0.1:{port}/x' timeout: 5000.
+        ws protocol printNl.
         ws sendText: 'stressed'.
         (ws receive: 5000) ifPresent: [:m | m text printNl] ifAbsent: [].
         ws sendBytes: (ByteArray withAll: #(1 2 3)).
@@ -134,9 +184,15 @@ def test_lp_client_against_a_websockets_server(tmp_path, mode):
         """, tmp_path, mode)
         server.shutdown()
     assert (status, err) == (0, ""), err
-    assert out.split("\n")[:5] == ["'desserts'", "#[3 2 1]", "Maybe none", "4000",
-                                   "'sendText: the WebSocket is closed'"]
-    assert out.split("\n")[5].startswith("ConnectionRefused(")
+    lines = out.split("\n")
+    assert lines[:4] == ["Maybe some: 'chat'",
+                         "NetworkError(message: 'Http: the server chose the WebSocket subprotocol ''nope'', "
+                         "which was not offered')",
+                         "Error(message: 'Http: a WebSocket subprotocol is a token (letters, digits and "
+                         "!#$%&''*+-.^_`|~), not ''a b''')",
+                         "Maybe none"]
+    assert lines[4:9] == ["'desserts'", "#[3 2 1]", "Maybe none", "4000", "'sendText: the WebSocket is closed'"]
+    assert lines[9].startswith("ConnectionRefused(")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -176,8 +232,8 @@ def test_wss_server_is_an_https_server(tmp_path, mode):
     cert = ca.issue_cert("localhost")
     cert.private_key_pem.write_to_path(str(tmp_path / "key.pem"))
     cert.cert_chain_pems[0].write_to_path(str(tmp_path / "cert.pem"))
-    src = SERVER.replace("        ifFalse: [HttpResponse ok: 'plain']].",
-                         "        ifFalse: [HttpResponse ok: 'plain']]\n"
+    src = SERVER.replace("            HttpResponse ok: 'plain']].",
+                         "            HttpResponse ok: 'plain']]\n"
                          f"    certFile: '{tmp_path / 'cert.pem'}' keyFile: '{tmp_path / 'key.pem'}'.")
     ctx = ssl.create_default_context()
     ca.configure_trust(ctx)
