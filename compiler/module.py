@@ -5,6 +5,8 @@ Methods are emitted on demand (a worklist), so only what main can reach is compi
 """
 from __future__ import annotations
 
+import functools
+
 from llvmlite import ir
 
 from lp.compiler import actors, net, observe, prims, remote, storage
@@ -108,6 +110,7 @@ class ModuleGen:
         self.methods: dict[int, ir.Function] = {}
         self.stubs: dict[tuple[str, int], ir.Function] = {}
         self.keeps_sender: dict[str, bool] = {}
+        self.resolved: dict[tuple[str, bool, str], tuple | None] = {}
         self.prim_fns: dict = {}
         self.field_fns: dict = {}
         self.todo: list = []
@@ -232,6 +235,12 @@ class ModuleGen:
     # ---- method lookup (docs/native.md "Functions, calls and dispatch")
     def resolve(self, cname: str, side: bool, sel: str):
         """('method', md) | ('field', index) | ('prim', key) | ('missing', key) | None (not understood)."""
+        key = (cname, side, sel)
+        if key not in self.resolved:
+            self.resolved[key] = self._resolve(cname, side, sel)
+        return self.resolved[key]
+
+    def _resolve(self, cname: str, side: bool, sel: str):
         c = self.prog.classes.get(cname)
         first = c
         missing = None
@@ -470,7 +479,9 @@ class ModuleGen:
         return f
 
 
+@functools.cache
 def _library(cname: str, side: bool) -> dict:
+    """The selectors the checker's library types for cname's instances (side: the class); read only."""
     if side:
         return CLASS_SIGS.get(cname, {})
     sigs = dict(INSTANCE_SIGS.get(cname, {}))

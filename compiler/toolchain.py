@@ -35,7 +35,7 @@ def _sources() -> list[Path]:
     return srcs + [RUNTIME / "fiber_x86_64.S"]
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
     base = os.environ.get("LP_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME")
                                                       or os.path.expanduser("~/.cache"), "lp")
     return Path(base)
@@ -49,7 +49,7 @@ def runtime_archive(cc: str, extra: list[str] = ()) -> Path:
     for p in _sources() + sorted(RUNTIME.glob("*.h")) + sorted((RUNTIME / "native").glob("*.h")):
         h.update(p.name.encode())
         h.update(p.read_bytes())
-    out = _cache_dir() / f"native-{h.hexdigest()[:16]}"
+    out = cache_dir() / f"native-{h.hexdigest()[:16]}"
     lib = out / "liblpnative.a"
     if lib.is_file():
         return lib

@@ -121,6 +121,8 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--keep-temps", action="store_true", help="keep the object file and build directory")
     build.add_argument("--observable", action="store_true",
                        help="compile the observer in: the binary takes --observe [HOST:]PORT (docs/observer.md)")
+    build.add_argument("-v", "--verbose", action="store_true",
+                       help="print each phase of the build and the seconds it took on stderr")
 
     ir = sub.add_parser("ir", help="print a program's typed IR",
                         description="Type-check FILE and print its typed IR (lp/ir), the back ends' input.")
@@ -198,13 +200,18 @@ def cmd_ir(args, sources: SourceMap) -> int:
 
 def cmd_build(args, sources: SourceMap) -> int:
     from lp.compiler.driver import build
-    main, imports = _load_program(args.file, sources, ("Observer",) if args.observable else ())
-    if args.observable:
-        import dataclasses
-        from lp.observe.start import prelude
-        main = dataclasses.replace(main, items=(*prelude(sources), *main.items))
-    result = _type_check(main, imports, sources)
-    return build(main, imports, result, sources, args)
+    from lp.compiler.progress import Progress
+    with Progress(args.verbose) as progress:
+        progress.phase("checking")
+        main, imports = _load_program(args.file, sources, ("Observer",) if args.observable else ())
+        if args.observable:
+            import dataclasses
+            from lp.observe.start import prelude
+            main = dataclasses.replace(main, items=(*prelude(sources), *main.items))
+        result = _type_check(main, imports, sources, quiet=True)
+        if result.diagnostics:
+            progress.message(render_all(result.diagnostics, sources) + "\n")
+        return build(main, imports, result, sources, args, progress)
 
 
 def cmd_check(args, sources: SourceMap) -> int:

@@ -47,15 +47,19 @@ class LPError(Exception):
 class SourceMap:
     """Source texts by file name, so diagnostics can show the lines they point at."""
     texts: dict[str, str] = field(default_factory=dict)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, name: str, text: str) -> None:
         self.texts[name] = text
+        self._lines.pop(name, None)
 
     def line(self, name: str, number: int) -> str | None:
-        text = self.texts.get(name)
-        if text is None:
-            return None
-        lines = text.split("\n")
+        lines = self._lines.get(name)
+        if lines is None:
+            text = self.texts.get(name)
+            if text is None:
+                return None
+            lines = self._lines[name] = text.split("\n")
         if 1 <= number <= len(lines):
             return lines[number - 1].rstrip("\r")
         if number == len(lines) + 1:
