@@ -183,13 +183,17 @@ def test_the_bank_scenario_keeps_its_invariants(tmp_path):
     assert check(tmp_path / "data") == []
     ledger = sqlite3.connect(tmp_path / "data" / "Ledger" / "main.sqlite")
     assert dict(ledger.execute("SELECT id, outcome FROM kernel_runs WHERE root = 1")) == {
-        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed", "t5": "canceled", "t6": "canceled"}
+        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed", "t5": "canceled", "t6": "canceled",
+        "m1": "completed", "f1": "completed", "n1": "completed"}
     assert [r for r, in ledger.execute("SELECT outcome FROM kernel_runs WHERE root = 0")] == ["completed"] * 2   # timeouts
     assert ledger.execute("SELECT state, outcome, late_outcome FROM kernel_calls WHERE op = 'hold:' ORDER BY abandoned"
                           ).fetchall() == [("canceled", "canceled", None), ("failed", "failed", "canceled")]
     balances = {a: sqlite3.connect(tmp_path / "data" / "Account" / f"{a}.sqlite").execute(
         "SELECT amount FROM balance").fetchone()[0] for a in "abc"}
-    assert balances == {"a": 80, "b": 60, "c": 10}
+    assert balances == {"a": 70, "b": 70, "c": 10}
+    assert ledger.execute("SELECT q, text FROM asks").fetchall() == [(1, "how much?"), (2, "sure?")]
+    assert ledger.execute("SELECT op, outcome FROM kernel_calls WHERE detached = 1").fetchall() == [
+        ("note:", "completed")]
 
 
 # Five commit boundaries of the scenario (it has about 89), spread so that some fall among
