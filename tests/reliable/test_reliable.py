@@ -196,9 +196,10 @@ def test_the_bank_scenario_keeps_its_invariants(tmp_path):
         ("note:", "completed")]
 
 
-# Five commit boundaries of the scenario (it has about 89), spread so that some fall among
-# the nested calls, the timers and the cancels; each run on its own deterministic schedule.
-@pytest.mark.parametrize("n", [1, 17, 34, 51, 68])
+# Five commit boundaries of the scenario (it has about 140), spread so that some fall among
+# the nested calls, the questions, the timers and the cancels; each run on its own deterministic
+# schedule.
+@pytest.mark.parametrize("n", [1, 30, 65, 100, 135])
 def test_crashed_after_a_commit_and_restarted_the_invariants_hold(tmp_path, n):
     crashed, broken = crash_at(tmp_path, n, seed=n, restart_seed=n + 100)
     assert crashed
