@@ -29,21 +29,30 @@ QUESTIONS = ["how much?", "sure?"]
 
 def program(data: Path | str, accounts: dict = ACCOUNTS, transfers: list = TRANSFERS, holds: list = HOLDS,
             others: list = OTHERS) -> str:
-    handlers = (Path(__file__).with_name("bank.lp")).read_text()
-    opens = "\n".join(f"node root: 'Account/{a}' op: #open: input: '{n}' id: 'open'." for a, n in accounts.items())
-    starts = "\n".join(f"node root: 'Ledger/main' op: #transfer: input: '{f} {t} {n}' id: '{i}'."
-                       for i, f, t, n in transfers)
-    starts += "".join(f"\nnode root: 'Ledger/main' op: #hold: input: '{a} {how}' id: '{i}'." for i, a, how in holds)
-    starts += "".join(f"\nnode root: 'Ledger/main' op: #{op} input: '{x}' id: '{i}'." for i, op, x in others)
-    waits = "\n".join(f"node when: 'Ledger/main' id: '{i}'." for i, *_ in transfers + holds + others)
-    return f"""{handlers}
+    return f"""{HANDLERS}
 node := (((ReliableServers dir: '{data}') serve: Ledger new) serve: Account new) start.
-{opens}
-{starts}
-{waits}
+{opens(accounts)}
+{ledger_runs(transfers, holds, others)}
 node quiet.
 'DONE' displayNl.
 """
+
+
+HANDLERS = (Path(__file__).with_name("bank.lp")).read_text()
+
+
+def opens(accounts: dict = ACCOUNTS) -> str:
+    """The root runs that open the accounts (a program's lines)."""
+    return "\n".join(f"node root: 'Account/{a}' op: #open: input: '{n}' id: 'open'." for a, n in accounts.items())
+
+
+def ledger_runs(transfers: list = TRANSFERS, holds: list = HOLDS, others: list = OTHERS) -> str:
+    """The ledger's root runs, and the waits for each to end (a program's lines)."""
+    starts = [f"node root: 'Ledger/main' op: #transfer: input: '{f} {t} {n}' id: '{i}'." for i, f, t, n in transfers]
+    starts += [f"node root: 'Ledger/main' op: #hold: input: '{a} {how}' id: '{i}'." for i, a, how in holds]
+    starts += [f"node root: 'Ledger/main' op: #{op} input: '{x}' id: '{i}'." for i, op, x in others]
+    waits = [f"node when: 'Ledger/main' id: '{i}'." for i, *_ in transfers + holds + others]
+    return "\n".join(starts + waits)
 
 
 def run(prog: Path, crash_after: int | None = None, seed: int | None = None, timeout: float = 120):
