@@ -115,3 +115,17 @@ def test_a_store_of_a_newer_version_is_left_alone_with_a_clear_error(tmp_path):
             in err), err
     assert "Traceback" not in err
     assert b.execute("SELECT count(*) FROM kernel_runs WHERE id = 'r9'").fetchone() == (0,)
+
+
+def test_an_upgrade_that_fails_leaves_the_old_store_as_it_was(tmp_path):
+    data = restore(tmp_path, BEFORE_QUESTIONS)
+    b = sqlite3.connect(data / "Box" / "b.sqlite")
+    # the last statement of the upgrade (writing the version) fails: nothing of it may stay
+    b.execute("CREATE TRIGGER no_version BEFORE INSERT ON kernel_meta WHEN NEW.key = 'schema' "
+              "BEGIN SELECT RAISE(ABORT, 'no version'); END")
+    b.commit()
+    rc, out, err = run(NEWER.replace("'data'", f"'{data}'"), tmp_path)
+    assert rc == 1 and "no version" in err and "Traceback" not in err, err
+    assert "status" not in columns(data / "Box" / "b.sqlite", "kernel_calls")
+    assert "pos" not in columns(data / "Box" / "b.sqlite", "kernel_outbox")
+    assert b.execute("SELECT count(*) FROM kernel_meta WHERE key = 'schema'").fetchone() == (0,)
