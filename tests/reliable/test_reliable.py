@@ -183,18 +183,23 @@ def test_the_bank_scenario_keeps_its_invariants(tmp_path):
     assert check(tmp_path / "data") == []
     ledger = sqlite3.connect(tmp_path / "data" / "Ledger" / "main.sqlite")
     assert dict(ledger.execute("SELECT id, outcome FROM kernel_runs WHERE root = 1")) == {
-        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed", "t5": "canceled", "t6": "canceled"}
+        "t1": "completed", "t2": "failed", "t3": "completed", "t4": "completed", "t5": "canceled", "t6": "canceled",
+        "m1": "completed", "f1": "completed", "n1": "completed"}
     assert [r for r, in ledger.execute("SELECT outcome FROM kernel_runs WHERE root = 0")] == ["completed"] * 2   # timeouts
     assert ledger.execute("SELECT state, outcome, late_outcome FROM kernel_calls WHERE op = 'hold:' ORDER BY abandoned"
                           ).fetchall() == [("canceled", "canceled", None), ("failed", "failed", "canceled")]
     balances = {a: sqlite3.connect(tmp_path / "data" / "Account" / f"{a}.sqlite").execute(
         "SELECT amount FROM balance").fetchone()[0] for a in "abc"}
-    assert balances == {"a": 80, "b": 60, "c": 10}
+    assert balances == {"a": 70, "b": 70, "c": 10}
+    assert ledger.execute("SELECT q, text FROM asks").fetchall() == [(1, "how much?"), (2, "sure?")]
+    assert ledger.execute("SELECT op, outcome FROM kernel_calls WHERE detached = 1").fetchall() == [
+        ("note:", "completed")]
 
 
-# Five commit boundaries of the scenario (it has about 89), spread so that some fall among
-# the nested calls, the timers and the cancels; each run on its own deterministic schedule.
-@pytest.mark.parametrize("n", [1, 17, 34, 51, 68])
+# Five commit boundaries of the scenario (it has about 140), spread so that some fall among
+# the nested calls, the questions, the timers and the cancels; each run on its own deterministic
+# schedule.
+@pytest.mark.parametrize("n", [1, 30, 65, 100, 135])
 def test_crashed_after_a_commit_and_restarted_the_invariants_hold(tmp_path, n):
     crashed, broken = crash_at(tmp_path, n, seed=n, restart_seed=n + 100)
     assert crashed
@@ -210,6 +215,12 @@ def test_the_check_sees_a_broken_invariant(tmp_path):
     db.execute("INSERT INTO effects SELECT * FROM effects LIMIT 1")
     db.execute("UPDATE balance SET amount = amount + 1")
     db.commit()
+    ledger = sqlite3.connect(tmp_path / "data" / "Ledger" / "main.sqlite")
+    ledger.execute("DELETE FROM asks WHERE q = 1")
+    ledger.execute("INSERT INTO heard SELECT * FROM heard LIMIT 1")
+    ledger.commit()
     broken = check(tmp_path / "data")
     assert any("money not conserved" in b for b in broken)
     assert any("applied 2 times" in b for b in broken)
+    assert any("the ledger heard the questions [(2, 'sure?')]" in b for b in broken)
+    assert any("its result handler committed 2 times" in b for b in broken)
