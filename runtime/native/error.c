@@ -271,9 +271,12 @@ void lpn_report_uncaught(void) {
 
 lpn_value lpn_dnu(lpn_value recv, const char *selector) {
     char what[128];
+    uint64_t row = recv.cls == LPN_CLASS ? recv.bits * 2 + 1 : recv.cls * 2;
+    const char *near = row < lpn_prog.nclasses * 2 ? lpn_near_selector(selector, lpn_prog.dnu_names[row]) : NULL;
     lpn_value d = lpn_describe(recv);
     snprintf(what, sizeof what, "%s", ((lpn_str *)lpn_ptr(d))->data);
     lpn_drop(d);
+    if (near != NULL) return lpn_raise("%s does not understand #%s (did you mean #%s?)", what, selector, near);
     return lpn_raise("%s does not understand #%s", what, selector);
 }
 

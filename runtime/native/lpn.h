@@ -79,6 +79,9 @@ typedef struct lpn_program {
     const uint64_t *const *perform_classes;
     uint64_t nperform;
     lpn_value (*perform)(uint64_t i, lpn_value obj, lpn_value args);
+    /* by class id * 2 + (1 on the class side): the public selectors it answers, NULL-ended, from which
+       a "does not understand" report suggests the nearest (near.c; compiler/dnu_names.py) */
+    const char *const *const *dnu_names;
 } lpn_program;
 extern const lpn_program lpn_prog;      /* generated */
 
@@ -161,6 +164,7 @@ lpn_value lpn_nlr(lpn_value home, lpn_value v);     /* `^v` in a block; consumes
 lpn_value lpn_nlr_take(lpn_home *home);             /* the ^ value if the unwinding returns to home, else UNWIND */
 void lpn_report_uncaught(void);
 lpn_value lpn_dnu(lpn_value recv, const char *selector); /* "X does not understand #sel"; consumes recv */
+const char *lpn_near_selector(const char *selector, const char *const *names);  /* near.c: "did you mean" */
 lpn_value lpn_unsupported(lpn_value recv, const char *selector);
 
 /* ---- num.c ---- */
