@@ -106,6 +106,12 @@ lpn_value lpn_stack_overflow(void) {
                      (long long)lpn_depth_limit);
 }
 
+__thread const lpn_frame *lpn_tail_frame;
+
+void lpn_trace_frame(const lpn_frame *f) {
+    if (f != NULL) lpn_trace_push(f->fn, f->site);
+}
+
 void lpn_trace_push(const char *fn, uint32_t site) {
     if (lpn_cx.kind != LPN_RAISING) return;
     if (lpn_cx.ntrace == lpn_cx.captrace) {

@@ -154,6 +154,13 @@ lpn_value lpn_stack_overflow(void);
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
 void lpn_trace_push(const char *fn, uint32_t site);  /* the unwinding passes this frame */
+/* The frame a send through a dispatch stub was made from when it was a tail call (the caller's frame
+   is gone when the stub runs), NULL after a plain call, which records its own frame: set by the
+   sender before every stub call; the stub records it when the send itself fails (not understood, or
+   a primitive that calls no block raises), as `lp run` reports such an error in the sender's frame. */
+typedef struct lpn_frame { const char *fn; uint32_t site; } lpn_frame;
+extern __thread const lpn_frame *lpn_tail_frame;
+void lpn_trace_frame(const lpn_frame *f);             /* lpn_trace_push of f, if not NULL */
 lpn_value lpn_catch(uint64_t filter_cls);           /* the error being raised if it is a filter_cls, else UNWIND */
 typedef struct lpn_saved lpn_saved;
 lpn_saved *lpn_unwind_save(void);                   /* set aside the unwinding while a cleanup runs; NULL: no
