@@ -38,7 +38,7 @@ PRIMITIVE_SELECTORS = {
     ),
     'Error': (
         ('description', 'error', 'isError', 'isKilled', 'isNormal', 'messageText', 'raise', 'signal', 'signal:'),
-        ('new', 'new:', 'raise:', 'signal:', 'try:onError:'),
+        ('new', 'new:', 'raise:', 'raiseSiteOf:', 'signal:', 'try:onError:'),
     ),
     'Float': (
         ('asInteger', 'ceiling', 'floor', 'isNaN', 'roundTo:', 'rounded', 'truncated'),

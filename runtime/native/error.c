@@ -128,8 +128,19 @@ lpn_value lpn_catch(uint64_t filter_cls) {
     if (lpn_cx.kind != LPN_RAISING || !lpn_is_kind_of(lpn_cx.error.cls, filter_cls)) return LPN_UNWIND_VALUE;
     lpn_value e = lpn_cx.error;
     lpn_cx.kind = 0;
+    lpn_cx.caught = e.bits;
+    lpn_cx.caught_site = lpn_cx.ntrace ? (int64_t)lpn_cx.trace[0].site : -1;
     lpn_cx.ntrace = 0;
     return e;
+}
+
+/* The raise site of an error a handler holds: known for the one caught last in this actor (which the
+   handler's error still alive keeps from being another object at the same address). */
+lpn_value lpn_raise_site_of(lpn_value err) {
+    const char *where = "";
+    if (lpn_is_heap(err) && err.bits == lpn_cx.caught && lpn_cx.caught_site >= 0)
+        where = lpn_prog.sites[lpn_cx.caught_site].where;
+    return lpn_str_new(where, strlen(where));
 }
 
 struct lpn_saved {

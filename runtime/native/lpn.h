@@ -126,6 +126,8 @@ typedef struct lpn_ctx {
     lpn_value result;         /* RETURNING */
     struct { const char *fn; uint32_t site; } *trace;
     uint32_t ntrace, captrace;
+    uint64_t caught;          /* the last error lpn_catch answered (its bits, only compared) */
+    int64_t caught_site;      /* the site it was raised at, -1 when unknown */
 } lpn_ctx;
 /* The running actor's frame and reduction count (per domain thread; actors.c saves and restores
    it with lpn_cx around every switch): the low 32 bits are the nested non-tail LP calls, the high
@@ -162,6 +164,7 @@ typedef struct lpn_frame { const char *fn; uint32_t site; } lpn_frame;
 extern __thread const lpn_frame *lpn_tail_frame;
 void lpn_trace_frame(const lpn_frame *f);             /* lpn_trace_push of f, if not NULL */
 lpn_value lpn_catch(uint64_t filter_cls);           /* the error being raised if it is a filter_cls, else UNWIND */
+lpn_value lpn_raise_site_of(lpn_value err);         /* `Error raiseSiteOf:`: file:line:col if err is the last caught; borrows */
 typedef struct lpn_saved lpn_saved;
 lpn_saved *lpn_unwind_save(void);                   /* set aside the unwinding while a cleanup runs; NULL: no
                                                        cleanup runs (LPN_SIGNALLED), the unwinding goes on */
