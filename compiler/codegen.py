@@ -219,17 +219,19 @@ class FunctionGen:
         return V(self.b.extract_value(r, 0), self.b.extract_value(r, 1), ty)
 
     # ---- calls of LP code (methods, blocks, dispatch stubs)
+    def can_tail_call(self, nwords: int) -> bool:
+        """Whether a call passing nwords words can be a tail call here. x86-64 passes six words in
+        registers; a musttail call whose stack arguments differ in size from this function's own
+        loses them in LLVM's back end (tests/native/programs/tail_stack_args.lp), so it becomes a
+        plain call (loops written as self-recursion have equal prototypes and stay tail calls)."""
+        return self.home is None and not (max(nwords, len(self.fn.args)) > 6 and nwords != len(self.fn.args))
+
     def call_lp(self, callee, ftype, recv: V, args: list[V], site: int, tail: bool, ty: I.Ty,
                 checked: bool = True):
         """recv and args are the top of the owned stack; they are consumed. Answers the pushed
         result, or None after a tail call."""
         operands = self.pair(recv) + [w for a in args for w in self.pair(a)]
-        # x86-64 passes six words in registers; a musttail call whose stack arguments differ in
-        # size from this function's own loses them in LLVM's back end (tests/native/programs/
-        # tail_stack_args.lp), so it becomes a plain call (loops written as self-recursion have
-        # equal prototypes and stay tail calls)
-        if tail and self.home is None and max(len(operands), len(self.fn.args)) > 6 \
-                and len(operands) != len(self.fn.args):
+        if tail and self.home is None and not self.can_tail_call(len(operands)):
             tail = False
             r = self.call_lp(callee, ftype, recv, args, site, False, ty, checked=False)
             self.ret_owned(r)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from lp.compiler.dnu_names import candidates, own_selectors
 from lp.diagnostics import Diagnostic, render
 from lp.ir import nodes as I
 
@@ -108,6 +109,21 @@ class Layout:
         return k
 
     # ---- the table for the C core
+    def dnu_names_table(self, table) -> ir.GlobalVariable:
+        """By class id * 2 + (1 on the class side): the NUL-ended selectors a "does not understand"
+        report may suggest (compiler/dnu_names.py)."""
+        own = own_selectors(self.prog)
+        lists: dict[tuple, ir.GlobalVariable] = {}
+        rows = []
+        for i in range(self.nclasses):
+            for side in (False, True):
+                names = tuple(candidates(self.prog, own, self.names[i], side)) if i in self.names else ()
+                if names not in lists:
+                    lists[names] = table(f"dnu_names.{len(lists)}", PTR,
+                                         [self.cstring(x) for x in names] + [ir.Constant(PTR, None)])
+                rows.append(lists[names])
+        return table("dnu_names", PTR, rows)
+
     def emit_program_table(self, print_hook: ir.Function | None, perform=None) -> None:
         """perform: (selectors sorted, class ids answering each, the generated call) when the program
         sends `Remote perform:on:withArguments:` (compiler/remote.py)."""
@@ -151,12 +167,14 @@ class Layout:
             lists = [table(f"perform_classes.{k}", I64, [ir.Constant(I64, c) for c in ids] + [end])
                      for k, ids in enumerate(answering)]
             classes_t = table("perform_classes", PTR, lists or [ir.Constant(PTR, None)])
-        prog_t = ir.LiteralStructType([I64, PTR, PTR, PTR, PTR, PTR, I64, PTR, PTR, I64, PTR, PTR, PTR, I64, PTR])
+        prog_t = ir.LiteralStructType([I64, PTR, PTR, PTR, PTR, PTR, I64, PTR, PTR, I64, PTR, PTR, PTR, I64, PTR,
+                                       PTR])
         g = ir.GlobalVariable(self.module, prog_t, name="lpn_prog")
         g.initializer = ir.Constant(prog_t, [
             ir.Constant(I64, n), table("class_names", PTR, names), table("superclass", I64, sup),
             table("nfields", I64, nf), table("field_names", PTR, fnames), table("sites", site_t, sites),
             ir.Constant(I64, self.ids["Error"]), print_hook if print_hook is not None else ir.Constant(PTR, None),
             table("symbols", PTR, syms) if syms else ir.Constant(PTR, None), ir.Constant(I64, len(syms)),
-            table("user_class", I8, user), names_t, classes_t, ir.Constant(I64, len(sels)), fn])
+            table("user_class", I8, user), names_t, classes_t, ir.Constant(I64, len(sels)), fn,
+            self.dnu_names_table(table)])
         g.global_constant = True

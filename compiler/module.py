@@ -13,6 +13,7 @@ from lp.compiler import actors, net, observe, prims, remote, storage
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.dynamic import check_params, makes_dynamic
 from lp.compiler.lastuse import LastUses
+from lp.compiler.prim_table import one_call_prims
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, PTR, UNWIND, Layout
 from lp.compiler.sends import Sends
 from lp.compiler.variants import GENERIC, Variant
@@ -22,6 +23,7 @@ from lp.types.library import CLASS_SIGS, INSTANCE_SIGS, UNIVERSAL_SIGS
 C_FUNCS = {
     # name: (return, [params]); "v" is an lpn_value (two i64 words), "V" a returned lpn_value
     "lpn_trace_push": ("void", ["p", "i32"]),
+    "lpn_trace_frame": ("void", ["p"]),
     "lpn_stack_overflow": ("V", []),
     "lpn_nlr_take": ("V", ["p"]),
     "lpn_nlr": ("V", ["v", "v"]),
@@ -78,12 +80,13 @@ C_FUNCS = {
 }
 C_FUNCS.update(actors.C_FUNCS)
 # called only on the paths that raise, unwind or yield: LLVM lays those paths out of the hot code
-COLD = {"lpn_trace_push", "lpn_dynamic_mismatch", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt",
+COLD = {"lpn_trace_push", "lpn_trace_frame", "lpn_dynamic_mismatch", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt",
         "lpn_nlr_take"}
 C_FUNCS.update(net.C_FUNCS)
 C_FUNCS.update(remote.C_FUNCS)
 C_FUNCS.update(storage.C_FUNCS)
 C_FUNCS.update(observe.C_FUNCS)
+ONE_CALL = frozenset(one_call_prims())
 _TY = {"void": ir.VoidType(), "V": VAL, "p": PTR, "i64": I64, "i32": I32}
 
 
@@ -125,6 +128,10 @@ class ModuleGen:
         self.stack_floor = ir.GlobalVariable(self.module, I64, name="lpn_stack_floor")
         self.stack_floor.linkage = "external"
         actors.thread_local(self.stack_floor)
+        self.send_frame = ir.GlobalVariable(self.module, PTR, name="lpn_tail_frame")
+        self.send_frame.linkage = "external"
+        actors.thread_local(self.send_frame)
+        self.frames: dict = {}
         self._rt = {}
 
     # ---- declarations
@@ -209,6 +216,21 @@ class ModuleGen:
         f.linkage = "internal"
         self.todo.append(("block", (e, owner, class_side), f))
         return f
+
+    def set_send_frame(self, b, fn_name, site) -> None:
+        """Before a call of a dispatch stub: the sender's frame when the call is a tail call
+        (fn_name its trace name), else NULL (runtime/native/lpn.h lpn_tail_frame)."""
+        if fn_name is None or site is None:
+            b.store(ir.Constant(PTR, None), self.send_frame)
+            return
+        rec = self.frames.get((fn_name.name, site))
+        if rec is None:
+            t = ir.LiteralStructType([PTR, I32])
+            rec = self.frames[(fn_name.name, site)] = ir.GlobalVariable(self.module, t, name=f"frame.{len(self.frames)}")
+            rec.initializer = ir.Constant(t, [fn_name, ir.Constant(I32, site)])
+            rec.global_constant = True
+            rec.linkage = "private"
+        b.store(rec, self.send_frame)
 
     def stub(self, sel: str, nargs: int) -> ir.Function:
         f = self.stubs.get((sel, nargs))
@@ -410,6 +432,14 @@ class ModuleGen:
                         r = b.call(self.c("lpn_unsupported"), [cls, bits, self.layout.cstring(sel)])
                         self.drop_args(b, f, nargs)
                         b.ret(r)
+                    elif t[0] == "prim" and t[1] in ONE_CALL:
+                        # it calls no block, so no LP frame is saved by a tail call: a plain call, and
+                        # its error is recorded in the tail-calling sender's frame
+                        frame = b.load(self.send_frame, typ=PTR)
+                        r = b.call(tgt, list(f.args), cconv="tailcc")
+                        with b.if_then(b.icmp_unsigned("==", b.extract_value(r, 0), c64(UNWIND)), likely=False):
+                            b.call(self.c("lpn_trace_frame"), [frame])
+                        b.ret(r)
                     else:
                         b.ret(b.call(tgt, list(f.args), tail="tail", cconv="tailcc"))
                     b.position_at_end(bb)
@@ -420,6 +450,7 @@ class ModuleGen:
             remote.emit_forward_case(self, b, f, sel, nargs, not_understood)
             b.position_at_end(not_understood)
         r = b.call(self.c("lpn_dnu"), [cls, bits, self.layout.cstring(sel)])
+        b.call(self.c("lpn_trace_frame"), [b.load(self.send_frame, typ=PTR)])
         self.drop_args(b, f, nargs)
         b.ret(r)
 

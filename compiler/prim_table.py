@@ -99,7 +99,7 @@ CALLS: dict = {
             ("Interval", False, "reversed"): ("r", 0, IVL, False), ("Interval", False, "reverse"): ("r", 0, IVL, False),
             ("Interval", False, "sum"): ("s", 0, INT, True), ("Error", True, "new:"): ("E", 1, None, False),
             ("Object", True, "name"): ("n", 0, STR, False), ("Class", False, "name"): ("n", 0, STR, False),
-            ("Error", False, "signal:"): ("G", 1, None, True)}),
+            ("Error", False, "signal:"): ("G", 1, None, True), ("Error", True, "raiseSiteOf:"): ("w", 1, STR, False)}),
 }
 
 

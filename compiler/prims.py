@@ -510,6 +510,7 @@ def _line_end(g, sel, n, site, tail, ty):
 @prim("Transcript", "display:", "print:", side=True)
 def _display(g, sel, n, site, tail, ty):
     x = g.owned[-1]
+    g.mod.set_send_frame(g.b, None, None)
     s = g.call_lp(g.mod.stub("displayString" if sel == "display:" else "printString", 0), None, x, [], site,
                   False, STR)
     g.pop()
@@ -659,6 +660,7 @@ def _maybe_if(g, sel, n, site, tail, ty):
 @prim("Log", "info:", "warn:", "error:", "debug:", side=True)
 def _log(g, sel, n, site, tail, ty):
     x = g.owned[-1]
+    g.mod.set_send_frame(g.b, None, None)
     s = g.call_lp(g.mod.stub("displayString", 0), None, x, [], site, False, STR)
     g.pop()
     g.pop()

@@ -116,6 +116,7 @@ def emit_perform(mod):
             b.call(mod.rt("dup"), [cls, bits])
             args += [cls, bits]
         b.call(mod.rt("drop"), [acls, abits])
+        mod.set_send_frame(b, None, None)
         b.ret(b.call(mod.stub(sel, n), [ocls, obits] + args, cconv="tailcc"))
     b.position_at_end(bad)
     b.unreachable()

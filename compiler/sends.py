@@ -46,8 +46,9 @@ class Sends:
             missing = self.mod.only_missing(sel)
             if missing is not None:
                 raise Unsupported(f"#{sel} (on {missing} and the other classes that have it)", e.span)
-            return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site,
-                             tail and not self.mod.stub_keeps_sender(sel), e.type)
+            tail = tail and not self.mod.stub_keeps_sender(sel) and g.can_tail_call(2 * (n + 1))
+            self.mod.set_send_frame(g.b, g.trace_name if tail else None, site)
+            return g.call_lp(self.mod.stub(sel, n), None, recv, g.owned[len(g.owned) - n:], site, tail, e.type)
         (what, x), cname, side = target[0][:2], target[1], target[2]
         if what == "method":
             args = g.owned[len(g.owned) - n:]

@@ -115,14 +115,13 @@ class Interpreter:
     def not_understood(self, recv, selector: str, node, via_super=False, start=None):
         """The error for a send nobody implements; `start` is where a super send began looking."""
         import difflib
+        what = describe(self, recv)
         if type(recv) is LPClass:
-            what = f"The class {recv.name}"
             names, c = set(), (start if via_super else recv)
             while c is not None:
                 names |= set(c.class_methods)
                 c = c.superclass
         else:
-            what = describe(self, recv)
             names, c = set(), (start if via_super else self.class_of(recv))
             while c is not None:
                 names |= set(c.methods)

@@ -274,6 +274,12 @@ def _try(p, cls, blk, handler):
     return call(p, blk, "try:onError:", (), ("try", block(p, handler, "try:onError:"), cls))
 
 
+@prim("Error", "raiseSiteOf:", class_side=True)
+def _raise_site(p, cls, err):
+    """file:line:col of the send that raised err (stdlib/http_server.lp logs it), '' when never raised."""
+    return p.interp.where(err).removeprefix(" at ")
+
+
 @prim("Block", "on:do:")
 def _on_do(p, blk, cls, handler):
     if type(cls) is not LPClass:

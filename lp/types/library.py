@@ -515,6 +515,7 @@ signal: special
 new: special
 new special
 try: Block[a] onError: Block[Self,a] -> a
+raiseSiteOf: Error -> String
 """,
     "Actor": """
 self special
@@ -623,14 +624,19 @@ space -> UndefinedObject
 }
 
 # Class-side selectors only one stdlib module may send: (class, selector) -> (that module's file, what a
-# program uses instead). Their answers take a type from a sample value, which a program could use to
-# type anything.
+# program uses instead, why it is internal).
+_SAMPLE = "its answer takes its type from a sample value, which only that module's own use keeps true"
 _GRAINS = ("stdlib/grain.lp", "grains are made with `Grain for: C initial: state` and referred to with its `id:` "
-           "(docs/grains.md)")
-_SOCKETS = ("stdlib/grain_sockets.lp", "a durable grain reaches its sockets with `Grain sockets` (docs/durable.md)")
+           "(docs/grains.md)", _SAMPLE)
+_SOCKETS = ("stdlib/grain_sockets.lp", "a durable grain reaches its sockets with `Grain sockets` (docs/durable.md)",
+            _SAMPLE)
 INTERNAL = {("GrainRef", "label:like:on:"): _GRAINS, ("GrainRef", "decodeState:like:"): _GRAINS,
             ("GrainRef", "asState:like:"): _GRAINS, ("Storage", "register:as:"): _SOCKETS,
-            ("Storage", "registered:like:"): _SOCKETS, ("Storage", "asDynamic:"): _SOCKETS}
+            ("Storage", "registered:like:"): _SOCKETS, ("Storage", "asDynamic:"): _SOCKETS,
+            ("Error", "raiseSiteOf:"): ("stdlib/http_server.lp", "an error that escapes is reported with where it "
+                                        "was raised (docs/language.md)",
+                                        "a binary knows where an error was raised only until its actor catches "
+                                        "another one")}
 
 # Selectors whose result does not matter when the send is a discarded statement:
 # their branches need not agree there.

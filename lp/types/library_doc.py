@@ -271,6 +271,7 @@ BY_CLASS = {
     ("RuntimeView", "supervisor:event:child:detail:children:actors:restarts:"): "a supervisor's event and children, for the observer (stdlib/supervision.lp)",
     ("GrainRef", "label"): "Class/id of the grain it reaches (every selector but the universal ones is a grain call: docs/grains.md)",
     ("GrainRef", "label:like:on:"): "a reference whose sends run the block with the selector and the arguments, typed as sends to the state's class (internal to stdlib/grain.lp)",
+    ("Error", "raiseSiteOf:"): "file:line:col of the send that raised the error just caught, '' if unknown (internal to stdlib/http_server.lp, which logs it)",
     ("GrainRef", "nodeId"): "host name, process id and a random part: unique to this process",
     ("GrainRef", "hashOf:"): "a number for the String that is the same in every process (CRC-32 of its UTF-8), unlike hash: places an id among a member list",
     ("GrainRef", "encodeState:"): "the value as JSON text in Remote's form (docs/grains.md), raising for a value that would not come back as itself",

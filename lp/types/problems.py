@@ -439,6 +439,7 @@ class InternalSelector:
     selector: str
     module: str            # the one stdlib file that may send it
     instead: str           # what a program uses instead
+    why: str               # why it is internal
     span: Span
 
 

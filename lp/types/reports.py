@@ -643,8 +643,7 @@ ONE_SENTENCE = {
     P.NoClassUnderstands: ("unknown selector", "No class understands `{selector}`.", None),
     P.HandlerArity: ("wrong number of arguments", "A receive handler takes the message as its one argument (or "
                      "none), but this block takes {given}.", None),
-    P.InternalSelector: ("internal selector", "`{class_name} {selector}` is internal to {module}: its answer takes "
-                         "its type from a sample value, which only that module's own use keeps true.",
+    P.InternalSelector: ("internal selector", "`{class_name} {selector}` is internal to {module}: {why}.",
                          "{instead}"),
     P.NoFieldsToBuild: ("cannot instantiate", "`{class_name}` has no fields, so it cannot be built with `fields:`.",
                         None),

@@ -1032,7 +1032,9 @@ lpn_value lpn_actor_demonitor(lpn_value a, lpn_value b) {
 /* `Actor exit: reason`: unwinds (running ensure: blocks) and ends the actor with reason. */
 lpn_value lpn_actor_exit_self(lpn_value reason, int64_t site) {
     nactor *s = self_state();
-    s->exit_site = (int32_t)site;
+    /* an Error the actor caught is reported where it was raised, as lp run reports it */
+    int caught = lpn_is_heap(reason) && reason.bits == lpn_cx.caught && lpn_cx.caught_site >= 0;
+    s->exit_site = (int32_t)(caught ? lpn_cx.caught_site : site);
     lpn_raise_value(LPN_NIL_VALUE);   /* clears what was unwinding */
     lpn_cx.kind = LPN_EXITING;
     lpn_cx.error = reason;

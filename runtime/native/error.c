@@ -106,6 +106,12 @@ lpn_value lpn_stack_overflow(void) {
                      (long long)lpn_depth_limit);
 }
 
+__thread const lpn_frame *lpn_tail_frame;
+
+void lpn_trace_frame(const lpn_frame *f) {
+    if (f != NULL) lpn_trace_push(f->fn, f->site);
+}
+
 void lpn_trace_push(const char *fn, uint32_t site) {
     if (lpn_cx.kind != LPN_RAISING) return;
     if (lpn_cx.ntrace == lpn_cx.captrace) {
@@ -122,8 +128,19 @@ lpn_value lpn_catch(uint64_t filter_cls) {
     if (lpn_cx.kind != LPN_RAISING || !lpn_is_kind_of(lpn_cx.error.cls, filter_cls)) return LPN_UNWIND_VALUE;
     lpn_value e = lpn_cx.error;
     lpn_cx.kind = 0;
+    lpn_cx.caught = e.bits;
+    lpn_cx.caught_site = lpn_cx.ntrace ? (int64_t)lpn_cx.trace[0].site : -1;
     lpn_cx.ntrace = 0;
     return e;
+}
+
+/* The raise site of an error a handler holds: known for the one caught last in this actor (which the
+   handler's error still alive keeps from being another object at the same address). */
+lpn_value lpn_raise_site_of(lpn_value err) {
+    const char *where = "";
+    if (lpn_is_heap(err) && err.bits == lpn_cx.caught && lpn_cx.caught_site >= 0)
+        where = lpn_prog.sites[lpn_cx.caught_site].where;
+    return lpn_str_new(where, strlen(where));
 }
 
 struct lpn_saved {
@@ -271,9 +288,12 @@ void lpn_report_uncaught(void) {
 
 lpn_value lpn_dnu(lpn_value recv, const char *selector) {
     char what[128];
+    uint64_t row = recv.cls == LPN_CLASS ? recv.bits * 2 + 1 : recv.cls * 2;
+    const char *near = row < lpn_prog.nclasses * 2 ? lpn_near_selector(selector, lpn_prog.dnu_names[row]) : NULL;
     lpn_value d = lpn_describe(recv);
     snprintf(what, sizeof what, "%s", ((lpn_str *)lpn_ptr(d))->data);
     lpn_drop(d);
+    if (near != NULL) return lpn_raise("%s does not understand #%s (did you mean #%s?)", what, selector, near);
     return lpn_raise("%s does not understand #%s", what, selector);
 }
 

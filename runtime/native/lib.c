@@ -297,6 +297,7 @@ lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op) {
         break;
     }
     case 'E': lpn_dup(a); r = lpn_error_new(v.bits, a.cls == LPN_STRING ? a : lpn_print_string(a)); break;   /* Error class new: */
+    case 'w': r = lpn_raise_site_of(a); break;   /* Error class raiseSiteOf: */
     default: r = lpn_raise("unknown library operation");
     }
     lpn_drop(v);

@@ -79,6 +79,9 @@ typedef struct lpn_program {
     const uint64_t *const *perform_classes;
     uint64_t nperform;
     lpn_value (*perform)(uint64_t i, lpn_value obj, lpn_value args);
+    /* by class id * 2 + (1 on the class side): the public selectors it answers, NULL-ended, from which
+       a "does not understand" report suggests the nearest (near.c; compiler/dnu_names.py) */
+    const char *const *const *dnu_names;
 } lpn_program;
 extern const lpn_program lpn_prog;      /* generated */
 
@@ -123,6 +126,8 @@ typedef struct lpn_ctx {
     lpn_value result;         /* RETURNING */
     struct { const char *fn; uint32_t site; } *trace;
     uint32_t ntrace, captrace;
+    uint64_t caught;          /* the last error lpn_catch answered (its bits, only compared) */
+    int64_t caught_site;      /* the site it was raised at, -1 when unknown */
 } lpn_ctx;
 /* The running actor's frame and reduction count (per domain thread; actors.c saves and restores
    it with lpn_cx around every switch): the low 32 bits are the nested non-tail LP calls, the high
@@ -151,7 +156,15 @@ lpn_value lpn_stack_overflow(void);
 lpn_value lpn_error_new(uint64_t cls, lpn_value msg); /* `Cls new: msg` (not raised); consumes msg */
 lpn_value lpn_lib_op(lpn_value v, lpn_value a, lpn_value b, int op); /* lib.c: the smaller library selectors by code; op last: three values fill the six argument registers (x86-64 never splits a struct between registers and stack) */
 void lpn_trace_push(const char *fn, uint32_t site);  /* the unwinding passes this frame */
+/* The frame a send through a dispatch stub was made from when it was a tail call (the caller's frame
+   is gone when the stub runs), NULL after a plain call, which records its own frame: set by the
+   sender before every stub call; the stub records it when the send itself fails (not understood, or
+   a primitive that calls no block raises), as `lp run` reports such an error in the sender's frame. */
+typedef struct lpn_frame { const char *fn; uint32_t site; } lpn_frame;
+extern __thread const lpn_frame *lpn_tail_frame;
+void lpn_trace_frame(const lpn_frame *f);             /* lpn_trace_push of f, if not NULL */
 lpn_value lpn_catch(uint64_t filter_cls);           /* the error being raised if it is a filter_cls, else UNWIND */
+lpn_value lpn_raise_site_of(lpn_value err);         /* `Error raiseSiteOf:`: file:line:col if err is the last caught; borrows */
 typedef struct lpn_saved lpn_saved;
 lpn_saved *lpn_unwind_save(void);                   /* set aside the unwinding while a cleanup runs; NULL: no
                                                        cleanup runs (LPN_SIGNALLED), the unwinding goes on */
@@ -161,6 +174,7 @@ lpn_value lpn_nlr(lpn_value home, lpn_value v);     /* `^v` in a block; consumes
 lpn_value lpn_nlr_take(lpn_home *home);             /* the ^ value if the unwinding returns to home, else UNWIND */
 void lpn_report_uncaught(void);
 lpn_value lpn_dnu(lpn_value recv, const char *selector); /* "X does not understand #sel"; consumes recv */
+const char *lpn_near_selector(const char *selector, const char *const *names);  /* near.c: "did you mean" */
 lpn_value lpn_unsupported(lpn_value recv, const char *selector);
 
 /* ---- num.c ---- */
