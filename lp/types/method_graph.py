@@ -47,7 +47,7 @@ class Receivers:
     syntax tells: a set of (class name, class side) roots, or UNKNOWN."""
 
     def __init__(self, graph, mi, body):
-        self.graph, self.mi = graph, mi
+        self.graph, self.mi, self.nodes = graph, mi, body
         self.bindings: dict[str, list] = {}
         self.params: set[str] = {p.name for p in mi.decl.params} if mi is not None else set()
         for n in body:
@@ -131,29 +131,42 @@ class MethodGraph:
     def __init__(self, ck, statements=()):
         self.ck = ck
         self.methods = ck.method_list
+        self.statements = statements
         self.index = {id(mi): i for i, mi in enumerate(self.methods)}
         self.by_sel: dict[str, list[int]] = {}
         for i, mi in enumerate(self.methods):
             self.by_sel.setdefault(mi.decl.selector, []).append(i)
+        self.nodes = [list(A.walk(mi.decl.body)) for mi in self.methods]
         self.hierarchy_memo: dict[str, list] = {}
         forms = ck.parts.forms
         prefixes = tuple(p for p, _ in ck.parts.prefix_forms)
         self.by_rule = lambda sel: sel in forms or sel.startswith(prefixes)
-        self.receivers: dict[int, Receivers] = {}
-        self.writes: dict[str, list] = {}   # field name -> (value, Receivers of where it is written)
-        for mi in self.methods:
-            self._note_writes(Receivers(self, mi, list(A.walk(mi.decl.body))), mi.decl.body, id(mi))
-        main = [n for s in statements for n in A.walk(s)]
-        self._note_writes(Receivers(self, None, main), main, None)
-        self.answers: dict[tuple, object] = {}   # ("method", id) or ("field", name) -> classes so far
+        self._receivers: dict[int, Receivers] = {}   # method index (None: the main program) -> its Receivers
+        self._writes = None
+        self.answers: dict[tuple, object] = {}   # ("method", index) or ("field", name) -> classes so far
         self.computes: dict[tuple, object] = {}
         self.solved = False
 
-    def _note_writes(self, rec, body, key):
-        self.receivers[key] = rec
-        for n in (A.walk(body) if isinstance(body, A.Node) else body):
-            if type(n) is A.RecordField:
-                self.writes.setdefault(n.name, []).append((n.value, rec))
+    def receivers(self, i):
+        rec = self._receivers.get(i)
+        if rec is None:
+            if i is None:
+                rec = Receivers(self, None, [n for s in self.statements for n in A.walk(s)])
+            else:
+                rec = Receivers(self, self.methods[i], self.nodes[i])
+            self._receivers[i] = rec
+        return rec
+
+    def writes(self, f):
+        """The values written to fields named f by a record anywhere, each with where it is written."""
+        if self._writes is None:
+            self._writes = {}
+            for i in [*range(len(self.methods)), None]:
+                rec = self.receivers(i)
+                for n in (self.nodes[i] if i is not None else rec.nodes):
+                    if type(n) is A.RecordField:
+                        self._writes.setdefault(n.name, []).append((n.value, rec))
+        return self._writes.get(f)
 
     def answer(self, cname, side, sel, node, rec):
         """What `sel` answers for a receiver of static class `cname` (its class side if `side`), typed as
@@ -203,25 +216,27 @@ class MethodGraph:
         return UNKNOWN if self.solved and not r else r
 
     def _method_answer(self, mi):
+        i = self.index[id(mi)]
+
         def compute():
-            rec = self.receivers[id(mi)]
-            body = mi.decl.body
-            return _union([rec.of(body)] + [rec.of(n.value) for n in A.walk(body) if type(n) is A.Return])
-        return self._approximation(("method", id(mi)), compute)
+            rec = self.receivers(i)
+            return _union([rec.of(mi.decl.body)] + [rec.of(n.value) for n in self.nodes[i] if type(n) is A.Return])
+        return self._approximation(("method", i), compute)
 
     def _field_answer(self, f):
-        writes = self.writes.get(f)
+        writes = self.writes(f)
         if not writes:
             return UNKNOWN
         return self._approximation(("field", f), lambda: _union(rec.of(v) for v, rec in writes))
 
-    def solve(self):
-        """The least fixed point of the answers: a recursive method answers what its other branches
-        do (the checker unifies each `^` and the body's value with one result type)."""
-        for mi in self.methods:
-            self.edges_of(mi)
+    def solve(self, methods):
+        """The least fixed point of the answers the sends of `methods` need: a recursive method
+        answers what its other branches do (the checker unifies each `^` and the body's value with
+        one result type)."""
+        for i in methods:
+            self.edges_of(i)
         while True:
-            for rec in self.receivers.values():
+            for rec in self._receivers.values():
                 rec.memo.clear()
             known = len(self.computes)
             changed = False
@@ -233,7 +248,7 @@ class MethodGraph:
             if not changed and len(self.computes) == known:
                 break
         self.solved = True
-        for rec in self.receivers.values():
+        for rec in self._receivers.values():
             rec.memo.clear()
 
     def hierarchy(self, cname):
@@ -267,12 +282,13 @@ class MethodGraph:
                     out.append(self.index[id(om)])
         return out
 
-    def edges_of(self, mi, narrow=True):
-        """The methods mi's sends may run: narrowed by the receivers' classes, or (`narrow` False) every
-        method named as they are."""
-        receivers = self.receivers[id(mi)]
+    def edges_of(self, i, narrow=True):
+        """The methods method i's sends may run: narrowed by the receivers' classes, or (`narrow`
+        False) every method named as they are."""
+        mi = self.methods[i]
+        receivers = self.receivers(i) if narrow else None
         out = set()
-        for n in A.walk(mi.decl.body):
+        for n in self.nodes[i]:
             t = type(n)
             if t is not A.Send and t is not A.Message:
                 continue
@@ -292,61 +308,71 @@ class MethodGraph:
         return sorted(out)
 
     def groups(self):
-        """The components, dependencies first. Narrowing only removes edges, so each component lies
-        inside one component of the graph by name alone; they come in that graph's order (and in
-        their own within it), so that what narrowing changes is only the split components: the
-        types of fields and actor protocols are shared by every method, so the order independent
-        components are inferred in shows in the diagnostics (and in what a shared type is taken to
-        be first)."""
-        self.solve()
-        by_name = self.components([self.edges_of(mi, narrow=False) for mi in self.methods])
-        rank = {id(mi): i for i, g in enumerate(by_name) for mi in g}
-        narrowed = self.components([self.edges_of(mi) for mi in self.methods])
-        return sorted(narrowed, key=lambda g: rank[id(g[0])])
-
-    def components(self, edges):
-        """Strongly connected components, dependencies first (Tarjan, iterative)."""
-        index = {}
-        low = {}
-        on = set()
-        stack = []
-        groups = []
-        counter = 0
-        for root in range(len(self.methods)):
-            if root in index:
+        """The components, dependencies first, as lists of methods. Narrowing only removes edges, so
+        it can only split a component of the graph by name alone: only those with several methods
+        are looked at again, and the pieces take their place, dependencies first. So the order of
+        independent components stays the one by name: it matters, since the types of fields and of
+        actor protocols are shared by every method (what one is taken to be first shows in the
+        diagnostics)."""
+        everything = list(range(len(self.methods)))
+        by_name = components(everything, [self.edges_of(i, narrow=False) for i in everything])
+        joined = [i for g in by_name if len(g) > 1 for i in g]
+        if joined:
+            self.solve(joined)
+        out = []
+        for g in by_name:
+            if len(g) == 1:
+                out.append(g)
                 continue
-            work = [(root, 0)]
-            while work:
-                v, i = work.pop()
-                if i == 0:
-                    index[v] = low[v] = counter
-                    counter += 1
-                    stack.append(v)
-                    on.add(v)
-                recurse = False
-                es = edges[v]
-                while i < len(es):
-                    w = es[i]
-                    i += 1
-                    if w not in index:
-                        work.append((v, i))
-                        work.append((w, 0))
-                        recurse = True
+            members = set(g)
+            out.extend(components(sorted(g), {i: [j for j in self.edges_of(i) if j in members] for i in g}))
+        return [[self.methods[i] for i in g] for g in out]
+
+
+def components(vertices, edges):
+    """Strongly connected components of the graph (edges[v]: v's successors), dependencies first
+    (Tarjan, iterative)."""
+    index = {}
+    low = {}
+    on = set()
+    stack = []
+    groups = []
+    counter = 0
+    for root in vertices:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on.add(v)
+            recurse = False
+            es = edges[v]
+            while i < len(es):
+                w = es[i]
+                i += 1
+                if w not in index:
+                    work.append((v, i))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                g = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    g.append(w)
+                    if w == v:
                         break
-                    if w in on:
-                        low[v] = min(low[v], index[w])
-                if recurse:
-                    continue
-                if low[v] == index[v]:
-                    g = []
-                    while True:
-                        w = stack.pop()
-                        on.discard(w)
-                        g.append(self.methods[w])
-                        if w == v:
-                            break
-                    groups.append(g)
-                if work:
-                    u = work[-1][0]
-                    low[u] = min(low[u], low[v])
-        return groups
+                groups.append(g)
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+    return groups
