@@ -136,6 +136,7 @@ class Checker(Unifier, Reporter):
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
         self.statements: list = []      # the main programs' statements (of every module), once declared
+        self.plan = None                # the method groups, as indices into method_list (method_groups)
         self.proxied: set[str] = set()   # classes a literal proxy (Remote, Grain) names (lp/types/proxies.py)
         self.proxy_contexts: list = []   # (protocol, proxy class): the actors proxied calls run in (proxies.py)
         self.constructions: list = []   # constructors sent to a class value, judged at the end (overrides.py)
@@ -226,8 +227,11 @@ class Checker(Unifier, Reporter):
 
     # ---- method groups -------------------------------------------------------------------
     def method_groups(self):
-        """Strongly connected components of the method graph, dependencies first (method_graph.py)."""
-        return MethodGraph(self, self.statements).groups()
+        """Strongly connected components of the method graph, dependencies first (method_graph.py). They
+        depend on the declarations only, so a second pass over the same program (check.py) reuses them."""
+        if self.plan is None:
+            self.plan = MethodGraph(self, self.statements).groups()
+        return [[self.method_list[i] for i in g] for g in self.plan]
 
     def self_type(self, info: ClassInfo, class_side: bool):
         if class_side:

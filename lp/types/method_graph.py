@@ -158,14 +158,15 @@ class MethodGraph:
         return rec
 
     def writes(self, f):
-        """The values written to fields named f by a record anywhere, each with where it is written."""
+        """The values written to fields named f by a record anywhere, each with where it is written
+        (a method's index, None for the main program)."""
         if self._writes is None:
             self._writes = {}
-            for i in [*range(len(self.methods)), None]:
-                rec = self.receivers(i)
-                for n in (self.nodes[i] if i is not None else rec.nodes):
+            main = self.receivers(None).nodes
+            for i, nodes in [*enumerate(self.nodes), (None, main)]:
+                for n in nodes:
                     if type(n) is A.RecordField:
-                        self._writes.setdefault(n.name, []).append((n.value, rec))
+                        self._writes.setdefault(n.name, []).append((n.value, i))
         return self._writes.get(f)
 
     def answer(self, cname, side, sel, node, rec):
@@ -227,7 +228,7 @@ class MethodGraph:
         writes = self.writes(f)
         if not writes:
             return UNKNOWN
-        return self._approximation(("field", f), lambda: _union(rec.of(v) for v, rec in writes))
+        return self._approximation(("field", f), lambda: _union(self.receivers(i).of(v) for v, i in writes))
 
     def solve(self, methods):
         """The least fixed point of the answers the sends of `methods` need: a recursive method
@@ -282,11 +283,24 @@ class MethodGraph:
                     out.append(self.index[id(om)])
         return out
 
-    def edges_of(self, i, narrow=True):
-        """The methods method i's sends may run: narrowed by the receivers' classes, or (`narrow`
-        False) every method named as they are."""
+    def edges_by_name(self, i):
+        """The methods named as method i's sends."""
+        out = set()
+        by_sel = self.by_sel
+        for n in self.nodes[i]:
+            t = type(n)
+            if t is A.Send or t is A.Message:
+                sel = n.selector
+                if sel not in UNIVERSAL_SIGS:   # see edges_of
+                    out.update(by_sel.get(sel, ()))
+                for named in selectors_named(n):
+                    out.update(by_sel.get(named, ()))
+        return sorted(out)
+
+    def edges_of(self, i):
+        """The methods method i's sends may run, narrowed by the receivers' classes."""
         mi = self.methods[i]
-        receivers = self.receivers(i) if narrow else None
+        receivers = self.receivers(i)
         out = set()
         for n in self.nodes[i]:
             t = type(n)
@@ -296,7 +310,7 @@ class MethodGraph:
             # A universal selector is typed by its library signature, which every override must
             # have, so its senders need not wait for (or be grouped with) the overrides.
             if sel not in UNIVERSAL_SIGS:
-                roots = receivers.of(n.receiver) if narrow and t is A.Send and not self.by_rule(sel) else UNKNOWN
+                roots = receivers.of(n.receiver) if t is A.Send and not self.by_rule(sel) else UNKNOWN
                 if roots is UNKNOWN:
                     out.update(self.by_sel.get(sel, ()))
                 elif type(n.receiver) is A.Name and n.receiver.name == "super" and not mi.class_side:
@@ -308,14 +322,14 @@ class MethodGraph:
         return sorted(out)
 
     def groups(self):
-        """The components, dependencies first, as lists of methods. Narrowing only removes edges, so
+        """The components, dependencies first, as lists of method indices. Narrowing only removes edges, so
         it can only split a component of the graph by name alone: only those with several methods
         are looked at again, and the pieces take their place, dependencies first. So the order of
         independent components stays the one by name: it matters, since the types of fields and of
         actor protocols are shared by every method (what one is taken to be first shows in the
         diagnostics)."""
         everything = list(range(len(self.methods)))
-        by_name = components(everything, [self.edges_of(i, narrow=False) for i in everything])
+        by_name = components(everything, [self.edges_by_name(i) for i in everything])
         joined = [i for g in by_name if len(g) > 1 for i in g]
         if joined:
             self.solve(joined)
@@ -326,7 +340,7 @@ class MethodGraph:
                 continue
             members = set(g)
             out.extend(components(sorted(g), {i: [j for j in self.edges_of(i) if j in members] for i in g}))
-        return [[self.methods[i] for i in g] for g in out]
+        return out
 
 
 def components(vertices, edges):
