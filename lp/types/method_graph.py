@@ -5,17 +5,23 @@ component must hold every method its members' sends may be typed against, and sh
 other: a method grouped with one it does not call loses its polymorphism there.
 
 A send `r sel` may reach every method named `sel` (the sound fallback) unless its receiver's
-class is known from the syntax alone, as the checker will type it:
-- `self`: the sender's class (its instance or class side), its superclasses and its subclasses
-  (on `Object` and `Number`, whose `self` is a variable, every class: the fallback);
-- `super`: the superclass and its ancestors (on the class side the checker starts at the class);
-- a class name: that class's class side and hierarchy; `X fields: {...}`, `X new` (when no class
-  of the chain defines `new` itself) and a class method's `self fields: {...}`: an instance of X;
-- `r with: {...}`: what `r` is; `(a. b)`: what `b` is;
+class is known from the syntax alone, as the checker will type it; then it reaches the methods of
+that class's hierarchy (ancestors and descendants) on its side, and a class side also `Object`'s
+instance methods (classes are objects). `Receivers` tells the class of:
+- `self` (not on `Object` and `Number`, whose `self` is a variable); `super` is `self`, but its
+  own sends reach only the superclass and its ancestors (on the class side the checker starts at
+  the class itself);
+- a class name (its class side), a literal, `X fields: {...}`, `r with: {...}` (what `r` is),
+  `(a. b)` (what `b` is), both literal branches of `ifTrue:ifFalse:`;
+- a send to a known class, as the checker's lookup answers it: a method answers what its body
+  and its `^`s do, a library signature its receiver, a class, or what its literal blocks answer
+  (`try: [...] onError: [...]`), `X new` an X, a field what every record writing a field of that
+  name anywhere does;
 - a name every binding of which in the method (`x := e`, never a parameter) is one of the above.
-A class side also answers `Object`'s instance methods (classes are objects). A selector some send
-is typed by rule (`parts.forms`: `spawn:`, `receive:` ...), a cascade's messages and the
-selectors a send names by Symbol (named_sends.py) keep the fallback.
+Answers and fields are solved as a least fixed point, so a recursive method answers what its
+other branches do. A selector typed by rule (`parts.forms`: `spawn:`, `receive:` ...), a
+cascade's messages, `Dynamic`, proxies, parameters and the selectors a send names by Symbol
+(named_sends.py) keep the fallback.
 """
 from __future__ import annotations
 
