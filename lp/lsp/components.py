@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from lp.syntax import ast as A
 from lp.types.library import BUILTIN_CLASSES, CLASS_SIGS, UNIVERSAL_SIGS, builtin_owners
+from lp.types.named_sends import performed_selector
 from lp.types.reliable_ops import named_selectors
 
 RECEIVES = frozenset({"receive", "receive:", "receive:after:do:"})
@@ -59,11 +60,6 @@ def _free_names(node, bound: frozenset, out: set) -> None:
         _free_names(c, bound, out)
 
 
-def _performed(n):
-    from lp.types.infer import performed_selector
-    return performed_selector(n)
-
-
 def _is_spawn(n) -> bool:
     return type(n) is A.Send and n.selector in SPAWNS and type(n.receiver) is A.Name and n.receiver.name == "Actor"
 
@@ -80,8 +76,9 @@ def _escaping_actor_block(spawn) -> bool:
     return False
 
 
-def _running_actor(body, f: Facts) -> None:
-    """Sends and uses of `Actor` by the actor running `body`, skipping the bodies of actors it spawns."""
+def _running_actor(body, f: Facts, performed: dict) -> None:
+    """Sends and uses of `Actor` by the actor running `body`, skipping the bodies of actors it spawns
+    (`performed`: id of a send -> the selector its `Remote perform:` names, found by facts_of)."""
     stack = [body]
     while stack:
         n = stack.pop()
@@ -92,9 +89,9 @@ def _running_actor(body, f: Facts) -> None:
             continue
         if t is A.Send or t is A.Message:
             f.direct.add(n.selector)
-            performed = _performed(n)
-            if performed is not None:   # the method runs in this actor (lp/types/infer.py)
-                f.direct.add(performed)
+            sel = performed.get(id(n))
+            if sel is not None:   # the method runs in this actor (lp/types/infer.py)
+                f.direct.add(sel)
             if n.selector in RECEIVES:
                 f.actor = True
         elif t is A.Name and n.name == "Actor":
@@ -118,19 +115,21 @@ def facts_of(item) -> Facts:
     elif isinstance(item, A.Assign):
         f.binds = item.name
         body = item.value
+    performed = {}
     for n in A.walk(body):
         t = type(n)
         if t is A.Send or t is A.Message:
             f.sends.add(n.selector)
-            performed = _performed(n)
-            if performed is not None:
-                f.sends.add(performed)
+            sel = performed_selector(n)
+            if sel is not None:
+                f.sends.add(sel)
+                performed[id(n)] = sel
             f.sends.update(named_selectors(n))   # a reliable call's op and handler Symbols
         elif t is A.RecordField:
             f.sends.add(n.name)
         elif t is A.Name and n.name[:1].isupper():
             f.classes.add(n.name)
-    _running_actor(body, f)
+    _running_actor(body, f, performed)
     if not f.method:
         names: set = set()
         _free_names(body, frozenset(), names)

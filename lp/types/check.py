@@ -98,6 +98,9 @@ def _check(ck: Checker, program, imports):
         if generic:
             ck.proxied = first.proxied
             ck.guard(program, ck.declare, items)
+            if len(ck.method_list) == len(first.method_list) and all(
+                    a.decl is b.decl for a, b in zip(ck.method_list, first.method_list)):
+                ck.plan = first.plan   # the same declarations: the same method groups
             ck.guard(program, ck.infer_methods)
         _statements(ck, program, modules)
         recursive = recursive_classes(ck) & set(generic)

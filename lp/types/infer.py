@@ -14,10 +14,10 @@ from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types import overrides
 from lp.types import traps
-from lp.types import reliable_ops
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
+from lp.types.method_graph import MethodGraph
 from lp.types.reports import class_problem
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, INTERNAL, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
@@ -116,13 +116,6 @@ def _within(part, whole) -> bool:
     return type(whole) is TCon and any(_within(part, a) for a in whole.args)
 
 
-def performed_selector(n):
-    """The selector `Remote perform: #sel on: obj withArguments: args` names with a literal, else None."""
-    if n.selector == "perform:on:withArguments:" and n.args and type(n.args[0]) is A.SymLit:
-        return n.args[0].name
-    return None
-
-
 class Checker(Unifier, Reporter):
     """One check of one program. `parts` (lp/types/parts.py) holds the sends typed by rule
     (special.py) and the actor sends and receives (actors.py): `parts.forms`, `parts.sends` and
@@ -142,6 +135,8 @@ class Checker(Unifier, Reporter):
         self.owners: dict[str, set[str]] = {}
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
+        self.statements: list = []      # the main programs' statements (of every module), once declared
+        self.plan = None                # the method groups, as indices into method_list (method_groups)
         self.proxied: set[str] = set()   # classes a literal proxy (Remote, Grain) names (lp/types/proxies.py)
         self.proxy_contexts: list = []   # (protocol, proxy class): the actors proxied calls run in (proxies.py)
         self.constructions: list = []   # constructors sent to a class value, judged at the end (overrides.py)
@@ -181,6 +176,7 @@ class Checker(Unifier, Reporter):
 
     # ---- declarations ---------------------------------------------------------------
     def declare(self, items):
+        self.statements = [i for i in items if not isinstance(i, (A.ClassDecl, A.MethodDecl, A.Import))]
         classes = [i for i in items if isinstance(i, A.ClassDecl)]
         builtins = {name: (info.superclass, tuple(info.fields)) for name, info in self.table.classes.items()}
         v = validate(classes, builtins)
@@ -231,69 +227,11 @@ class Checker(Unifier, Reporter):
 
     # ---- method groups -------------------------------------------------------------------
     def method_groups(self):
-        """Strongly connected components of the method graph, dependencies first (Tarjan, iterative)."""
-        by_sel: dict[str, list[int]] = {}
-        for i, mi in enumerate(self.method_list):
-            by_sel.setdefault(mi.decl.selector, []).append(i)
-        edges = []
-        for mi in self.method_list:
-            out = set()
-            for n in A.walk(mi.decl.body):
-                sel = getattr(n, "selector", None)
-                # A universal selector is typed by its library signature, which every override must
-                # have, so its senders need not wait for (or be grouped with) the overrides.
-                if sel is not None and type(n) in (A.Send, A.Message) and sel not in UNIVERSAL_SIGS:
-                    out.update(by_sel.get(sel, ()))
-                    performed = performed_selector(n)
-                    if performed is not None:
-                        out.update(by_sel.get(performed, ()))
-                    for named in reliable_ops.named_selectors(n):
-                        out.update(by_sel.get(named, ()))
-            edges.append(sorted(out))
-        index = {}
-        low = {}
-        on = set()
-        stack = []
-        groups = []
-        counter = 0
-        for root in range(len(self.method_list)):
-            if root in index:
-                continue
-            work = [(root, 0)]
-            while work:
-                v, i = work.pop()
-                if i == 0:
-                    index[v] = low[v] = counter
-                    counter += 1
-                    stack.append(v)
-                    on.add(v)
-                recurse = False
-                es = edges[v]
-                while i < len(es):
-                    w = es[i]
-                    i += 1
-                    if w not in index:
-                        work.append((v, i))
-                        work.append((w, 0))
-                        recurse = True
-                        break
-                    if w in on:
-                        low[v] = min(low[v], index[w])
-                if recurse:
-                    continue
-                if low[v] == index[v]:
-                    g = []
-                    while True:
-                        w = stack.pop()
-                        on.discard(w)
-                        g.append(self.method_list[w])
-                        if w == v:
-                            break
-                    groups.append(g)
-                if work:
-                    u = work[-1][0]
-                    low[u] = min(low[u], low[v])
-        return groups
+        """Strongly connected components of the method graph, dependencies first (method_graph.py). They
+        depend on the declarations only, so a second pass over the same program (check.py) reuses them."""
+        if self.plan is None:
+            self.plan = MethodGraph(self, self.statements).groups()
+        return [[self.method_list[i] for i in g] for g in self.plan]
 
     def self_type(self, info: ClassInfo, class_side: bool):
         if class_side:
@@ -403,8 +341,11 @@ class Checker(Unifier, Reporter):
         shown = overrides.texts(theirs.args[2:], mine.args[2:], theirs.args[1])
         before = [_demands(x) for x in theirs.args[2:-1]]
         for i, (x, y) in enumerate(zip(theirs.args[2:], mine.args[2:])):
-            if i == len(mine.args) - 3 and self.narrower_arguments(mi, theirs.args[2:], before, whose, parent.decl):
+            answer = i == len(mine.args) - 3
+            if answer and self.narrower_arguments(mi, theirs.args[2:], before, whose, parent.decl):
                 return
+            if answer and overrides.covariant_answer(self, x, y):
+                continue
             clash = self.unify(overrides.blamed(x, y, mi, self.level), y)
             if clash:
                 self.report(P.Mismatch("override", (overrides.method_name(mi), whose, i + 1,

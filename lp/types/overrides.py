@@ -44,6 +44,18 @@ def blamed(theirs, mine, mi, level):
     return theirs
 
 
+def covariant_answer(ck, theirs, mine) -> bool:
+    """Does the override answer instances of a user subclass of the class the overridden method
+    answers (`A >> copy = self`, `B >> copy = B new`)? A `B` is an `A`, so a send typed against the
+    overridden method (answering `A`) may run the override; a send to a `B` is typed against the
+    override and answers `B`. Only plain classes: a class with type parameters (`reply`) is not."""
+    x, y = prune(theirs), prune(mine)
+    if type(x) is not TCon or type(y) is not TCon or x.args or y.args or x.name == y.name:
+        return False
+    info = ck.table.get(y.name)
+    return info is not None and not info.builtin and ck.table.is_ancestor(x.name, y.name)
+
+
 def signature_text(types, namer) -> str:
     *args, result = types
     return (", ".join(show(a, namer) for a in args) + " -> " if args else "-> ") + show(result, namer)

@@ -13,7 +13,7 @@ from lp.syntax import ast as A
 from lp.types import constraints as C
 from lp.types import problems as P
 from lp.types.generics import align
-from lp.types.infer import performed_selector
+from lp.types.named_sends import performed_selector
 from lp.types.errors import did_you_mean
 from lp.types.library import INSTANCE_SIGS, UNIVERSAL_SIGS, parse_sig
 from lp.types.terms import DYN, ERR, TCon, TVar, prune, show
