@@ -96,11 +96,11 @@ class LastUses:
 def _reads(b: I.Body) -> set:
     out: set = set()
     for s in b.stmts:
-        out |= _reads_expr(s)
+        out |= reads_expr(s)
     return out
 
 
-def _reads_expr(e) -> set:
+def reads_expr(e) -> set:
     """Every variable read anywhere inside e (closures: their captures)."""
     out, todo = set(), [e]
     while todo:

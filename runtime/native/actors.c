@@ -646,8 +646,9 @@ static int resolve(future *u, lpn_value v) {
     return 1;
 }
 
-/* `to ! msg`: answers msg. */
-lpn_value lpn_actor_send(lpn_value to, lpn_value msg) {
+/* `to ! msg` with `to` borrowed (the compiler passes a variable that lives on without a dup):
+   answers msg. */
+lpn_value lpn_actor_send_b(lpn_value to, lpn_value msg) {
     lpn_share(msg);
     lpn_dup(msg);
     if (ops_of(to) == &reply_ops) {
@@ -657,8 +658,14 @@ lpn_value lpn_actor_send(lpn_value to, lpn_value msg) {
         if (a) lprt_send(a, encode(msg));
         else lpn_drop(msg);
     }
-    lpn_drop(to);
     return msg;
+}
+
+/* `to ! msg`, consuming to. */
+lpn_value lpn_actor_send(lpn_value to, lpn_value msg) {
+    lpn_value r = lpn_actor_send_b(to, msg);
+    lpn_drop(to);
+    return r;
 }
 
 lpn_value lpn_actor_ask(lpn_value to, lpn_value msg) {
@@ -746,10 +753,8 @@ static int key_matches(const lpn_value *k, lpn_value v) {
 }
 
 static int check_receiver(lpn_value me, nactor *s) {
-    if (actor_of(me) == s->a) {
-        lpn_drop(me);
-        return 1;
-    }
+    if (actor_of(me) == s->a) return 1;
+    lpn_dup(me);
     lpn_value d = lpn_describe(me);
     lpn_raise("only an actor can receive its own messages; this is %s, not the running actor",
               ((lpn_str *)lpn_ptr(d))->data);
@@ -757,7 +762,7 @@ static int check_receiver(lpn_value me, nactor *s) {
     return 0;
 }
 
-/* Selective receive: the oldest message some key matches (keys borrowed; none: any message).
+/* Selective receive: the oldest message some key matches (me and keys borrowed; none: any message).
    Answers the entry's index with the message in *out, -1 after the timeout, -2 when raising. */
 int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t nkeys, int64_t has_tmo,
                     const char *what, int64_t site, lpn_value *out) {
