@@ -296,7 +296,7 @@ static void *encode(lpn_value v) {
 }
 
 /* The value in p, borrowed. */
-static lpn_value view(void *p) {
+static inline lpn_value view(void *p) {
     uintptr_t x = (uintptr_t)p;
     switch (TAG(p)) {
     case T_HEAP: return lpn_ref(p);
@@ -649,8 +649,10 @@ static int resolve(future *u, lpn_value v) {
 /* `to ! msg` with `to` borrowed (the compiler passes a variable that lives on without a dup):
    answers msg. */
 lpn_value lpn_actor_send_b(lpn_value to, lpn_value msg) {
-    lpn_share(msg);
-    lpn_dup(msg);
+    if (lpn_is_heap(msg)) {
+        lpn_share(msg);
+        lpn_dup_obj(lpn_ptr(msg));
+    }
     if (ops_of(to) == &reply_ops) {
         resolve((future *)lpn_ptr(((fut_holder *)lpn_ptr(to))->fut), msg);
     } else {
@@ -748,7 +750,7 @@ static void as_user(nactor *s, lprt_msg *m) {
 }
 
 static int key_matches(const lpn_value *k, lpn_value v) {
-    if (k->cls == LPN_CLASS) return lpn_is_kind_of(v.cls, k->bits);
+    if (k->cls == LPN_CLASS) return (v.cls == k->bits && v.cls < lpn_prog.nclasses) || lpn_is_kind_of(v.cls, k->bits);
     return k->cls == v.cls && lpn_equal_b(*k, v);
 }
 
@@ -783,10 +785,10 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
     for (;;) {
         lprt_msg *m = cursor ? lprt_mbox_after(s->a, cursor) : lprt_mbox_first(s->a);
         while (m) {
-            lprt_msg *next = lprt_mbox_next(s->a, m);
             cursor = m->seq;
             if ((m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) ||
                 (m->kind == LPRT_MSG_DOWN && is_stale_down(s, m->ref, 1))) {
+                lprt_msg *next = lprt_mbox_next(s->a, m);
                 take_free(s, m);
                 m = next;
                 continue;
@@ -795,11 +797,12 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
             lpn_value v = view(m->value);
             for (int64_t i = 0; i < (nkeys ? nkeys : 1); i++) {
                 if (nkeys && !key_matches(&keys[i], v)) continue;
-                *out = value_of(m->value);
+                lpn_dup(v);
+                *out = v;
                 take_free(s, m);
                 return i;
             }
-            m = next;
+            m = lprt_mbox_next(s->a, m);
         }
         if (deadline >= 0 && (timed_out || lprt_now() >= deadline)) return -1;
         s->wait_what = what;
