@@ -25,6 +25,8 @@ p := Actor spawn: [:me | Loops pong: me to: main].
 p ! 1.
 (main receive: { Integer -> [:v | v] }) printNl.
 p ! -1.
+Actor spawn: [:me | main ! 7].
+(main receive: { Integer -> [:v | v] }) printNl.
 """
 
 
@@ -44,8 +46,12 @@ def test_receive_loops_count_nothing_per_message(tmp_path):
         body = _function(ll, name)
         assert "@lpn_receive(" in body and "@lpn.dup(" not in body, name
     assert "@lpn_actor_send_b(" in _function(ll, "pong:to:")
+    # the spawned block sends to its capture `main` without counting it
+    blocks = re.findall(r"^define [^\n]*@lp\.block\.\d+\([^\n]*\n(.*?)^}", ll, re.M | re.S)
+    sending = [b for b in blocks if "@lpn_actor_send(" in b or "@lpn_actor_send_b(" in b]
+    assert len(sending) == 1 and "@lpn_actor_send_b(" in sending[0] and "@lpn.dup(" not in sending[0]
     got = run([str(tmp_path / "loops"), "--domains", "2"], cwd=tmp_path)
-    assert (got.status, got.stdout) == (0, b"55\n2\n")
+    assert (got.status, got.stdout) == (0, b"55\n2\n7\n")
 
 
 BORROWED = ROOT / "tests/native/actor_programs/borrowed_operands.lp"
