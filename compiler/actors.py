@@ -17,6 +17,7 @@ C_FUNCS = {
     "lpn_actor_self": ("V", []),
     "lpn_actor_spawn": ("V", ["v", "i64", "i64"]),
     "lpn_actor_send": ("V", ["v", "v"]),
+    "lpn_actor_send_b": ("V", ["v", "v"]),
     "lpn_actor_ask": ("V", ["v", "v"]),
     "lpn_receive": ("i64", ["v", "v", "p", "i64", "i64", "p", "i64", "p"]),
     "lpn_actor_sleep": ("V", ["v"]),
@@ -82,6 +83,7 @@ for _key, _emit in {
     if _emit is not None:
         prims.PRIMS[("Actor", _key[0], _key[1])] = _emit
 
+prims.BORROWING[("Actor", False, "!")] = _call("lpn_actor_send_b", 1)
 prims.PRIMS[("Future", False, "isResolved")] = _call("lpn_future_is_resolved", 0, BOOL, False)
 prims.PRIMS[("Promise", True, "new")] = _call("lpn_promise_new", 0, None, False, lead_class=True)
 prims.PRIMS[("Promise", False, "future")] = _call("lpn_promise_future", 0, None, False)
@@ -128,7 +130,7 @@ def _await(g, sel, n, site, tail, ty):
 def _receive_any(g, sel, n, site, tail, ty):
     me = g.pop()
     out = _slot(g, VAL)
-    _scan(g, me, [], g.nil(), False, ANY, site, out)
+    _scan(g, me, True, [], g.nil(), False, ANY, site, out)
     r = g.b.load(out, typ=VAL)
     return g.push(V(g.b.extract_value(r, 0), g.b.extract_value(r, 1), ty if ty.known else I.UNKNOWN))
 
@@ -142,8 +144,9 @@ def _slot(g, ty):
     return b.inttoptr(b.ptrtoint(b.alloca(ty), I64), PTR)
 
 
-def _scan(g, me: V, keys: list[V], tmo: V, has_tmo: bool, what: str, site, out):
-    """Call lpn_receive (it consumes me and tmo; keys are borrowed). Unwinds on -2; answers the index."""
+def _scan(g, me: V, own_me: bool, keys: list[V], tmo: V, has_tmo: bool, what: str, site, out):
+    """Call lpn_receive (it consumes tmo and borrows me and the keys; an owned me is dropped after).
+    Unwinds on -2; answers the index."""
     karr = ir.Constant(PTR, None)
     if keys:
         karr = _slot(g, ir.ArrayType(VAL, len(keys)))
@@ -153,6 +156,8 @@ def _scan(g, me: V, keys: list[V], tmo: V, has_tmo: bool, what: str, site, out):
                                              c64(int(has_tmo)), g.mod.layout.cstring(what), _site(site), out])
     for v in reversed(keys):
         g.drop(v)
+    if own_me:
+        g.drop(me)
     bad = g.fn.append_basic_block("recv_raised")
     ok = g.fn.append_basic_block("recv_ok")
     g.b.cbranch(g.b.icmp_signed("==", idx, c64(-2)), bad, ok)
@@ -193,7 +198,8 @@ def receive(g, e: I.Receive, tail: bool):
     handler body inlined."""
     if g.home is not None:
         tail = False
-    if g.value(e.actor, False) is None:
+    me = g.borrowed(e.actor, [k for k, _, _ in e.entries] + [e.timeout])   # no dup, no drop
+    if me is None and g.value(e.actor, False) is None:
         return g.dead()
     keys = []
     for key, _, _ in e.entries:
@@ -211,10 +217,12 @@ def receive(g, e: I.Receive, tail: bool):
     else:
         tmo = g.nil()
     keys = g.pop_n(len(keys))
-    me = g.pop()
+    own_me = me is None
+    if own_me:
+        me = g.pop()
     out = _slot(g, VAL)
     site = g.site(e.span)
-    idx = _scan(g, me, keys if e.entries else [], tmo, e.timeout is not None, _what(e), site, out)
+    idx = _scan(g, me, own_me, keys if e.entries else [], tmo, e.timeout is not None, _what(e), site, out)
 
     def arm(var, body):
         def bound():

@@ -13,6 +13,7 @@ from llvmlite import ir
 
 from lp.compiler.dynamic import is_dynamic, require, settle
 from lp.compiler.layout import CLASS_VALUE, FIRST_HEAP, I32, I64, IMMEDIATE_CLASSES, PTR, UNWIND
+from lp.compiler.lastuse import reads_expr
 from lp.compiler.unsupported import Unsupported
 from lp.ir import nodes as I
 
@@ -392,6 +393,25 @@ class FunctionGen:
         w = V(v.cls, v.bits, var.type if var.type.known and not is_dynamic(v.ty) else v.ty)
         self.dup(w)
         return self.push(w)
+
+    def borrowed(self, e, later=()) -> V | None:
+        """For a callee that borrows its operand e: the value of a variable read that is not the
+        variable's last on its path and that the operands evaluated after it (`later`) do not
+        read (so the binding, or the block holding the capture, still holds it during and after
+        the call), neither dup'd nor pushed; None for any other expression."""
+        if not isinstance(e, I.Ref):
+            return None
+        if any(e.var.id in reads_expr(x) for x in later if x is not None and not isinstance(x, str)):
+            return None
+        v = self.env.get(e.var.id)
+        if v is not None and id(e) in self.last:
+            return None
+        if v is None:
+            k = self.caps.get(e.var.id)   # a block's capture: the block holds it until it returns
+            if k is None:
+                return None
+            v = self.load_value(self.block_ptr, BLOCK_CAPS + 16 * k, e.var.type)
+        return V(v.cls, v.bits, e.var.type if e.var.type.known and not is_dynamic(v.ty) else v.ty)
 
     def x_Ref(self, e: I.Ref, tail) -> V:
         return self.ref(e.var, id(e))

@@ -4,7 +4,8 @@ generator can move the value instead of `dup`ing it and dropping the binding lat
 A backward pass over one function body in evaluation order, keeping the set of variables
 used later. A read is a last use when its variable is not in that set. Branches are
 analysed separately and joined; a loop body's reads of variables bound outside it are
-never last (the body runs again); `^` and tail calls end the path. Sockets are never moved
+never last (the body runs again); a receive's handlers are branches; `^` and tail calls end
+the path. Sockets are never moved
 (HELD). A closure's captures
 count as reads where the closure is made; its body is another function.
 """
@@ -79,18 +80,27 @@ class LastUses:
         if isinstance(e, I.MakeRecord):
             return self.exprs(list(e.values), live)
         if isinstance(e, I.Receive):
-            return live | _reads_expr(e)
+            # the actor, the keys and the timeout are evaluated first; then one handler (or the
+            # timeout's body) runs, each a branch like an If's
+            arms = [self.body(b, set(live)) for _, _, b in e.entries]
+            if e.on_timeout is not None:
+                arms.append(self.body(e.on_timeout, set(live)))
+            live = live.union(*arms)
+            if e.timeout is not None:
+                live = self.expr(e.timeout, live)
+            live = self.exprs([k for k, _, _ in e.entries if not isinstance(k, str)], live)
+            return self.expr(e.actor, live)
         return live
 
 
 def _reads(b: I.Body) -> set:
     out: set = set()
     for s in b.stmts:
-        out |= _reads_expr(s)
+        out |= reads_expr(s)
     return out
 
 
-def _reads_expr(e) -> set:
+def reads_expr(e) -> set:
     """Every variable read anywhere inside e (closures: their captures)."""
     out, todo = set(), [e]
     while todo:

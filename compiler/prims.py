@@ -21,6 +21,7 @@ from lp.compiler.unsupported import Unsupported
 from lp.ir import nodes as I
 
 PRIMS: dict = {}
+BORROWING: dict = {}   # the same keys: an emitter whose C function borrows the receiver (compiler/sends.py)
 INT, FLOAT, BOOL, STR = I.Ty("Integer"), I.Ty("Float"), I.Ty("Boolean"), I.Ty("String")
 
 

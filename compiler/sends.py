@@ -28,6 +28,9 @@ class Sends:
             return self.build_instance(g, e)
         if sel == "with:" and isinstance(e.args[0], I.MakeRecord):
             return self.copy_instance(g, e)
+        r = self.borrowing_prim(g, e, tail)
+        if r is not None:
+            return r
         for x in (e.receiver, *e.args):
             if g.value(x, False) is None:
                 g.dead()
@@ -61,6 +64,23 @@ class Sends:
             settle_library_args(g, e, recv.ty, g.owned[len(g.owned) - n:], site)
             return prims.PRIMS[x](g, sel, n, site, tail, e.type)
         raise Unsupported(f"#{sel} on {x[0]}{' class' if x[1] else ''}", e.span)
+
+    def borrowing_prim(self, g, e: I.Send, tail: bool):
+        """A primitive that borrows its receiver (prims.BORROWING: `!`) sent to a variable that
+        lives on: the binding's value is passed as it is, no dup before the call nor drop after
+        (an Actor's count is atomic). None when the send is not one."""
+        recv = g.borrowed(e.receiver, e.args) if e.super_from is None else None
+        target = self.mod.static_target(recv.ty, e.selector) if recv is not None else None
+        if target is None or target[0][0] != "prim" or target[0][1] not in prims.BORROWING:
+            return None
+        for x in e.args:
+            if g.value(x, False) is None:
+                g.dead()
+        n = len(e.args)
+        site = g.site(e.span)
+        settle_library_args(g, e, recv.ty, g.owned[len(g.owned) - n:], site)
+        g.owned.insert(len(g.owned) - n, recv)   # popped, never dropped: the primitive borrows it
+        return prims.BORROWING[target[0][1]](g, e.selector, n, site, tail, e.type)
 
     def field_get(self, g, recv: V, index: int, ty: I.Ty, site: int | None = None) -> V:
         ptr = g.as_ptr(recv)

@@ -107,10 +107,11 @@ def main():
                 speedup.setdefault(b, {})[d] = lp
                 peak = max((m[0] for m in measured), default=None)
                 cpu = median([m[1] for m in measured])
-                c = None
+                c, c_measured = None, []
                 if b in PEERS:
-                    c = median([rate(run([os.path.join(tmp, "c", b), str(d)], args.timeout), C_LINE, 3, 5)
-                                for _ in range(args.repeat)])
+                    c = median([rate(run([os.path.join(tmp, "c", b), str(d)], args.timeout, measure=c_measured),
+                                     C_LINE, 3, 5) for _ in range(args.repeat)])
+                c_cpu = median([m[1] for m in c_measured])
                 er = None
                 if ebin and b in PEERS:
                     plimit = ["+P", "2000000"] if b == "skynet" else []
@@ -120,11 +121,12 @@ def main():
                 interp = rate(run([PY, "-m", "lp", "run", "--domains", str(d), small_src], args.timeout, REPO),
                               LP_LINE, 2, 4)
                 rows.append([b, str(d), fmt(lp), "-" if cpu is None else f"{cpu:.2f}",
-                             "-" if peak is None else f"{peak / 1024:.1f}", fmt(c), fmt(er), fmt(interp),
-                             ratio(lp, c), ratio(lp, er), ratio(lp, interp)])
+                             "-" if peak is None else f"{peak / 1024:.1f}", fmt(c),
+                             "-" if c_cpu is None else f"{c_cpu:.2f}", fmt(er), fmt(interp),
+                             ratio(lp, c), ratio(c_cpu, cpu), ratio(lp, er), ratio(lp, interp)])
                 print("  " + " ".join(rows[-1]), flush=True)
-        hdr = ["bench", "dom", "LP binary/s", "CPU s", "peak MB", "C/s", "Erlang/s", "lp run/s", "binary/C",
-               "binary/Erlang", "binary/lp run"]
+        hdr = ["bench", "dom", "LP binary/s", "CPU s", "peak MB", "C/s", "C CPU s", "Erlang/s", "lp run/s",
+               "binary/C", "CPU C/binary", "binary/Erlang", "binary/lp run"]
         table = [hdr] + rows
         w = [max(len(r[i]) for r in table) for i in range(len(hdr))]
         print()
@@ -133,7 +135,8 @@ def main():
             if k == 0:
                 print("  ".join("-" * x for x in w))
         print("\n(ratios > 1: the LP binary is faster; lp run at sizes / %d; CPU s and peak MB: the LP binary's"
-              " user+system time (median) and peak RSS (largest) over its runs)" % args.run_scale)
+              " user+system time (median) and peak RSS (largest) over its runs; C CPU s: the C program's;"
+              " CPU C/binary: their ratio, the work done, which a loaded machine does not blur)" % args.run_scale)
         for b, by in speedup.items():
             if by.get(1) and by.get(2):
                 print(f"{b}: 2 domains / 1 domain = {by[2] / by[1]:.2f}x")

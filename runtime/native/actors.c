@@ -296,7 +296,7 @@ static void *encode(lpn_value v) {
 }
 
 /* The value in p, borrowed. */
-static lpn_value view(void *p) {
+static inline lpn_value view(void *p) {
     uintptr_t x = (uintptr_t)p;
     switch (TAG(p)) {
     case T_HEAP: return lpn_ref(p);
@@ -646,10 +646,13 @@ static int resolve(future *u, lpn_value v) {
     return 1;
 }
 
-/* `to ! msg`: answers msg. */
-lpn_value lpn_actor_send(lpn_value to, lpn_value msg) {
-    lpn_share(msg);
-    lpn_dup(msg);
+/* `to ! msg` with `to` borrowed (the compiler passes a variable that lives on without a dup):
+   answers msg. */
+lpn_value lpn_actor_send_b(lpn_value to, lpn_value msg) {
+    if (lpn_is_heap(msg)) {
+        lpn_share(msg);
+        lpn_dup_obj(lpn_ptr(msg));
+    }
     if (ops_of(to) == &reply_ops) {
         resolve((future *)lpn_ptr(((fut_holder *)lpn_ptr(to))->fut), msg);
     } else {
@@ -657,8 +660,14 @@ lpn_value lpn_actor_send(lpn_value to, lpn_value msg) {
         if (a) lprt_send(a, encode(msg));
         else lpn_drop(msg);
     }
-    lpn_drop(to);
     return msg;
+}
+
+/* `to ! msg`, consuming to. */
+lpn_value lpn_actor_send(lpn_value to, lpn_value msg) {
+    lpn_value r = lpn_actor_send_b(to, msg);
+    lpn_drop(to);
+    return r;
 }
 
 lpn_value lpn_actor_ask(lpn_value to, lpn_value msg) {
@@ -741,15 +750,13 @@ static void as_user(nactor *s, lprt_msg *m) {
 }
 
 static int key_matches(const lpn_value *k, lpn_value v) {
-    if (k->cls == LPN_CLASS) return lpn_is_kind_of(v.cls, k->bits);
+    if (k->cls == LPN_CLASS) return (v.cls == k->bits && v.cls < lpn_prog.nclasses) || lpn_is_kind_of(v.cls, k->bits);
     return k->cls == v.cls && lpn_equal_b(*k, v);
 }
 
 static int check_receiver(lpn_value me, nactor *s) {
-    if (actor_of(me) == s->a) {
-        lpn_drop(me);
-        return 1;
-    }
+    if (actor_of(me) == s->a) return 1;
+    lpn_dup(me);
     lpn_value d = lpn_describe(me);
     lpn_raise("only an actor can receive its own messages; this is %s, not the running actor",
               ((lpn_str *)lpn_ptr(d))->data);
@@ -757,7 +764,7 @@ static int check_receiver(lpn_value me, nactor *s) {
     return 0;
 }
 
-/* Selective receive: the oldest message some key matches (keys borrowed; none: any message).
+/* Selective receive: the oldest message some key matches (me and keys borrowed; none: any message).
    Answers the entry's index with the message in *out, -1 after the timeout, -2 when raising. */
 int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t nkeys, int64_t has_tmo,
                     const char *what, int64_t site, lpn_value *out) {
@@ -778,10 +785,10 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
     for (;;) {
         lprt_msg *m = cursor ? lprt_mbox_after(s->a, cursor) : lprt_mbox_first(s->a);
         while (m) {
-            lprt_msg *next = lprt_mbox_next(s->a, m);
             cursor = m->seq;
             if ((m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) ||
                 (m->kind == LPRT_MSG_DOWN && is_stale_down(s, m->ref, 1))) {
+                lprt_msg *next = lprt_mbox_next(s->a, m);
                 take_free(s, m);
                 m = next;
                 continue;
@@ -790,11 +797,12 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
             lpn_value v = view(m->value);
             for (int64_t i = 0; i < (nkeys ? nkeys : 1); i++) {
                 if (nkeys && !key_matches(&keys[i], v)) continue;
-                *out = value_of(m->value);
+                lpn_dup(v);
+                *out = v;
                 take_free(s, m);
                 return i;
             }
-            m = next;
+            m = lprt_mbox_next(s->a, m);
         }
         if (deadline >= 0 && (timed_out || lprt_now() >= deadline)) return -1;
         s->wait_what = what;
