@@ -150,6 +150,18 @@ def test_a_program_not_observed_does_not_load_the_observer(tmp_path):
     assert (r.returncode, r.stdout, r.stderr) == (0, b"false\n", b"")
 
 
+def test_the_observer_is_not_rechecked_with_the_program_but_its_classes_still_clash(tmp_path):
+    # `lp run --observe` checks the program as without the flag (the Observer's modules are
+    # checked on their own, tests/types/test_seeds_and_examples.py); a class of theirs declared
+    # again by the program is still refused, before anything runs
+    prog = tmp_path / "p.lp"
+    prog.write_text("Object subclass: #HttpServer.\n1 printNl.\n")
+    assert run_lp("run", str(prog)).stdout == b"1\n"
+    r = run_lp("run", "--observe", "0", str(prog))
+    assert r.returncode == 1 and r.stdout == b"" and b"observing at" not in r.stderr
+    assert b"The class `HttpServer` is declared twice." in r.stderr and b"p.lp:1:1" in r.stderr
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_hundred_thousand_actors_one_page_per_tick(mode):
     with Observed(Path(__file__).with_name("many.lp"), mode=mode) as o:
