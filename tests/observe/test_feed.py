@@ -117,6 +117,17 @@ def test_nonsense_queries_are_ignored(tree):
             assert tick["actors"]["sort"] in ("id",) and tick["actors"]["size"] <= 200
 
 
+def test_an_observed_binary_never_loads_openssl(tree):
+    # the page and its WebSocket need no TLS: OpenSSL is loaded on first use, not linked
+    # (runtime/openssl_load.c), so none of its pages are resident (docs/observer.md, "Measured")
+    if tree.mode != "build":
+        pytest.skip("a binary's mappings")
+    with tree.ticks() as feed:
+        feed.next()
+        maps = Path(f"/proc/{tree.proc.pid}/maps").read_text()
+    assert "libssl" not in maps and "libcrypto" not in maps
+
+
 def test_a_closed_page_ends_its_feed(tree):
     def observer_actors():
         with tree.ticks() as feed:
