@@ -78,7 +78,7 @@ def runtime_archive(cc: str, extra: list[str] = ()) -> Path:
 
 def link(cc: str, obj: Path, out: Path, extra: list[str] = ()) -> None:
     lib = runtime_archive(cc, list(extra))
-    r = subprocess.run([*cc.split(), *extra, str(obj), str(lib), "-o", str(out), "-Wl,--as-needed", "-lssl", "-lcrypto", "-lsqlite3", "-lpthread", "-lm"],
+    r = subprocess.run([*cc.split(), *extra, str(obj), str(lib), "-o", str(out), "-Wl,--as-needed", "-lsqlite3", "-lpthread", "-lm"],
                        capture_output=True, text=True)
     if r.returncode != 0:
         first = (r.stderr.strip().splitlines() or ["unknown error"])[0]

@@ -231,9 +231,15 @@ def cmd_run(args, sources: SourceMap) -> int:
     faults = fault_limit(args)
     if faults is not None and args.seed is None:
         _Parser(prog="lp run").error("--faults, --max-faults and --fault-rate need --seed N")
-    main, imports = _load_program(args.file, sources, ("Observer",) if args.observe else ())
+    from lp.modules import Loader
+    loader = Loader(sources)
+    main, imports = loader.load_main(args.file)
     if not args.no_check:
         _type_check(main, imports, sources, quiet=args.quiet)
+    if args.observe is not None:
+        # the Observer's modules are checked on their own (tests/library); the program is checked
+        # as without the flag, and the interpreter still refuses a class declared twice
+        imports += loader.load_stdlib(("Observer",))
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     interp.load(imports + [main])
     prelude = []

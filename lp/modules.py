@@ -60,9 +60,16 @@ class Loader:
         self._load(core, [], None)
         main = self._parse(Path(path), path)
         self._imports(main, Path(path).resolve().parent, [Path(path).resolve()])
-        for name in extra:
-            self._load(self.stdlib / module_file_name(name), [], None)
+        self.load_stdlib(extra)
         return main, list(self.order)
+
+    def load_stdlib(self, names: tuple[str, ...]) -> list[A.Program]:
+        """Load the stdlib modules `names` (and their imports) beside what is loaded already;
+        answers the modules this added, in dependency order."""
+        before = len(self.order)
+        for name in names:
+            self._load(self.stdlib / module_file_name(name), [], None)
+        return self.order[before:]
 
     def _load(self, path: Path, chain: list[Path], at: A.Import | None) -> None:
         path = path.resolve()

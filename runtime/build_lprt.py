@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ["rt.c", "sched.c", "det.c", "deque.c", "mailbox.c", "wait.c", "timer.c", "poller.c",
            "resolver.c", "links.c", "fiber.c", "snapshot.c", "deadlock.c", "net_sock.c", "net_conn.c",
            "net_fiber.c", "net_http.c", "net_udp.c", "net_tls.c",
-           "net_ws.c", "workers.c", "jobs.c", "sql.c", "reclaim.c", "fiber_x86_64.S"]
+           "net_ws.c", "workers.c", "jobs.c", "sql.c", "reclaim.c", "openssl_load.c", "fiber_x86_64.S"]
 
 
 def _allow_assembly_sources():
@@ -156,7 +156,7 @@ def make_builder(absolute=False):
         include_dirs=[path(".")],
         define_macros=[("_GNU_SOURCE", None)],
         extra_compile_args=["-O2", "-g", "-Wno-unused-parameter"],
-        libraries=["pthread", "ssl", "crypto", "sqlite3"],   # OpenSSL (TLS), SQLite: libssl-dev, libsqlite3-dev
+        libraries=["pthread", "sqlite3"],   # SQLite: libsqlite3-dev; OpenSSL (TLS) is loaded when first used (net_tls.c): libssl-dev
     )
     return b
 

@@ -5,9 +5,12 @@
  * socket in that direction and calls again. Clients verify the peer's chain
  * (the system's CAs, or a CA file for private CAs) and its host name.
  * OpenSSL's error queue is per thread, and a call never moves between threads
- * midway, so each call clears it first and reads it before returning.     */
+ * midway, so each call clears it first and reads it before returning.
+ * OpenSSL is loaded when the first TLS context is made (openssl_load.c).  */
 #include "net_internal.h"
+#include "openssl_load.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -18,6 +21,98 @@
 #include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+/* Every OpenSSL function this file calls (the macros it uses expand to
+ * SSL_CTX_ctrl, SSL_ctrl, BIO_ctrl, BIO_int_ctrl, BIO_set_flags and
+ * BIO_clear_flags), each reached through a pointer set by tls_load. */
+#define OPENSSL_FUNCTIONS(X)                                                                    \
+    X(ERR_peek_last_error) X(ERR_peek_error) X(ERR_error_string_n) X(ERR_clear_error)           \
+    X(TLS_client_method) X(TLS_server_method) X(SSL_CTX_new) X(SSL_CTX_free) X(SSL_CTX_ctrl)      \
+    X(SSL_CTX_load_verify_locations) X(SSL_CTX_set_default_verify_paths) X(SSL_CTX_set_verify)  \
+    X(SSL_CTX_use_certificate_chain_file) X(SSL_CTX_use_PrivateKey_file)                        \
+    X(SSL_CTX_check_private_key) X(SSL_new) X(SSL_free) X(SSL_ctrl) X(SSL_set_bio)              \
+    X(SSL_set_connect_state) X(SSL_set_accept_state) X(SSL_set1_host) X(SSL_get_error)          \
+    X(SSL_get_verify_result) X(SSL_do_handshake) X(SSL_read_ex) X(SSL_write_ex) X(SSL_shutdown) \
+    X(X509_verify_cert_error_string) X(BIO_ctrl) X(BIO_int_ctrl) X(BIO_set_flags)               \
+    X(BIO_clear_flags) X(BIO_sock_should_retry) X(BIO_s_socket) X(BIO_new) X(BIO_meth_new)      \
+    X(BIO_meth_set_write) X(BIO_meth_set_read) X(BIO_meth_get_read) X(BIO_meth_set_puts)        \
+    X(BIO_meth_get_puts) X(BIO_meth_set_ctrl) X(BIO_meth_get_ctrl) X(BIO_meth_set_create)       \
+    X(BIO_meth_get_create) X(BIO_meth_set_destroy) X(BIO_meth_get_destroy)
+
+#define TLS_POINTER(f) static __typeof__(&f) tls_##f;
+OPENSSL_FUNCTIONS(TLS_POINTER)
+
+static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
+static int tls_loaded;
+static char tls_load_err[200];
+
+static void tls_load_once(void) {
+    void *h = lprt__openssl(tls_load_err, sizeof tls_load_err);
+    if (!h) return;
+#define TLS_RESOLVE(f)                                                                                 \
+    if (!(tls_##f = (__typeof__(tls_##f))dlsym(h, #f))) {                                              \
+        snprintf(tls_load_err, sizeof tls_load_err, "TLS is not available: OpenSSL has no %s", #f);    \
+        return;                                                                                        \
+    }
+    OPENSSL_FUNCTIONS(TLS_RESOLVE)
+    tls_loaded = 1;
+}
+
+/* OpenSSL's functions are set, or err says why they cannot be. */
+static int tls_load(char *err, size_t cap) {
+    pthread_once(&tls_once, tls_load_once);
+    if (!tls_loaded) snprintf(err, cap, "%s", tls_load_err);
+    return tls_loaded;
+}
+
+#define ERR_peek_last_error tls_ERR_peek_last_error
+#define ERR_peek_error tls_ERR_peek_error
+#define ERR_error_string_n tls_ERR_error_string_n
+#define ERR_clear_error tls_ERR_clear_error
+#define TLS_client_method tls_TLS_client_method
+#define TLS_server_method tls_TLS_server_method
+#define SSL_CTX_new tls_SSL_CTX_new
+#define SSL_CTX_free tls_SSL_CTX_free
+#define SSL_CTX_ctrl tls_SSL_CTX_ctrl
+#define SSL_CTX_load_verify_locations tls_SSL_CTX_load_verify_locations
+#define SSL_CTX_set_default_verify_paths tls_SSL_CTX_set_default_verify_paths
+#define SSL_CTX_set_verify tls_SSL_CTX_set_verify
+#define SSL_CTX_use_certificate_chain_file tls_SSL_CTX_use_certificate_chain_file
+#define SSL_CTX_use_PrivateKey_file tls_SSL_CTX_use_PrivateKey_file
+#define SSL_CTX_check_private_key tls_SSL_CTX_check_private_key
+#define SSL_new tls_SSL_new
+#define SSL_free tls_SSL_free
+#define SSL_ctrl tls_SSL_ctrl
+#define SSL_set_bio tls_SSL_set_bio
+#define SSL_set_connect_state tls_SSL_set_connect_state
+#define SSL_set_accept_state tls_SSL_set_accept_state
+#define SSL_set1_host tls_SSL_set1_host
+#define SSL_get_error tls_SSL_get_error
+#define SSL_get_verify_result tls_SSL_get_verify_result
+#define SSL_do_handshake tls_SSL_do_handshake
+#define SSL_read_ex tls_SSL_read_ex
+#define SSL_write_ex tls_SSL_write_ex
+#define SSL_shutdown tls_SSL_shutdown
+#define X509_verify_cert_error_string tls_X509_verify_cert_error_string
+#define BIO_ctrl tls_BIO_ctrl
+#define BIO_int_ctrl tls_BIO_int_ctrl
+#define BIO_set_flags tls_BIO_set_flags
+#define BIO_clear_flags tls_BIO_clear_flags
+#define BIO_sock_should_retry tls_BIO_sock_should_retry
+#define BIO_s_socket tls_BIO_s_socket
+#define BIO_new tls_BIO_new
+#define BIO_meth_new tls_BIO_meth_new
+#define BIO_meth_set_write tls_BIO_meth_set_write
+#define BIO_meth_set_read tls_BIO_meth_set_read
+#define BIO_meth_get_read tls_BIO_meth_get_read
+#define BIO_meth_set_puts tls_BIO_meth_set_puts
+#define BIO_meth_get_puts tls_BIO_meth_get_puts
+#define BIO_meth_set_ctrl tls_BIO_meth_set_ctrl
+#define BIO_meth_get_ctrl tls_BIO_meth_get_ctrl
+#define BIO_meth_set_create tls_BIO_meth_set_create
+#define BIO_meth_get_create tls_BIO_meth_get_create
+#define BIO_meth_set_destroy tls_BIO_meth_set_destroy
+#define BIO_meth_get_destroy tls_BIO_meth_get_destroy
 
 struct lprt_tls_ctx {
     SSL_CTX *ctx;
@@ -44,6 +139,7 @@ static lprt_tls_ctx *wrap(SSL_CTX *ctx) {
 }
 
 lprt_tls_ctx *lprt_tls_client_ctx(const char *ca_file, char *err, size_t err_cap) {
+    if (!tls_load(err, err_cap)) return NULL;
     ERR_clear_error();
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
     if (!ctx) {
@@ -61,6 +157,7 @@ lprt_tls_ctx *lprt_tls_client_ctx(const char *ca_file, char *err, size_t err_cap
 }
 
 lprt_tls_ctx *lprt_tls_server_ctx(const char *cert_file, const char *key_file, char *err, size_t err_cap) {
+    if (!tls_load(err, err_cap)) return NULL;
     ERR_clear_error();
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
     if (!ctx) {

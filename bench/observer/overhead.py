@@ -5,7 +5,9 @@ the peak resident memory of the program's process, and their ratios (docs/observ
 most 5% more). On a machine shared with other work the CPU ratio is the steadier figure.
 Mode "run" is `lp run` against `lp run --observe 0`; mode "build" is the binary of `lp build`
 against the binary of `lp build --observable` run with `--observe 0`, and also that binary run
-without the flag ("off": what compiling the observer in costs when it is not asked for).
+without the flag ("off": what compiling the observer in costs when it is not asked for). The
+binaries run the programs scaled up (SCALED) so that each run takes a second or more of CPU: at
+bench/lp's sizes they end in milliseconds, too soon for a CPU ratio to mean anything.
 
     python bench/observer/overhead.py [--mode run|build|both] [--only NAME ...] [--repeat R] [--domains N]
 """
@@ -31,6 +33,26 @@ sys.path.insert(0, str(ROOT / "bench" / "lp"))
 from run import BENCHES, BY_NAME  # noqa: E402
 
 
+# Build mode's sizes: bench name -> (the size as bench/lp writes it, the size built, the line it prints)
+SCALED = {
+    "ping_pong": ("200000", "3000000", "3000000 round trips"),
+    "ring": ("200000", "4000000", "token stopped at actor 145"),             # 4000000 mod 503 + 1
+    "counting": ("1000000", "10000000", "10000000 messages counted"),
+    "skynet": ("size: 10000 ", "size: 1000000 ", "skynet sum 499999500000"),  # 1,111,111 actors
+    "fib": ("Fib of: 25", "Fib of: 40", "102334155"),
+}
+
+
+def scaled(bench, out: Path) -> tuple[Path, str]:
+    """The program at build mode's size, written in `out`, and the line it prints."""
+    was, size, expect = SCALED[bench.name]
+    text = (ROOT / "bench" / "lp" / f"{bench.name}.lp").read_text()
+    assert was in text, f"{bench.name}.lp no longer has {was!r}: update SCALED"
+    path = out / f"{bench.name}.lp"
+    path.write_text(text.replace(was, size))
+    return path, expect
+
+
 def watch(port: int, stop: threading.Event, counts: list[int]) -> None:
     try:
         with connect(f"ws://127.0.0.1:{port}/feed", max_size=None, open_timeout=10) as ws:
@@ -41,17 +63,16 @@ def watch(port: int, stop: threading.Event, counts: list[int]) -> None:
         pass    # the program ended
 
 
-def build(bench, out: Path, observable: bool) -> Path:
+def build(bench, source: Path, out: Path, observable: bool) -> Path:
     exe = out / (bench.name + ("-observable" if observable else ""))
-    cmd = [sys.executable, "-m", "lp", "build", *(["--observable"] if observable else []),
-           str(ROOT / "bench" / "lp" / f"{bench.name}.lp"), "-o", str(exe)]
+    cmd = [sys.executable, "-m", "lp", "build", *(["--observable"] if observable else []), str(source), "-o", str(exe)]
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"cannot build {bench.name}: {r.stderr}")
     return exe
 
 
-def run_once(cmd: list[str], bench, observe: bool) -> tuple[float, float, int, int]:
+def run_once(cmd: list[str], bench, expect: str, observe: bool) -> tuple[float, float, int, int]:
     """Wall and CPU seconds, peak RSS in KB of the program's own process, and ticks the page
     received, of one run."""
     if observe:
@@ -88,7 +109,7 @@ def run_once(cmd: list[str], bench, observe: bool) -> tuple[float, float, int, i
     rss_kb = Path(report.name).read_text().split()[-1]
     os.unlink(report.name)
     stop.set()
-    if p.returncode != 0 or bench.expect not in out:
+    if p.returncode != 0 or expect not in out:
         raise SystemExit(f"{bench.name} failed: {out[-500:]}{err_first}{err[-2000:]}")
     return dt, usage.ru_utime + usage.ru_stime, int(rss_kb), counts[0]
 
@@ -97,17 +118,18 @@ def measure(mode: str, bench, domains: int, repeat: int, tmp: Path) -> str:
     flags = ["--domains", str(domains)]
     if mode == "run":
         plain_cmd = [sys.executable, "-m", "lp", "run", *flags, str(ROOT / "bench" / "lp" / f"{bench.name}.lp")]
-        observed_cmd, off_cmd = plain_cmd, None
+        observed_cmd, off_cmd, expect = plain_cmd, None, bench.expect
     else:
-        plain_cmd = [str(build(bench, tmp, False)), *flags]
-        observed_cmd = [str(build(bench, tmp, True)), *flags]
+        source, expect = scaled(bench, tmp)
+        plain_cmd = [str(build(bench, source, tmp, False)), *flags]
+        observed_cmd = [str(build(bench, source, tmp, True)), *flags]
         off_cmd = observed_cmd
     plain, off, observed, ticks = [], [], [], 0
     for _ in range(repeat):
-        plain.append(run_once(plain_cmd, bench, False)[:3])
+        plain.append(run_once(plain_cmd, bench, expect, False)[:3])
         if off_cmd:
-            off.append(run_once(off_cmd, bench, False)[:3])
-        *figures, n = run_once(observed_cmd, bench, True)
+            off.append(run_once(off_cmd, bench, expect, False)[:3])
+        *figures, n = run_once(observed_cmd, bench, expect, True)
         observed.append(figures)
         ticks = max(ticks, n)
 

@@ -269,10 +269,13 @@ def spawn(interp, closure: Closure, link_to=None, monitor_by=None, parent=None):
     regs[code.nparams:code.nparams + code.ncaptured] = closure.captured
     proc = Process(interp, Frame(code, regs, None, closure.home))
     st = ActorState(interp, proc)
-    ref = interp.runtime.spawn(st.step, on_exit=st.on_exit, link=link_to)
-    if interp.observer is not None:
-        interp.observer.spawned(ref.id, f"{code.span.file}:{code.span.line}" if code.span else "",
-                                parent.id if parent is not None else None)
+    observer = interp.observer
+    if observer is None:
+        return ActorValue(interp.runtime.spawn(st.step, on_exit=st.on_exit, link=link_to))
+    # registered before it can run (and end, on another domain)
+    ref = interp.runtime.spawn(st.step, on_exit=st.on_exit, link=link_to, start=False)
+    observer.spawned(ref.id, observer.site_of(code), parent.id if parent is not None else None)
+    interp.runtime.start(ref)
     return ActorValue(ref)
 
 

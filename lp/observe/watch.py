@@ -1,7 +1,9 @@
 """What the interpreter tells the observer while it runs: where each live actor was spawned,
 which actors are the observer's own (hidden), the latest unobserved deaths and what each
 supervisor last reported. Only kept when `--observe` is on (interp.observer is None otherwise),
-so a program run without it pays one test of None per spawn and end."""
+so a program run without it pays one test of None per spawn and end. An actor is registered
+before the runtime starts it (lp/interp/actors.py), so it never ends unregistered; registering
+and ending are single dict and set operations (atomic under the GIL), which take no lock."""
 from __future__ import annotations
 
 import threading
@@ -18,8 +20,8 @@ class Watch:
         self.started = time.monotonic()
         self.lock = threading.Lock()
         self.sites: dict[int, str] = {}          # live actor id -> spawn site ("file:line" or "main")
+        self.code_sites: dict = {}               # block (Code) -> its spawn site
         self.hidden: set[int] = set()            # the observer's own actors
-        self.early: set[int] = set()             # actors that ended before their spawner registered them
         self.deaths: deque = deque(maxlen=DEATHS_KEPT)
         self.supervisors: dict[int, dict] = {}   # supervisor actor id -> its last report
         self.cost_ms = 0.0       # what the last tick took to build (view.snapshot)
@@ -33,29 +35,23 @@ class Watch:
     def now_ms(self) -> int:
         return int((time.monotonic() - self.started) * 1000)
 
+    def site_of(self, code) -> str:
+        """The spawn site of a block ("file:line"), formatted once per block."""
+        site = self.code_sites.get(code)
+        if site is None:
+            site = self.code_sites[code] = f"{code.span.file}:{code.span.line}" if code.span else ""
+        return site
+
     def spawned(self, actor_id: int, site: str, parent_id: int | None) -> None:
-        """Called by the spawner after the runtime has started the actor, which may already have
-        run on another domain, died and ended: then only its deaths are given the site."""
-        with self.lock:
-            if actor_id in self.early:
-                self.early.discard(actor_id)
-                mine = [d for d in self.deaths if d["id"] == actor_id]
-                for death in mine:
-                    if parent_id in self.hidden:
-                        self.deaths.remove(death)
-                    elif not death["site"]:
-                        death["site"] = site
-                return
-            self.sites[actor_id] = site
-            if parent_id in self.hidden:
-                self.hidden.add(actor_id)
+        """Called by the spawner before the runtime starts the actor."""
+        if parent_id in self.hidden:
+            self.hidden.add(actor_id)
+        self.sites[actor_id] = site
 
     def ended(self, actor_id: int) -> None:
-        with self.lock:
-            if self.sites.pop(actor_id, None) is None:
-                self.early.add(actor_id)
-            self.hidden.discard(actor_id)
-            self.supervisors.pop(actor_id, None)
+        self.sites.pop(actor_id, None)
+        self.hidden.discard(actor_id)
+        self.supervisors.pop(actor_id, None)
 
     def hide(self, actor_id: int) -> None:
         with self.lock:

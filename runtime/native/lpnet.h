@@ -60,4 +60,8 @@ lpn_value lpnet_text(const char *p, size_t n);     /* UTF-8, else Latin-1 (heade
 lpn_value lpnet_write_all(lpn_value sock, const void *data, size_t n, lpn_value ms, const char *what);
 lpn_value lpnet_read_error(nsock *s, long r, const char *what, size_t limit);
 
+/* digest.c */
+void lpn_sha1(const void *data, size_t n, unsigned char out[20]);
+void lpn_sha256(const void *data, size_t n, unsigned char out[32]);
+
 #endif

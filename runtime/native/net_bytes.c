@@ -1,7 +1,6 @@
 /* net_bytes.c — ByteArray in native binaries (class id LPN_BYTES: a counted cell holding the
  * bytes), its library selectors, `String asByteArray`, `String lf` / `crlf`, `String sha256Hex`,
  * and the strict UTF-8 check text decoding shares. Messages are lp/interp/prims_bytes.py's. */
-#include <openssl/sha.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,10 +187,10 @@ lpn_value lpn_str_as_bytes(lpn_value *a) {
 
 lpn_value lpn_str_sha256_hex(lpn_value *a) {
     lpn_str *s = (lpn_str *)lpn_ptr(a[0]);
-    unsigned char d[SHA256_DIGEST_LENGTH];
-    SHA256((const unsigned char *)s->data, s->len, d);
-    char hex[2 * SHA256_DIGEST_LENGTH];
-    for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) {
+    unsigned char d[32];
+    lpn_sha256(s->data, s->len, d);
+    char hex[2 * sizeof d];
+    for (size_t i = 0; i < sizeof d; i++) {
         hex[2 * i] = "0123456789abcdef"[d[i] >> 4];
         hex[2 * i + 1] = "0123456789abcdef"[d[i] & 15];
     }

@@ -2,8 +2,6 @@
  * `WebSocket over:client:`, receive (fragments reassembled, pings answered, the close
  * handshake), sendText:/sendBytes:, close, and the handshake's keys. The behaviour and the
  * messages are lp/interp/prims_ws.py's. */
-#include <openssl/evp.h>
-#include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,8 +407,16 @@ lpn_value lpn_ws_over(lpn_value *a) { return over(a, 3); }
 lpn_value lpn_ws_over_protocol(lpn_value *a) { return over(a, 4); }
 
 static lpn_value base64(const unsigned char *p, int n) {
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char out[64];
-    int k = EVP_EncodeBlock((unsigned char *)out, p, n);
+    int k = 0;
+    for (int i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        out[k++] = digits[v >> 18];
+        out[k++] = digits[(v >> 12) & 63];
+        out[k++] = i + 1 < n ? digits[(v >> 6) & 63] : '=';
+        out[k++] = i + 2 < n ? digits[v & 63] : '=';
+    }
     return lpn_str_new(out, (uint64_t)k);
 }
 
@@ -422,10 +428,10 @@ lpn_value lpn_ws_accept_key(lpn_value *a) {
         char *both = malloc(n + sizeof GUID);
         memcpy(both, key, n);
         memcpy(both + n, GUID, sizeof GUID);
-        unsigned char d[SHA_DIGEST_LENGTH];
-        SHA1((const unsigned char *)both, n + sizeof GUID - 1, d);
+        unsigned char d[20];
+        lpn_sha1(both, n + sizeof GUID - 1, d);
         free(both);
-        out = base64(d, SHA_DIGEST_LENGTH);
+        out = base64(d, sizeof d);
     }
     lpnet_drop_all(a, 2);
     return out;

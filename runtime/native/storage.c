@@ -5,7 +5,6 @@
  * the same file (absolute path), size limit and busy timeout share one connection while any is alive.
  * The durable grain an owner binds (`Storage bindGrain:dir:`) is kept with the running actor. */
 #include <limits.h>
-#include <openssl/sha.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,8 +440,8 @@ static char *grain_path(const char *dir, const char *key) {
     }
     name[n] = 0;
     if (!n || name[0] == '.' || n > 180) {
-        unsigned char d[SHA256_DIGEST_LENGTH];
-        SHA256((const unsigned char *)gid, glen, d);
+        unsigned char d[32];
+        lpn_sha256(gid, glen, d);
         n = n > 100 ? 100 : n;
         name[n++] = '~';
         for (int i = 0; i < 16; i++) n += (size_t)sprintf(name + n, "%02x", d[i]);

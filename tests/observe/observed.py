@@ -47,6 +47,7 @@ def observable(program: Path) -> Path:
 
 class Observed:
     def __init__(self, program, *flags: str, mode: str = "run"):
+        self.mode = mode
         cmd = [sys.executable, "-m", "lp", "run", "--observe", "0", *flags, _shown(Path(program))] \
             if mode == "run" else [str(observable(program)), "--observe", "0", *flags]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=_env())

@@ -117,6 +117,17 @@ def test_nonsense_queries_are_ignored(tree):
             assert tick["actors"]["sort"] in ("id",) and tick["actors"]["size"] <= 200
 
 
+def test_an_observed_binary_never_loads_openssl(tree):
+    # the page and its WebSocket need no TLS: OpenSSL is loaded on first use, not linked
+    # (runtime/openssl_load.c), so none of its pages are resident (docs/observer.md, "Measured")
+    if tree.mode != "build":
+        pytest.skip("a binary's mappings")
+    with tree.ticks() as feed:
+        feed.next()
+        maps = Path(f"/proc/{tree.proc.pid}/maps").read_text()
+    assert "libssl" not in maps and "libcrypto" not in maps
+
+
 def test_a_closed_page_ends_its_feed(tree):
     def observer_actors():
         with tree.ticks() as feed:
@@ -148,6 +159,18 @@ def test_a_program_not_observed_does_not_load_the_observer(tmp_path):
     prog.write_text("RuntimeView observing printNl.\n")
     r = run_lp("run", str(prog))
     assert (r.returncode, r.stdout, r.stderr) == (0, b"false\n", b"")
+
+
+def test_the_observer_is_not_rechecked_with_the_program_but_its_classes_still_clash(tmp_path):
+    # `lp run --observe` checks the program as without the flag (the Observer's modules are
+    # checked on their own, tests/types/test_seeds_and_examples.py); a class of theirs declared
+    # again by the program is still refused, before anything runs
+    prog = tmp_path / "p.lp"
+    prog.write_text("Object subclass: #HttpServer.\n1 printNl.\n")
+    assert run_lp("run", str(prog)).stdout == b"1\n"
+    r = run_lp("run", "--observe", "0", str(prog))
+    assert r.returncode == 1 and r.stdout == b"" and b"observing at" not in r.stderr
+    assert b"The class `HttpServer` is declared twice." in r.stderr and b"p.lp:1:1" in r.stderr
 
 
 @pytest.mark.parametrize("mode", MODES)
