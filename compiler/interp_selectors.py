@@ -133,8 +133,8 @@ PRIMITIVE_SELECTORS = {
         (),
     ),
     'WebSocket': (
-        ('close', 'close:', 'close:reason:', 'closeCode', 'closeReason', 'receive:', 'receive:limit:', 'receiveOrMail:', 'receiveOrMail:limit:', 'sendBytes:', 'sendText:'),
-        ('acceptKeyFor:', 'newKey', 'over:client:'),
+        ('close', 'close:', 'close:reason:', 'closeCode', 'closeReason', 'protocol', 'receive:', 'receive:limit:', 'receiveOrMail:', 'receiveOrMail:limit:', 'sendBytes:', 'sendText:'),
+        ('acceptKeyFor:', 'newKey', 'over:client:', 'over:client:protocol:'),
     ),
     'WebSocketMessage': (
         ('text',),
