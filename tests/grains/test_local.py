@@ -282,8 +282,9 @@ Actor sleep: 500.
 def test_many_ids_deactivate_reload_and_the_memory_is_reused(tmp_path):
     """Three rounds of 1,000 fresh ids, each touched once with a 1 s idle timeout: every owner
     deactivates (the server reports no active id) and the memory they took is reused: the third
-    round leaves the RSS within a quarter of the first round's growth of where the second left it
-    (the RSS settles instead of growing with every activation). Then the first round's states
+    round leaves the RSS within a quarter of the first round's growth (plus one 1 MiB arena of
+    CPython's allocator) of where the second left it (the RSS settles instead of growing with every
+    activation). Then the first round's states
     reload correctly. The store
     is in memory (its map of small states is all that grows, by design) so the test stays fast; the
     100,000-id run, with each store, is bench/grains/idle_rss.py."""
@@ -317,7 +318,8 @@ touch := [:round :k | 1 to: 10 do: [:w | Actor spawn: [:me |
         rc, _, err = p.finish()
     assert (rc, err) == (0, "")
     first = rss[1] - rss[0]
-    assert rss[3] - rss[2] < first / 4, rss
+    # the interpreter's allocator takes memory from the system in 1 MiB arenas: one more may come
+    assert rss[3] - rss[2] < first / 4 + 1024, rss
     print("RSS (kB) at baseline and after each round's deactivation:", rss)
 
 
