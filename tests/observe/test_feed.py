@@ -265,3 +265,31 @@ def test_binary_flag_errors_are_usage_errors(tmp_path):
     assert r.returncode == 2 and b"cannot serve on 127.0.0.1:" in r.stderr and r.stdout == b""
     r = subprocess.run([binary, "--observe", "127.0.0.2:0"], capture_output=True, timeout=60)
     assert r.returncode == 0 and r.stdout == b"1\n" and r.stderr.startswith(b"lp: observing at http://127.0.0.2:")
+
+
+def _upgrade(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    s.sendall(b"GET /feed HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    assert s.recv(12) == b"HTTP/1.1 101"
+    return s
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_rude_client_ends_its_feed_and_prints_nothing(mode):
+    # a client that breaks the WebSocket protocol, or resets the connection while ticks are sent,
+    # ends its own feed; the observed program's output is the program's (docs/observer.md)
+    with Observed(TREE, "--quiet", mode=mode) as o:
+        o.wait_ready()
+        garbage = _upgrade(o.port)
+        garbage.sendall(bytes(range(256)) * 8)              # unmasked frames with reserved opcodes
+        reset = _upgrade(o.port)
+        reset.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        reset.close()                                       # RST, with ticks still coming
+        time.sleep(1.0)
+        garbage.close()
+        with o.ticks() as feed:
+            assert feed.next()["totals"]["actors"] == TREE_ACTORS
+        o.proc.terminate()
+        o.proc.wait(timeout=20)
+        assert o.proc.stderr.read() == b""
