@@ -16,6 +16,8 @@ response in one write (HttpWireError 500 for one that cannot be sent).
 `readToEnd:timeout:` read responses for the client."""
 from __future__ import annotations
 
+import threading
+
 from lp.interp.errors import LPRaise
 from lp.interp.net_values import Socket  # noqa: F401 (the receiver's class)
 from lp.interp.prims_net import _fmt, _int_arg, _ms, _Use, fail, os_error, read_some, wait_for, would_block, write
@@ -24,6 +26,28 @@ from lp.interp.values import NONE, Instance, LPDict, Maybe
 from lp.runtime.binding import ffi, lib
 
 MAX_FIELDS = 2 * 1024 + 3
+
+
+class _Scratch(threading.local):
+    """Per domain thread: the C parser's field array (32 KiB, filled and read within one call, so it
+    is never held across a wait) and its two out-parameters, allocated once instead of per request."""
+    def __init__(self):
+        self.fields = ffi.new("lprt_http_field[]", MAX_FIELDS)
+        self.length, self.keep = ffi.new("long long *"), ffi.new("int *")
+
+
+_scratch = _Scratch()
+_limits: dict[tuple, object] = {}
+
+
+def _limits_of(values: tuple):
+    """The C limits struct for these values, made once (servers use one set of limits each)."""
+    lim = _limits.get(values)
+    if lim is None:
+        if len(_limits) > 64:
+            _limits.clear()
+        lim = _limits[values] = ffi.new("lprt_http_limits *", values)
+    return lim
 
 _TEXT = {400: "malformed request", 413: "the request body is too large", 414: "the request line is too long",
          431: "the request head is too large", 501: "not implemented",
@@ -40,7 +64,7 @@ def wire_error(p, status, text):
 
 
 def _text(field):
-    b = bytes(ffi.buffer(field.p, field.n))
+    b = ffi.unpack(field.p, field.n)
     try:
         return b.decode("utf-8")
     except UnicodeDecodeError:
@@ -59,12 +83,11 @@ def _headers(f, n) -> LPDict:
 class _RequestWait:
     """A request being read: the phase ("idle" until its first byte, "head", then "length" or
     "chunked" for its body), the limits, the C parser's field array, and the head once parsed."""
-    __slots__ = ("phase", "limits", "fields", "max_body", "head_ms", "body_ms", "head", "length")
+    __slots__ = ("phase", "limits", "max_body", "head_ms", "body_ms", "head", "length")
 
     def __init__(self, limits, max_body, head_ms, body_ms):
         self.phase = "idle"
         self.limits = limits
-        self.fields = ffi.new("lprt_http_field[]", MAX_FIELDS)
         self.max_body, self.head_ms, self.body_ms = max_body, head_ms, body_ms
         self.head = None
         self.length = 0
@@ -88,8 +111,7 @@ def _read_request(p, s, idle_ms, head_ms, body_ms, max_line, max_headers, max_he
                 or not 0 <= max_body <= 1 << 30:
             fail(p, "Error", f"{what} the limits must be positive (lines and head at most 2^24, headers 1024, "
                              "the body 2^30)")
-        st = _RequestWait(ffi.new("lprt_http_limits *", (max_line, max_headers, max_head)), max_body, head_ms,
-                          body_ms)
+        st = _RequestWait(_limits_of((max_line, max_headers, max_head)), max_body, head_ms, body_ms)
         deadline = _ms(p, idle_ms, what)
     else:
         deadline, st = w[1], w[2]
@@ -121,10 +143,10 @@ def _head(p, s, st, what):
     """Parse the head if it is complete: the "would block" code, NONE at end of stream, else True with
     st.head (method, target, version, headers, path, query, body, keepAlive) and st.phase the body's."""
     with _Use(p, s, what):
-        r = lib.lprt_http_read_head(s.conn, st.limits, st.fields, MAX_FIELDS)
+        r = lib.lprt_http_read_head(s.conn, st.limits, _scratch.fields, MAX_FIELDS)
     if r >= 0:
-        f = st.fields
-        length, keep = ffi.new("long long *"), ffi.new("int *")
+        f = _scratch.fields
+        length, keep = _scratch.length, _scratch.keep
         framing = lib.lprt_http_request_framing(f, r, st.max_body, length, keep)
         if framing < 0:
             wire_error(p, -framing, _FRAMING[framing])
@@ -263,15 +285,15 @@ def _read_status(p, s, ms, max_head):
         _int_arg(p, max_head, what)
         if not 0 < max_head <= 1 << 24:
             fail(p, "Error", f"{what} the head limit must be between 1 and 2^24, not {max_head}")
-        st = _RequestWait(ffi.new("lprt_http_limits *", (max_head, 1024, max_head)), 0, ms, ms)
+        st = _RequestWait(_limits_of((max_head, 1024, max_head)), 0, ms, ms)
         deadline = _ms(p, ms, what)
     else:
         deadline, st = w[1], w[2]
     with _Use(p, s, what):
-        r = lib.lprt_http_read_status(s.conn, st.limits, st.fields, MAX_FIELDS)
+        r = lib.lprt_http_read_status(s.conn, st.limits, _scratch.fields, MAX_FIELDS)
     if r >= 0:
         frame.wait = None
-        f = st.fields
+        f = _scratch.fields
         cls = p.interp.classes["HttpStatusHead"]
         return Maybe(True, Instance(cls, (_text(f[0]), int(_text(f[1])), _text(f[2]), _headers(f, r))))
     if would_block(r):
