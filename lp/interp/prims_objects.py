@@ -211,18 +211,38 @@ def build_instance(p, cls: LPClass, rec) -> Instance:
     if type(rec) is not Record:
         raise LPRaise(make_error(p.interp, f"{cls.name} fields: expects a record like {{ x: 1 }}, "
                                  f"not {p.interp.describe(rec)}"))
+    slots = _field_slots.get((cls, rec.names))
+    if slots is None:
+        slots = _slots_for(p, cls, rec.names)
+    if slots is _IN_ORDER:
+        return Instance(cls, rec.values)
     values = [None] * len(cls.fields)
-    given = set()
-    for n, v in zip(rec.names, rec.values):
+    for i, v in zip(slots, rec.values):
+        values[i] = v
+    return Instance(cls, tuple(values))
+
+
+# (class, a record's names) -> where each value goes, or _IN_ORDER when the record names every field
+# in the class's order; a program writes few shapes of `X fields: {...}`, each checked once here.
+_field_slots: dict = {}
+_IN_ORDER = object()
+
+
+def _slots_for(p, cls: LPClass, names: tuple):
+    slots = []
+    for n in names:
         i = cls.field_index.get(n)
         if i is None:
             raise LPRaise(make_error(p.interp, f"{cls.name} has no field `{n}`"))
-        values[i] = v
-        given.add(n)
-    missing = [f for f in cls.fields if f not in given and f != "reply"]
+        slots.append(i)
+    missing = [f for f in cls.fields if f not in names and f != "reply"]
     if missing:
         raise LPRaise(make_error(p.interp, f"{cls.name} fields: is missing {', '.join(missing)}"))
-    return Instance(cls, tuple(values))
+    in_order = tuple(names) == tuple(cls.fields)
+    if len(_field_slots) > 4096:
+        _field_slots.clear()
+    _field_slots[(cls, names)] = result = _IN_ORDER if in_order else tuple(slots)
+    return result
 
 
 @prim("Object", "name", class_side=True)
