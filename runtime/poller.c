@@ -1,14 +1,18 @@
 /* poller.c — the io thread: epoll readiness and timer expiry.
  *
- * One service thread owns the epoll set and serves the timer heap (timer.c).
- * Domains never block in epoll: a domain whose actor waits for an fd queues a
- * request (lock-free stack) and kicks an eventfd; the io thread registers the
- * fd EPOLLONESHOT and, on readiness, wakes the actor for the wait sequence the
- * request was made for. Keeping epoll off the domains keeps their parking a
- * plain futex wait and lets readiness be noticed while all domains are busy.
- * Registrations are keyed by fd (one waiting actor per fd at a time); a new
- * wait on an fd replaces the previous registration, so closed-and-reused fds
- * and abandoned (timed-out) waits never accumulate.                        */
+ * One service thread waits in epoll and serves the timer heap (timer.c).
+ * Domains never block in epoll: a domain whose actor waits for an fd
+ * registers it EPOLLONESHOT itself (epoll_ctl is safe beside a thread in
+ * epoll_wait, which sees the new interest at once), under the lock that also
+ * guards the table of waits by fd; on readiness the io thread takes the wait
+ * from the table and wakes the actor for the wait sequence it was made for.
+ * Registering on the domain saves the io thread a wake-up per wait (before,
+ * each wait was queued to it and an eventfd kicked: two context switches per
+ * request of an HTTP server). Keeping epoll_wait off the domains keeps their
+ * parking a plain futex wait and lets readiness be noticed while all domains
+ * are busy. Registrations are keyed by fd (one waiting actor per fd at a
+ * time); a new wait on an fd replaces the previous registration, so
+ * closed-and-reused fds and abandoned (timed-out) waits never accumulate. */
 #include "lprt_internal.h"
 
 #include <errno.h>
@@ -28,9 +32,9 @@ typedef struct fdreq {
 struct lprt__io {
     int epfd, evfd;
     pthread_t thread;
-    _Atomic(fdreq *) reqs;
     _Atomic int stop;
-    fdreq **byfd; /* io thread only */
+    pthread_mutex_t lock; /* guards byfd and nfd */
+    fdreq **byfd;
     size_t nfd;
 };
 
@@ -44,6 +48,35 @@ void lprt__io_kick(lprt *rt) {
     (void)r;
 }
 
+static void req_done(fdreq *r, bool wake) {
+    if (wake) lprt__wake(r->a, LPRT_WAKE_FD, r->seq);
+    lprt_release(r->a);
+    free(r);
+}
+
+/* Register r's fd (io->lock held): true when epoll watches it for r. */
+static bool do_register(lprt__io *io, fdreq *r, fdreq **replaced) {
+    if ((size_t)r->fd >= io->nfd) {
+        size_t n = io->nfd ? io->nfd : 64;
+        while (n <= (size_t)r->fd) n *= 2;
+        io->byfd = realloc(io->byfd, n * sizeof *io->byfd);
+        if (!io->byfd) abort();
+        for (size_t i = io->nfd; i < n; i++) io->byfd[i] = NULL;
+        io->nfd = n;
+    }
+    *replaced = io->byfd[r->fd];
+    io->byfd[r->fd] = r;
+    struct epoll_event ev = {0};
+    ev.events = EPOLLONESHOT | EPOLLRDHUP;
+    if (r->events & LPRT_READ) ev.events |= EPOLLIN;
+    if (r->events & LPRT_WRITE) ev.events |= EPOLLOUT;
+    ev.data.u64 = (uint64_t)r->fd;
+    if (epoll_ctl(io->epfd, EPOLL_CTL_MOD, r->fd, &ev) == 0) return true;
+    if (errno == ENOENT && epoll_ctl(io->epfd, EPOLL_CTL_ADD, r->fd, &ev) == 0) return true;
+    io->byfd[r->fd] = NULL;
+    return false;
+}
+
 void lprt__io_wait_fd(lprt_actor *a, int fd, int events, uint64_t seq) {
     lprt__io *io = a->rt->io;
     fdreq *r = malloc(sizeof *r);
@@ -53,62 +86,18 @@ void lprt__io_wait_fd(lprt_actor *a, int fd, int events, uint64_t seq) {
     r->seq = seq;
     r->fd = fd;
     r->events = events;
-    fdreq *h = atomic_load_explicit(&io->reqs, memory_order_relaxed);
-    do {
-        r->next = h;
-    } while (!atomic_compare_exchange_weak_explicit(&io->reqs, &h, r, memory_order_release,
-                                                    memory_order_relaxed));
-    lprt__io_kick(a->rt);
-}
-
-static void req_done(fdreq *r, bool wake) {
-    if (wake) lprt__wake(r->a, LPRT_WAKE_FD, r->seq);
-    lprt_release(r->a);
-    free(r);
-}
-
-static void do_register(lprt__io *io, fdreq *r) {
-    if (r->fd < 0) {
-        req_done(r, true);
-        return;
+    r->next = NULL;
+    fdreq *replaced = NULL;
+    bool watched = false;
+    if (fd >= 0) {
+        pthread_mutex_lock(&io->lock);
+        watched = do_register(io, r, &replaced);
+        pthread_mutex_unlock(&io->lock);
     }
-    if ((size_t)r->fd >= io->nfd) {
-        size_t n = io->nfd ? io->nfd : 64;
-        while (n <= (size_t)r->fd) n *= 2;
-        io->byfd = realloc(io->byfd, n * sizeof *io->byfd);
-        if (!io->byfd) abort();
-        for (size_t i = io->nfd; i < n; i++) io->byfd[i] = NULL;
-        io->nfd = n;
-    }
-    if (io->byfd[r->fd]) req_done(io->byfd[r->fd], false);
-    io->byfd[r->fd] = r;
-    struct epoll_event ev = {0};
-    ev.events = EPOLLONESHOT | EPOLLRDHUP;
-    if (r->events & LPRT_READ) ev.events |= EPOLLIN;
-    if (r->events & LPRT_WRITE) ev.events |= EPOLLOUT;
-    ev.data.u64 = (uint64_t)r->fd;
-    if (epoll_ctl(io->epfd, EPOLL_CTL_MOD, r->fd, &ev) == 0) return;
-    if (errno == ENOENT && epoll_ctl(io->epfd, EPOLL_CTL_ADD, r->fd, &ev) == 0) return;
-    /* not pollable (regular file, bad fd): report ready, the actor's own
-       read/write will succeed or give the error */
-    io->byfd[r->fd] = NULL;
-    req_done(r, true);
-}
-
-static void take_requests(lprt__io *io) {
-    fdreq *s = atomic_exchange_explicit(&io->reqs, NULL, memory_order_acquire);
-    fdreq *rev = NULL;
-    while (s) {
-        fdreq *n = s->next;
-        s->next = rev;
-        rev = s;
-        s = n;
-    }
-    while (rev) {
-        fdreq *n = rev->next;
-        do_register(io, rev);
-        rev = n;
-    }
+    if (replaced) req_done(replaced, false);
+    /* not pollable (regular file, bad fd): ready now, the actor's own read/write
+       succeeds or gives the error (the actor is still RUNNING: lprt__wake records it) */
+    if (!watched) req_done(r, true);
 }
 
 static void *io_main(void *arg) {
@@ -116,7 +105,6 @@ static void *io_main(void *arg) {
     lprt__io *io = rt->io;
     struct epoll_event evs[64];
     while (!atomic_load(&io->stop)) {
-        take_requests(io);
         int64_t now = lprt_now();
         int64_t next = lprt__timers_fire(rt, now);
         int timeout = -1;
@@ -133,11 +121,14 @@ static void *io_main(void *arg) {
                 (void)r;
                 continue;
             }
-            if (key < io->nfd && io->byfd[key]) {
-                fdreq *r = io->byfd[key];
+            fdreq *r = NULL;
+            pthread_mutex_lock(&io->lock);
+            if (key < io->nfd) {
+                r = io->byfd[key];
                 io->byfd[key] = NULL;
-                req_done(r, true);
             }
+            pthread_mutex_unlock(&io->lock);
+            if (r) req_done(r, true);
         }
     }
     return NULL;
@@ -146,6 +137,7 @@ static void *io_main(void *arg) {
 int lprt__io_start(lprt *rt) {
     lprt__io *io = calloc(1, sizeof *io);
     if (!io) return -1;
+    pthread_mutex_init(&io->lock, NULL);
     io->epfd = epoll_create1(EPOLL_CLOEXEC);
     io->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (io->epfd < 0 || io->evfd < 0) return -1;
@@ -162,12 +154,12 @@ void lprt__io_stop(lprt *rt) {
     atomic_store(&io->stop, 1);
     lprt__io_kick(rt);
     pthread_join(io->thread, NULL);
-    take_requests(io);
     for (size_t i = 0; i < io->nfd; i++)
         if (io->byfd[i]) req_done(io->byfd[i], false);
     free(io->byfd);
     close(io->epfd);
     close(io->evfd);
+    pthread_mutex_destroy(&io->lock);
     rt->io = NULL;
     free(io);
 }
