@@ -1,0 +1,82 @@
+"""Reliable calls used wrongly (docs/reliable.md): hostile.lp, run with `lp run` and as a binary of
+`lp build`, each in a directory of its own, must print the same, and each mistake must end clearly:
+a call to an address that names no grain fails `no_handler` (it does not hang its lane), a run
+waiting only on a timer ends `canceled` when cancelled, `when:` of a run that does not exist raises,
+a root id started again with another op or input raises (with the same, it answers the run, and two
+at once run it once), and a letter whose op is a kernel method or answers no Step fails its run."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.native import harness
+
+HERE = harness.ROOT / "tests" / "reliable"
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    runs = {}
+    for mode in ("run", "build"):
+        d = tmp_path_factory.mktemp(mode)
+        prog = d / "hostile.lp"
+        shutil.copy(HERE / "hostile.lp", prog)
+        if mode == "run":
+            r = harness.interpret(prog, "--domains", "2")
+        else:
+            b = harness.build(prog, d / "hostile")
+            assert b.status == 0, b.stderr.decode()
+            r = harness.native(d / "hostile", d, "--domains", "2")
+        assert r.status == 0 and b"Traceback" not in r.stderr, r.stderr.decode()
+        runs[mode] = r.stdout.decode()
+    return runs
+
+
+@pytest.fixture(scope="module")
+def lines(outputs):
+    return dict(line.split(": ", 1) for line in outputs["run"].splitlines())
+
+
+def test_both_modes_print_the_same(outputs):
+    assert outputs["run"] == outputs["build"]
+
+
+def test_a_call_to_an_address_naming_no_grain_fails_no_handler(lines):
+    assert lines["dial 'nonsense'"] == "'no_handler: no reliable grain nonsense on this node'"
+    assert lines["dial ''"] == "'no_handler: no reliable grain  on this node'"
+    assert lines["dial 'Nope/x'"] == "'no_handler: no reliable grain Nope/x on this node'"
+    assert lines["dial 'Box/a/b'"] == "'pong x'"   # the id is all after the first /
+    assert lines["node on nonsense"] == \
+        "no reliable grain 'nonsense' on this node: an address is Class/id, of a class it serves"
+
+
+def test_a_run_waiting_on_a_timer_alone_is_cancelled(lines):
+    assert lines["waiting"] == "1"
+    canceled = "RunView(status: 'canceled', outcome: 'canceled', result: 'enough')"
+    assert lines["cancel"] == lines["cancel again"] == lines["waited"] == canceled
+    assert lines["pending"] == "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"
+
+
+def test_queries_about_a_run_that_does_not_exist(lines):
+    assert lines["when none"] == "no root run 'nope' of Box/a to wait for"
+    assert lines["run none"] == "RunView(status: '', outcome: '', result: '')"
+    assert lines["calls none"] == "#()"
+    assert lines["pending none"] == "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"
+    assert lines["cancel none"] == "no root run 'nope' of Box/a to cancel"
+    assert lines["answer none"] == "the root run 'nope' of Box/a asks no question"
+
+
+def test_a_root_id_started_again(lines):
+    assert lines["first"] == lines["same"] == "'pong 1'"
+    conflict = "the root run 'r' of Box/a was started with another op or input (conflict)"
+    assert lines["other input"] == lines["other op"] == conflict
+    assert lines["together"] == "#('once' 'once')" and lines["ran"] == "1"
+
+
+def test_an_op_that_is_no_op_fails_its_run(lines):
+    for op in ("callsOf:", "kernelX:", "kernelDeliver:"):
+        assert lines[op] == f"'handler_error: {op} is a method of the reliable kernel, not an op or a handler'"
+    assert lines["three:"] == "'handler_error: three: answered no Step but an instance of Integer'"
+    assert lines["nope:"] == "'handler_error: a Box has no method #nope:'"
+    assert lines["ping:"] == "'pong '"
