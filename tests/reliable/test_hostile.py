@@ -3,7 +3,8 @@
 a call to an address that names no grain fails `no_handler` (it does not hang its lane), a run
 waiting only on a timer ends `canceled` when cancelled, `when:` of a run that does not exist raises,
 a root id started again with another op or input raises (with the same, it answers the run, and two
-at once run it once), and a letter whose op is a kernel method or answers no Step fails its run."""
+at once run it once), a letter whose op is a kernel method or answers no Step fails its run, and so
+does a Step that ends a run with an outcome of its own."""
 from __future__ import annotations
 
 import shutil
@@ -80,3 +81,7 @@ def test_an_op_that_is_no_op_fails_its_run(lines):
     assert lines["three:"] == "'handler_error: three: answered no Step but an instance of Integer'"
     assert lines["nope:"] == "'handler_error: a Box has no method #nope:'"
     assert lines["ping:"] == "'pong '"
+
+
+def test_a_run_ends_with_one_of_the_three_outcomes(lines):
+    assert lines["bad outcome"] == "'handler_error: a run ends completed, failed or canceled, not ''exploded'''"
