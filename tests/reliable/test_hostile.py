@@ -4,7 +4,8 @@ a call to an address that names no grain fails `no_handler` (it does not hang it
 waiting only on a timer ends `canceled` when cancelled, `when:` of a run that does not exist raises,
 a root id started again with another op or input raises (with the same, it answers the run, and two
 at once run it once), a letter whose op is a kernel method or answers no Step fails its run, and so
-does a Step that ends a run with an outcome of its own."""
+does a Step that ends a run with an outcome of its own or makes an awaited call for a run that has
+ended or does not exist."""
 from __future__ import annotations
 
 import shutil
@@ -85,3 +86,11 @@ def test_an_op_that_is_no_op_fails_its_run(lines):
 
 def test_a_run_ends_with_one_of_the_three_outcomes(lines):
     assert lines["bad outcome"] == "'handler_error: a run ends completed, failed or canceled, not ''exploded'''"
+
+
+def test_an_awaited_call_is_made_for_a_run_going_on(lines):
+    assert lines["for an ended run"] == \
+        "'handler_error: the call to Box/b is for run Box/a r, which has ended or is no run of Box/a'"
+    assert lines["for no run"] == \
+        "'handler_error: the call to Box/b is for run Box/a none, which has ended or is no run of Box/a'"
+    assert lines["detached for no run"] == "'detached'"
