@@ -94,3 +94,7 @@ def test_an_awaited_call_is_made_for_a_run_going_on(lines):
     assert lines["for no run"] == \
         "'handler_error: the call to Box/b is for run Box/a none, which has ended or is no run of Box/a'"
     assert lines["detached for no run"] == "'detached'"
+
+
+def test_a_result_handler_sees_its_own_call_in_calls_of(lines):
+    assert lines["fan"] == "'all; listed 1'"   # the last of three results: the others have ended
