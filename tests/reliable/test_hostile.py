@@ -32,6 +32,7 @@ def outputs(tmp_path_factory):
             r = harness.native(d / "hostile", d, "--domains", "2")
         assert r.status == 0 and b"Traceback" not in r.stderr, r.stderr.decode()
         runs[mode] = r.stdout.decode()
+        runs[mode + " stderr"] = r.stderr.decode()
     return runs
 
 
@@ -42,6 +43,7 @@ def lines(outputs):
 
 def test_both_modes_print_the_same(outputs):
     assert outputs["run"] == outputs["build"]
+    assert outputs["run stderr"] == outputs["build stderr"]
 
 
 def test_a_call_to_an_address_naming_no_grain_fails_no_handler(lines):
@@ -98,3 +100,10 @@ def test_an_awaited_call_is_made_for_a_run_going_on(lines):
 
 def test_a_result_handler_sees_its_own_call_in_calls_of(lines):
     assert lines["fan"] == "'all; listed 1'"   # the last of three results: the others have ended
+
+
+
+def test_a_result_handler_that_raises_says_so_and_runs_again(outputs, lines):
+    assert lines["shaky handler"] == "'pong shaken after 1'"
+    assert outputs["run stderr"].count("warn: reliable: the result handler shaky: of the call Box/a#") == 1
+    assert "raised; it runs again until its Step commits" in outputs["run stderr"]
