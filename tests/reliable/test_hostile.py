@@ -107,3 +107,25 @@ def test_a_result_handler_that_raises_says_so_and_runs_again(outputs, lines):
     assert lines["shaky handler"] == "'pong shaken after 1'"
     assert outputs["run stderr"].count("warn: reliable: the result handler shaky: of the call Box/a#") == 1
     assert "raised; it runs again until its Step commits" in outputs["run stderr"]
+
+
+PINNED = """Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> ping: run = Step none complete: run ref with: 'pong'.
+node := ((ReliableServers dir: 'data') serve: Box new) start.
+(Error try: [node pending: 'Box/a'] onError: [:e | e message]) displayNl.
+(node when: 'Box/a' id: 'x') printNl.
+"""
+
+
+def test_a_query_used_at_a_type_of_its_own_is_an_error_at_the_program_s_line(tmp_path):
+    # pending: answers a Dictionary of its own: the try: that answers a String is the program's
+    # mistake, and it used to fix the type of every answer of the node (errors inside the library)
+    prog = tmp_path / "pinned.lp"
+    prog.write_text(PINNED)
+    r = harness.run([*harness.LP, "check", prog.name], cwd=tmp_path)
+    err = r.stderr.decode()
+    headers = [line for line in err.splitlines() if line.startswith("-- ")]
+    assert r.status == 1 and len(headers) == 1, err
+    assert "TYPE MISMATCH" in headers[0] and headers[0].endswith("pinned.lp:5:52")
+    assert "does not understand" not in err
