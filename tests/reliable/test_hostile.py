@@ -109,6 +109,12 @@ def test_a_result_handler_that_raises_says_so_and_runs_again(outputs, lines):
     assert "raised; it runs again until its Step commits" in outputs["run stderr"]
 
 
+
+def test_a_step_beyond_one_transaction_fails_its_run(lines):
+    assert lines["flood"] == \
+        "'handler_error: storage transaction: a transaction has 1 to 100 statements, not 122'"
+
+
 PINNED = """Import module: #Reliable.
 ReliableHandler subclass: #Box.
 Box >> ping: run = Step none complete: run ref with: 'pong'.
