@@ -308,6 +308,20 @@ class ReliableUnknownMethod:
 
 
 @dataclass
+class ReliableKernelMethod:
+    """A reliable call's op (or result handler) names a method of the kernel (ReliableHandler's)."""
+    role: str
+    selector: str
+    span: Span
+
+
+@dataclass
+class ReliableBadAddress:
+    """A reliable call's literal address with no `/` (an address is Class/id)."""
+    span: Span
+
+
+@dataclass
 class ReliableUnknownClass:
     """A reliable call's literal address names no reliable grain class."""
     class_name: str

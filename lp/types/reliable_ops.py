@@ -6,7 +6,8 @@ callee runs on a `Run`; and the result handler, a method of the calling grain's 
 the method the send is in), run on a `ReliableCall`. Both must be literal Symbols, so that the
 checker types each as the send it stands for (`aStock take: aRun`, `self taken: aCall`, each
 answering a `Step`), with a caret on the Symbol. An address that is not a literal leaves the op's
-class open: some grain class of the program must have the op. `node root: 'Shop/web' op: #order:
+class open: some grain class of the program must have the op, and it is typed in every class that
+has it. A method of the kernel (ReliableHandler's) is no op and no result handler. `node root: 'Shop/web' op: #order:
 input: s id: i` is checked the same way. The library's own sends (stdlib/reliable.lp) pass the
 Symbols along and are not checked again.
 """
@@ -45,9 +46,18 @@ def _has(ck, cname, sel) -> bool:
     return any(sel in c.methods for c in ck.table.chain(cname) if c.name != HANDLER and not c.builtin)
 
 
+def _kernel(ck, sel) -> bool:
+    """`sel` names a method of the kernel (ReliableHandler's, inherited or not, or one named kernel...), which
+    the kernel refuses as an op or a handler at run time too."""
+    return sel.startswith("kernel") or any(sel in c.methods for c in ck.table.chain(HANDLER))
+
+
 def _check(ck, cname, sym, role, arg_class):
     """`cname` has the one-argument method `sym` names, taking an `arg_class` and answering a Step."""
     sel = sym.name
+    if _kernel(ck, sel):
+        ck.report(P.ReliableKernelMethod(role, sel, sym.span))
+        return
     near = did_you_mean(sel, sorted({s for c in ck.table.chain(cname) if c.name != HANDLER and not c.builtin
                                      for s in c.methods if s.count(":") == 1 and s.endswith(":")}))
     if not (sel.endswith(":") and sel.count(":") == 1) or not _has(ck, cname, sel):
@@ -61,7 +71,10 @@ def _check(ck, cname, sym, role, arg_class):
 
 
 def _op(ck, n, to, sym):
-    if type(to) is A.StrLit and "/" in to.value:
+    if type(to) is A.StrLit:
+        if "/" not in to.value:
+            ck.report(P.ReliableBadAddress(to.span))
+            return
         cname = to.value.split("/", 1)[0]
         if cname not in _grain_classes(ck):
             ck.report(P.ReliableUnknownClass(cname, did_you_mean(cname, _grain_classes(ck)), to.span))
@@ -69,10 +82,13 @@ def _op(ck, n, to, sym):
         _check(ck, cname, sym, "op", "Run")
         return
     owners = [c for c in _grain_classes(ck) if _has(ck, c, sym.name)]
+    if _kernel(ck, sym.name):
+        ck.report(P.ReliableKernelMethod("op", sym.name, sym.span))
+        return
     if not owners:
         ck.report(P.ReliableUnknownMethod("op", sym.name, "any reliable grain class", None, sym.span))
-    elif len(owners) == 1:
-        _check(ck, owners[0], sym, "op", "Run")
+    for cname in owners:
+        _check(ck, cname, sym, "op", "Run")
 
 
 def form(ck, n, scope, cx, discard):

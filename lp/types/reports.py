@@ -658,8 +658,12 @@ ONE_SENTENCE = {
                           "add `Import module: #Remote.`"),
     P.ReliableUnknownMethod: ("unknown op", "`{class_name}` has no {role} `{selector}`: it names a one-argument "
                               "method of that class.", None),
+    P.ReliableKernelMethod: ("kernel method", "`{selector}` is a method of the reliable kernel (ReliableHandler's, "
+                             "or named `kernel...`), which is no {role}.", None),
     P.ReliableUnknownClass: ("unknown class", "This address names `{class_name}`, which is no reliable grain class "
                              "(a subclass of ReliableHandler) of the program.", None),
+    P.ReliableBadAddress: ("bad address", "This address has no `/`: a reliable grain's address is `Class/id`.",
+                           None),
     P.ReliableNotLiteral: ("op not literal", "A reliable call's {role} is a literal Symbol (`#take:`), so that the "
                            "checker finds and types its method.", None),
     P.ReceiveThroughProxy: ("receive in a proxied call", "This receive is in a method called through a {side} "
