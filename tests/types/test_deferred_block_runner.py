@@ -40,6 +40,19 @@ b ! 6.
 Actor sleep: 200.
 """
 
+# a grain method and an actor that receives both call `any`: the grain's call ran in the actor's protocol
+GRAIN_AND_ACTOR = """Import module: #Grain.
+Object subclass: #Holder fields: (items).
+Holder >> any = self items anySatisfy: [:e | e > 1].
+Object subclass: #Room fields: (n).
+Room >> probe = (Holder fields: { items: #(5) }) any.
+rooms := Grain for: Room initial: (Room fields: { n: 0 }).
+(rooms id: 'a') probe printNl.
+a := Actor spawn: [:me | me receive: { #go -> [:m | (Holder fields: { items: #(1) }) any printNl] }].
+a ! #go.
+Actor sleep: 200.
+"""
+
 # the brief's program: a grain method answering a WebSocket response changed by header:value:
 GRAIN_WEBSOCKET = """Import module: #Grain.
 Import module: #Http.
@@ -81,3 +94,10 @@ def test_a_grain_method_answering_a_websocket_with_a_header_checks(tmp_path):
     path.write_text(GRAIN_WEBSOCKET)
     r = run_lp("check", str(path))
     assert r.returncode == 0, r.stderr.decode()
+
+
+def test_a_grain_method_and_a_receiving_actor_share_a_method(tmp_path):
+    path = tmp_path / "g.lp"
+    path.write_text(GRAIN_AND_ACTOR)
+    r = run_lp("run", str(path), cwd=tmp_path)
+    assert (r.returncode, r.stdout.decode(), r.stderr.decode()) == (0, "true\nfalse\n", "")
