@@ -83,7 +83,7 @@ odd -> Boolean
 sign -> Integer
 factorial -> Integer
 gcd: Integer -> Integer
-between: Integer and: Integer -> Boolean
+between:and: special
 to: Integer do: Block[Integer,a] -> Integer
 to: Integer collect: Block[Integer,a] -> Array[a]
 timesRepeat: Block[a] -> Integer
@@ -120,10 +120,11 @@ asNumber -> Number
 asInteger -> Integer
 asString -> String
 roundTo: Float -> Float
-between: Float and: Float -> Boolean
+between:and: special
 raisedTo: Float -> Float
 """,
     "Number": NUMERIC_SPECIAL + """
+between:and: special
 abs -> Number
 negated -> Number
 squared -> Number

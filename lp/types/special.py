@@ -63,6 +63,19 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
 
 
 
+def between_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
+    """`between:and:` compares the receiver with each bound as `<=` does, so the bounds may be numbers of
+    either kind, as for `<` (`3 between: 1 and: 2.5`)."""
+    for i, a in enumerate(ats):
+        arg_node = arg_nodes[i] if i < len(arg_nodes) else None
+        a = prune(a)
+        if type(a) is TVar:
+            ck.watch(a, C.Numeric(a, ck.fresh(), "between:and:", recv.name, node, arg_node))
+        else:
+            numeric(ck, recv.name, "between:and:", a, ck.fresh(), node, arg_node)
+    return TCon("Boolean", (), node.span)
+
+
 # ---- collections whose selector needs something of their elements ------------------------
 
 ELEMENT_NEEDS = {
@@ -383,6 +396,8 @@ def register(parts):
     for cls in NUMBERS + ("Number",):
         for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:"):
             parts.sends[(cls, op)] = numeric_send
+    for cls in NUMBERS + ("Number",):
+        parts.sends[(cls, "between:and:")] = between_send
     for sel in ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"):
         parts.sends[("Block", sel)] = block_value
     for sel in ELEMENT_NEEDS:
