@@ -40,7 +40,7 @@ BUILTIN_FIELDS = {
                       "arguments": "Dynamic", "takeover": "String"},
 }
 
-NUMERIC_OPS = ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:")
+NUMERIC_OPS = ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:", "raisedTo:")
 # Integer, Float and Number type their arithmetic and comparisons in lp/types/special.py.
 NUMERIC_SPECIAL = "".join(f"{op} special\n" for op in NUMERIC_OPS)
 
@@ -97,7 +97,6 @@ bitAnd: Integer -> Integer
 bitOr: Integer -> Integer
 bitXor: Integer -> Integer
 bitShift: Integer -> Integer
-raisedTo: Integer -> Integer
 to: Integer -> Interval
 to: Integer by: Integer -> Interval
 to: Integer by: Integer do: Block[Integer,a] -> Integer
@@ -121,7 +120,6 @@ asInteger -> Integer
 asString -> String
 roundTo: Float -> Float
 between:and: special
-raisedTo: Float -> Float
 """,
     "Number": NUMERIC_SPECIAL + """
 between:and: special

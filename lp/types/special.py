@@ -13,6 +13,7 @@ from lp.types import overrides
 from lp.types.errors import did_you_mean
 from lp.types.generics import nil_reply, replaced
 from lp.types.infer import Checker
+from lp.types.library import NUMERIC_OPS
 from lp.types.terms import ERR, TCon, TSpecial, TVar, prune, show
 
 NUMBERS = ("Integer", "Float")
@@ -394,7 +395,7 @@ def register(parts):
     parts.numeric, parts.check_element, parts.error_class = numeric, check_element, error_class
     parts.with_fields, parts.check_reason = with_fields, check_reason
     for cls in NUMBERS + ("Number",):
-        for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:"):
+        for op in NUMERIC_OPS:
             parts.sends[(cls, op)] = numeric_send
     for cls in NUMBERS + ("Number",):
         parts.sends[(cls, "between:and:")] = between_send
