@@ -90,6 +90,10 @@ timesRepeat: Block[a] -> Integer
 asFloat -> Float
 asNumber -> Number
 asInteger -> Integer
+truncated -> Integer
+rounded -> Integer
+floor -> Integer
+ceiling -> Integer
 asString -> String
 asCharacter -> Character
 printString: Integer -> String
