@@ -765,7 +765,9 @@ def _str_all_but(g, sel, n, site, tail, ty):
 
 # ---- the rest --------------------------------------------------------------------------
 
-for _key in [("Object", False, "copy"), ("Integer", False, "asInteger"), ("Array", False, "asArray")]:
+for _key in [("Object", False, "copy"), ("Integer", False, "asInteger"), ("Integer", False, "truncated"),
+             ("Integer", False, "rounded"), ("Integer", False, "floor"), ("Integer", False, "ceiling"),
+             ("Array", False, "asArray")]:
     PRIMS[_key] = _yourself
 
 

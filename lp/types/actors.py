@@ -315,9 +315,18 @@ def finish(ck: Checker):
         r = prune(p)
         sites = list(r.plain_sites) + [s for _, s in r.accepts.values()] + [s for _, s in r.computed] + \
             [s for spans in r.lits.values() for s in spans.values()]
-        if sites and r.id not in reported:
+        if r.id in reported:
+            continue
+        if sites:
             reported.add(r.id)
             ck.report(P.ReceiveThroughProxy(side, min(sites, key=lambda s: (s.line, s.col))))
+            continue
+        # a message sent to that actor (`Actor self ! x`, a reply address, `monitor:`'s Down) lands in
+        # the library's mailbox, which no receive of the program takes it from
+        sends = [q.span for q in r.requires if q.span is not None and type(prune(q.msg)) is not TSpecial]
+        if sends:
+            reported.add(r.id)
+            ck.report(P.SendThroughProxy(side, min(sends, key=lambda s: (s.line, s.col))))
 
 
 def check_require(ck: Checker, r: TProto, req: Require, final: bool) -> bool:

@@ -8,7 +8,7 @@ to every call site (the row-polymorphic part of the design).
 """
 from __future__ import annotations
 
-from lp.types.terms import GENERIC, prune
+from lp.types.terms import GENERIC, TCon, TProto, prune
 
 
 class Send:
@@ -38,8 +38,9 @@ class Send:
             return
         self.fire_in(ck, actor)
 
-    def fire_in(self, ck, actor):
-        t = ck.send(prune(self.recv), self.selector, self.args, self.node, actor, self.discard,
+    def fire_in(self, ck, actor, instance=False):
+        args = [runner_copy(ck, a, actor) for a in self.args] if instance else self.args
+        t = ck.send(prune(self.recv), self.selector, args, self.node, actor, self.discard,
                     arg_nodes=self.arg_nodes, deferred=True)
         ck.unify_result(self.result, t, self.node)
 
@@ -81,7 +82,44 @@ class _SendIn:
         if actor.level == GENERIC:
             self.send.reach(ck, actor)
         else:
-            self.send.fire_in(ck, actor)
+            self.send.fire_in(ck, actor, instance=True)
+
+
+def runner_copy(ck, t, actor):
+    """A block argument of a send typed once per caller's actor (`Send.reach`): the block may run in
+    that actor, so its runner must not be one protocol shared by every caller (which would merge all
+    their protocols into one, so a message only one of them receives passes for all). Each instance
+    gets the block with the instance as its runner, and what the block's body did with its own
+    `Actor self` (receives, sends to it) copied into the instance."""
+    b = prune(t)
+    if type(b) is not TCon or b.name != "Block" or b.ctx is None:
+        return t
+    runner = prune(b.ctx)
+    if type(runner) is not TProto or runner is prune(actor):
+        return t
+    n = TCon("Block", b.args, b.why)
+    n.ctx = clone_protocol(ck, runner)
+    for req in runner.requires:   # checked in each instance, against that actor's receives
+        req.done = True
+    return n
+
+
+def clone_protocol(ck, p):
+    """A protocol with what p accepts and requires, not linked to p."""
+    n = TProto(p.level)
+    n.accepts = dict(p.accepts)
+    n.lits = {k: dict(v) for k, v in p.lits.items()}
+    n.computed = list(p.computed)
+    n.plain = p.plain
+    n.plain_sites = list(p.plain_sites)
+    n.asked = p.asked
+    n.requires = [ck.copy_require(r, lambda x: x) for r in p.requires]
+    n.origins = p.origins
+    n.opaque = p.opaque
+    n.owner_checks = list(p.owner_checks)
+    n.why = p.why
+    ck.protocols.append(n)
+    return n
 
 
 class Numeric:

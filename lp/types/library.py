@@ -40,7 +40,7 @@ BUILTIN_FIELDS = {
                       "arguments": "Dynamic", "takeover": "String"},
 }
 
-NUMERIC_OPS = ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:")
+NUMERIC_OPS = ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:", "raisedTo:")
 # Integer, Float and Number type their arithmetic and comparisons in lp/types/special.py.
 NUMERIC_SPECIAL = "".join(f"{op} special\n" for op in NUMERIC_OPS)
 
@@ -83,13 +83,17 @@ odd -> Boolean
 sign -> Integer
 factorial -> Integer
 gcd: Integer -> Integer
-between: Integer and: Integer -> Boolean
+between:and: special
 to: Integer do: Block[Integer,a] -> Integer
 to: Integer collect: Block[Integer,a] -> Array[a]
 timesRepeat: Block[a] -> Integer
 asFloat -> Float
 asNumber -> Number
 asInteger -> Integer
+truncated -> Integer
+rounded -> Integer
+floor -> Integer
+ceiling -> Integer
 asString -> String
 asCharacter -> Character
 printString: Integer -> String
@@ -97,7 +101,6 @@ bitAnd: Integer -> Integer
 bitOr: Integer -> Integer
 bitXor: Integer -> Integer
 bitShift: Integer -> Integer
-raisedTo: Integer -> Integer
 to: Integer -> Interval
 to: Integer by: Integer -> Interval
 to: Integer by: Integer do: Block[Integer,a] -> Integer
@@ -120,10 +123,10 @@ asNumber -> Number
 asInteger -> Integer
 asString -> String
 roundTo: Float -> Float
-between: Float and: Float -> Boolean
-raisedTo: Float -> Float
+between:and: special
 """,
     "Number": NUMERIC_SPECIAL + """
+between:and: special
 abs -> Number
 negated -> Number
 squared -> Number

@@ -52,7 +52,7 @@ DESCRIPTIONS = {
     "isZero": "whether it is 0", "even": "whether it is divisible by 2", "odd": "whether it is not divisible by 2",
     "sign": "-1, 0 or 1", "factorial": "1 * 2 * ... * receiver; overflow raises",
     "gcd:": "greatest common divisor", "lcm:": "least common multiple",
-    "between:and:": "whether the receiver lies in the closed range",
+    "between:and:": "whether the receiver lies in the closed range; the bounds are numbers of either kind",
     "to:do:": "runs the block with each Integer from the receiver to the argument; answers the receiver",
     "to:by:do:": "runs the block with each Integer of `receiver to: stop by: step`; answers the receiver",
     "to:collect:": "an Array of the block's values for each Integer from the receiver to the argument",

@@ -350,6 +350,14 @@ class ReceiveThroughProxy:
 
 
 @dataclass
+class SendThroughProxy:
+    """A method called through a grain reference or a Remote proxy sends to the actor running it (its
+    `Actor self`): that is the library's actor, which never receives the program's messages."""
+    side: str
+    span: Span
+
+
+@dataclass
 class UnknownVariable:
     name: str
     near: str | None

@@ -168,6 +168,31 @@ def performed_here(ck, node, actor, arg_nodes):
     for mi in ck.method_list:
         if mi.decl.selector == sel and not mi.class_side and not mi.cls.builtin:
             ck.run_method_in(mi, actor)
+    performed_send(ck, node, sel, actor, arg_nodes)
+
+
+def performed_send(ck, node, sel, actor, arg_nodes):
+    """`Remote perform: #sel on: obj withArguments: { a. b }`, when obj's class is known and has a method
+    `sel` taking as many arguments as are written out, makes the send `obj sel a b`: it is typed as
+    that send (its answer stays Dynamic), so an argument the method cannot take is an error here.
+    A selector the class has no method for, or another number of arguments, is the run time's
+    RemoteError (docs/network.md)."""
+    if len(arg_nodes) != 3 or type(arg_nodes[2]) not in (A.BraceArray, A.LitArray):
+        return
+    items = arg_nodes[2].items
+    recv = ck.types.get(id(arg_nodes[1]))
+    elems = [ck.types.get(id(i)) for i in items]
+    if recv is None or None in elems or len(items) != _arity(sel):
+        return
+    r = prune(recv[1])
+    if type(r) is not TCon or not any(sel in info.methods for info in ck.table.chain(r.name) if not info.builtin):
+        return
+    send = A.Send(arg_nodes[1], sel, tuple(items), node.span, arg_nodes[0].span)
+    ck.send(r, sel, [t for _, t in elems], send, actor, True, arg_nodes=tuple(items))
+
+
+def _arity(sel):
+    return sel.count(":") if sel[:1].isalpha() or sel[:1] == "_" else 1
 
 
 def register(parts):

@@ -666,6 +666,10 @@ ONE_SENTENCE = {
                            None),
     P.ReliableNotLiteral: ("op not literal", "A reliable call's {role} is a literal Symbol (`#take:`), so that the "
                            "checker finds and types its method.", None),
+    P.SendThroughProxy: ("send to a proxied call's actor", "This message goes to the actor running a method "
+                         "called through a {side} reference, which is an actor of the library (a grain's owner, a "
+                         "Remote server's handler): it never receives the program's messages.",
+                         "send to an actor of your own, or answer the value from the method"),
     P.ReceiveThroughProxy: ("receive in a proxied call", "This receive is in a method called through a {side} "
                             "reference, which runs in an actor of the library (a grain's owner, a Remote server's "
                             "handler) whose mailbox holds the library's own messages: the method cannot take "

@@ -13,6 +13,7 @@ from lp.types import overrides
 from lp.types.errors import did_you_mean
 from lp.types.generics import nil_reply, replaced
 from lp.types.infer import Checker
+from lp.types.library import NUMERIC_OPS
 from lp.types.terms import ERR, TCon, TSpecial, TVar, prune, show
 
 NUMBERS = ("Integer", "Float")
@@ -61,6 +62,19 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
         r = "Float"
     ck.unify(result, TCon(r, (), node.span))
 
+
+
+def between_send(ck: Checker, recv, ats, node, actor, arg_nodes, discard):
+    """`between:and:` compares the receiver with each bound as `<=` does, so the bounds may be numbers of
+    either kind, as for `<` (`3 between: 1 and: 2.5`)."""
+    for i, a in enumerate(ats):
+        arg_node = arg_nodes[i] if i < len(arg_nodes) else None
+        a = prune(a)
+        if type(a) is TVar:
+            ck.watch(a, C.Numeric(a, ck.fresh(), "between:and:", recv.name, node, arg_node))
+        else:
+            numeric(ck, recv.name, "between:and:", a, ck.fresh(), node, arg_node)
+    return TCon("Boolean", (), node.span)
 
 
 # ---- collections whose selector needs something of their elements ------------------------
@@ -381,8 +395,10 @@ def register(parts):
     parts.numeric, parts.check_element, parts.error_class = numeric, check_element, error_class
     parts.with_fields, parts.check_reason = with_fields, check_reason
     for cls in NUMBERS + ("Number",):
-        for op in ("+", "-", "*", "/", "//", "\\\\", "<", ">", "<=", ">=", "max:", "min:", "rem:"):
+        for op in NUMERIC_OPS:
             parts.sends[(cls, op)] = numeric_send
+    for cls in NUMBERS + ("Number",):
+        parts.sends[(cls, "between:and:")] = between_send
     for sel in ("value", "value:", "value:value:", "value:value:value:", "value:value:value:value:"):
         parts.sends[("Block", sel)] = block_value
     for sel in ELEMENT_NEEDS:

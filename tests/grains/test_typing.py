@@ -226,3 +226,49 @@ cs := Grain for: C initial: (C fields: { n: 0 }).
     assert rc == 1
     assert err.count("RECEIVE IN A PROXIED CALL") == 2
     assert "prog.lp:4:14\n" in err and "prog.lp:5:35\n" in err and "called through a grain reference" in err
+
+
+def test_a_method_called_through_a_reference_cannot_send_to_its_own_actor(tmp_path):
+    """`Actor self` there is the grain's owner, an actor of the library: a message sent to it (by hand,
+    as a reply address, as monitor:'s Down) would stay in its mailbox, or be taken for the library's own."""
+    rc, err = check("""
+Import module: #Grain.
+Object subclass: #C fields: (n).
+C >> ping = (Actor self ! #stop. self).
+C >> get = self n.
+cs := Grain for: C initial: (C fields: { n: 0 }).
+(cs id: 'a') ping printNl.
+(cs id: 'a') get printNl.
+""", tmp_path)
+    assert rc == 1
+    assert [l for l in err.splitlines() if l.startswith("-- ")] == [l for l in err.splitlines()
+                                                                  if l.startswith("-- SEND TO A PROXIED CALL'S ACTOR")]
+    assert err.count("SEND TO A PROXIED CALL'S ACTOR") == 1, err
+    assert "prog.lp:4:14\n" in err and "called through a grain reference" in err
+
+
+def test_a_method_sending_to_its_own_actor_is_fine_when_called_directly(tmp_path):
+    rc, out, err = run("""
+Import module: #Grain.
+Object subclass: #C fields: (n).
+C >> ping = (Actor self ! #pong. self).
+C >> get = self n.
+cs := Grain for: C initial: (C fields: { n: 0 }).
+(C fields: { n: 1 }) ping n printNl.
+Actor self receive: { #pong -> [:m | m printNl] }.
+(cs id: 'a') get printNl.
+""", tmp_path)
+    assert (rc, out, err) == (0, "1\n#pong\n0\n", "")
+
+
+def test_a_method_called_through_a_remote_proxy_cannot_send_to_its_own_actor(tmp_path):
+    rc, err = check("""
+Import module: #Remote.
+Object subclass: #C fields: (n).
+C >> ping = (Actor self ! #stop. self n).
+p := Remote at: 'http://127.0.0.1:1/' for: #C id: 'a'.
+p ping printNl.
+""", tmp_path)
+    assert rc == 1
+    assert err.count("SEND TO A PROXIED CALL'S ACTOR") == 1 and "prog.lp:4:14\n" in err, err
+    assert "called through a remote reference" in err

@@ -264,6 +264,14 @@ class Gen:
                 out.append(f"Object >> hostile = {send}.")
                 self.extra.append(f"({self.leaf(self.simple_type(0), [])}) hostile printString.")
                 self.extra.append(f"({self.instance(self.draw(self.classes), 1, [])}) hostile printString.")
+        if self.classes and self.draw([True, False, False]):
+            # a method run by `Remote perform:` with a literal selector, sometimes given another type
+            c = self.draw(self.classes)
+            if c["methods"]:
+                sel, arg_t, _ = self.draw(c["methods"])
+                t = self.draw([arg_t, arg_t, self.simple_type(0)])
+                self.extra.append(f"(Remote perform: #{sel} on: {self.instance(c, 1, [])} "
+                                  f"withArguments: {{ {self.leaf(t, [])} }}) printString.")
         if self.draw([True, False]):
             out.append("Object subclass: #Util.")
             out.append("Util class >> id: x = x.")
