@@ -1,6 +1,8 @@
 /* t_io.c — fd readiness: socketpair streams with small buffers (writers and
- * readers park on EAGAIN), fd-wait deadlines, loopback TCP accept/connect,
- * a step actor waiting on an fd, and getaddrinfo on the resolver thread. */
+ * readers park on EAGAIN), fd-wait deadlines, churn (hundreds of fds whose
+ * waits time out and are registered again by several domains at once while
+ * bytes arrive at random moments), loopback TCP accept/connect, a step actor
+ * waiting on an fd, and getaddrinfo on the resolver thread. */
 #include "harness.h"
 
 #include <arpa/inet.h>
@@ -63,6 +65,40 @@ static void reader(lprt_actor *self, void *ud) {
     }
     CHECK(got == a->total);
     close(a->fd);
+    lprt_send(a->report, VAL(got));
+}
+
+/* churn: a reader waits with 0-2 ms deadlines, so most waits time out and the
+   next one replaces the registration, from whichever domain runs it; its
+   writer sends single bytes at random moments. Every byte must arrive. */
+#define CHURN_PAIRS 150
+#define CHURN_BYTES 40
+
+static void churn_writer(lprt_actor *self, void *ud) {
+    stream_arg *a = ud;
+    for (long i = 0; i < a->total; i++) {
+        lprt_sleep_ms(self, h_rand(&a->seed) % 3);
+        unsigned char c = (unsigned char)i;
+        CHECK(write(a->fd, &c, 1) == 1);
+    }
+}
+
+static void churn_reader(lprt_actor *self, void *ud) {
+    stream_arg *a = ud;
+    long got = 0;
+    unsigned seed = (unsigned)a->fd * 7919u + 1;
+    while (got < a->total) {
+        unsigned char c;
+        ssize_t r = read(a->fd, &c, 1);
+        if (r == 1) {
+            CHECK(c == (unsigned char)got);
+            got++;
+        } else {
+            CHECK(r < 0 && errno == EAGAIN);
+            if (lprt_fd_wait(self, a->fd, LPRT_READ, lprt_deadline_ms(h_rand(&seed) % 3)) == 0)
+                atomic_fetch_add(&fd_waits, 1); /* timed out: counted */
+        }
+    }
     lprt_send(a->report, VAL(got));
 }
 
@@ -149,6 +185,24 @@ static void main_fiber(lprt_actor *self, void *ud) {
     for (int i = 0; i < pairs; i++) CHECK(h_recv_num(self) >= SCALE(2000000));
     CHECK(atomic_load(&fd_waits) > 0);
     printf("    stream fd waits: %ld\n", atomic_exchange(&fd_waits, 0));
+
+    /* churn */
+    static stream_arg churn[CHURN_PAIRS][2];
+    static int churn_fds[CHURN_PAIRS][2];
+    for (int i = 0; i < CHURN_PAIRS; i++) {
+        CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, churn_fds[i]) == 0);
+        nonblock(churn_fds[i][1]);
+        churn[i][0] = (stream_arg){churn_fds[i][0], SCALE(CHURN_BYTES * 4), (unsigned)i * 31u + 5, self};
+        churn[i][1] = (stream_arg){churn_fds[i][1], SCALE(CHURN_BYTES * 4), 0, self};
+        lprt_release(lprt_spawn_fiber(rt, churn_reader, &churn[i][1], 0));
+        lprt_release(lprt_spawn_fiber(rt, churn_writer, &churn[i][0], 0));
+    }
+    for (int i = 0; i < CHURN_PAIRS; i++) CHECK(h_recv_num(self) == SCALE(CHURN_BYTES * 4));
+    printf("    churn: %ld waits timed out\n", atomic_exchange(&fd_waits, 0));
+    for (int i = 0; i < CHURN_PAIRS; i++) {
+        close(churn_fds[i][0]);
+        close(churn_fds[i][1]);
+    }
 
     /* fd wait with a deadline that passes */
     int sv[2];

@@ -50,23 +50,30 @@ def status_kb(pid: int, field: str) -> int:
     raise AssertionError(f"no {field} in /proc/{pid}/status")
 
 
+# The program's own memory (RssAnon: without the pages of the binary and the shared libraries, which
+# vary with the build) once idle after 20,000 activations: measured 4.6-5.1 MB on a 0.3 MB baseline
+# (peak RSS 147-156 MB); before runtime/reclaim.c gave freed memory back, about 15 MB.
+IDLE_ANON_KB = 9 * 1024
+
+
 def test_a_binarys_idle_owners_give_their_memory_back(redis, tmp_path):  # noqa: F811
     """As a binary: 20,000 ids, each touched once by 10 callers, then each read back (1 each, none
-    wrong). After each round, once every owner has gone, the RSS is within 2.5 times its baseline
-    (it rose by 50-60 MB in between; what stays is a few MB of arena pages that still hold a live
-    block). The runtime used to keep what the owners had freed, glibc's arenas and the domains'
-    caches of fiber stacks: 3 to 4 times the baseline once idle. It now gives it back when a domain
-    stays idle (runtime/reclaim.c)."""
+    wrong). After each round, once every owner has gone, the program's anonymous memory is under
+    IDLE_ANON_KB (it rose by about 150 MB in between; what stays is a few MB of arena pages that
+    still hold a live block). The runtime used to keep what the owners had freed, glibc's arenas
+    and the domains' caches of fiber stacks. It now gives it back when a domain stays idle
+    (runtime/reclaim.c)."""
     p = LPProcess(PROGRAM.format(url=redis.url, ids=IDS), workdir(tmp_path), mode="build", cwd=tmp_path)
     with p:
         assert p.readline(timeout=120) == "baseline"
-        baseline = status_kb(p.proc.pid, "VmRSS")
+        baseline = status_kb(p.proc.pid, "RssAnon")
         assert p.readline(timeout=240) == "idle, 0 wrong"
-        idle = status_kb(p.proc.pid, "VmRSS")
+        idle = status_kb(p.proc.pid, "RssAnon")
         assert p.readline(timeout=240) == "reloaded and idle, 0 wrong"
-        reloaded = status_kb(p.proc.pid, "VmRSS")
+        reloaded = status_kb(p.proc.pid, "RssAnon")
         peak = status_kb(p.proc.pid, "VmHWM")
         rc, _, err = p.finish()
     assert (rc, err) == (0, "")
-    print(f"RSS (kB): baseline {baseline}, peak {peak}, idle {idle}, reloaded and idle {reloaded}")
-    assert idle < 2.5 * baseline and reloaded < 2.5 * baseline, (baseline, peak, idle, reloaded)
+    print(f"anonymous RSS (kB): baseline {baseline}, idle {idle}, reloaded and idle {reloaded}; peak RSS {peak}")
+    assert peak > 3 * IDLE_ANON_KB, peak           # many owners were there at once
+    assert idle < IDLE_ANON_KB and reloaded < IDLE_ANON_KB, (baseline, peak, idle, reloaded)

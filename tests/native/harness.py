@@ -25,7 +25,9 @@ def run(cmd, cwd, timeout=120, env=None) -> Outcome:
 
 
 def build(program: Path, out: Path, *flags: str) -> Outcome:
-    return run([*LP, "build", program.name, "-o", str(out), *flags], cwd=program.parent)
+    # a build is not timed: programs that compile the network and storage libraries take 20 s of
+    # CPU, and a worker on a crowded machine gets a fraction of a core
+    return run([*LP, "build", program.name, "-o", str(out), *flags], cwd=program.parent, timeout=600)
 
 
 _INTERPRETED: dict[tuple, Outcome] = {}
