@@ -30,6 +30,7 @@ typedef struct nactor {
     uint64_t depth;              /* lpn_depth: frames and reductions spent */
     uint64_t floor;              /* lpn_stack_floor */
     lpn_value block;             /* the spawned block, until it runs */
+    lpn_value me;                /* the block's argument (the Actor value spawn: answers), until it runs */
     lprt_actor *a;
     uint64_t id;
     int is_main;
@@ -41,7 +42,7 @@ typedef struct nactor {
     lpn_monitors mons;           /* by the id of the actor watched */
     uint64_t *stale;             /* refs of ask: monitors whose Down is to be dropped */
     size_t nstale, cstale;
-    struct nactor *prev, *next;  /* the registry (deadlock report) */
+    int gone;                    /* past its on_exit hook: no longer listed (deadlock report, observer) */
     int returned;                /* its body returned (else it was ended where it stood: killed) */
     int32_t spawn_site;          /* the `spawn:` send that made it, or -1 (the observer's table) */
     int hidden;                  /* one of the observer's own actors (RuntimeView hide) */
@@ -53,27 +54,17 @@ typedef struct nactor {
    frames' values are not dropped, so the sockets it was using get closed. */
 void (*lpn_abandoned_hook)(uint64_t actor_id);
 
-static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
-static nactor *registry;
+/* The state of a spawned actor is allocated with its runtime actor (lprt_create_fiber_with) and
+   the live actors are listed from the runtime's sharded registry (lprt_each_actor): a spawn takes
+   no lock of its own and makes one allocation for both. */
+static lprt *program_rt;
 static nactor main_state;
 static lpn_ctx main_cx;          /* the main actor's context when it ended (the uncaught report) */
 
-static void registry_add(nactor *s) {
-    pthread_mutex_lock(&registry_mu);
-    s->next = registry;
-    s->prev = NULL;
-    if (registry) registry->prev = s;
-    registry = s;
-    pthread_mutex_unlock(&registry_mu);
-}
-
-static void registry_remove(nactor *s) {
-    pthread_mutex_lock(&registry_mu);
-    if (s->prev) s->prev->next = s->next;
-    else if (registry == s) registry = s->next;
-    if (s->next) s->next->prev = s->prev;
-    s->prev = s->next = NULL;
-    pthread_mutex_unlock(&registry_mu);
+/* The state of a listed actor, or NULL once it is past its on_exit hook. */
+static nactor *listed(lprt_actor *a) {
+    nactor *s = lprt_userdata(a);
+    return s && !__atomic_load_n(&s->gone, __ATOMIC_ACQUIRE) ? s : NULL;
 }
 
 static nactor *self_state(void) {
@@ -442,6 +433,8 @@ static void state_free(nactor *s) {
     s->grain = NULL;
     lpn_drop(s->block);
     s->block = LPN_NIL_VALUE;
+    lpn_drop(s->me);
+    s->me = LPN_NIL_VALUE;
     lpn_monitors_free(&s->mons);
     free(s->stale);
     s->stale = NULL;
@@ -453,31 +446,43 @@ static void on_exit_hook(lprt_actor *a, int kind, void *value, void *ud_actor, v
     (void)a; (void)kind; (void)value; (void)ud;
     nactor *s = ud_actor;
     if (!s) return;
-    registry_remove(s);
+    __atomic_store_n(&s->gone, 1, __ATOMIC_RELEASE);
     if (lpn_observing) lpn_observe_ended(s->id);
     if (s->is_main) {
         main_done = 1;
         return;
     }
     if (!s->returned && lpn_abandoned_hook) lpn_abandoned_hook(s->id);
-    state_free(s);
-    free(s);
+    state_free(s);   /* its memory goes with the runtime actor's */
+}
+
+typedef struct { nactor **all; size_t n, cap; } listing;
+
+static void list_one(lprt_actor *a, void *arg) {
+    listing *l = arg;
+    nactor *s = listed(a);
+    if (!s) return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->all = realloc(l->all, l->cap * sizeof *l->all);
+        if (!l->all) abort();
+    }
+    l->all[l->n++] = s;
+}
+
+static int by_id(const void *x, const void *y) {
+    uint64_t a = (*(nactor *const *)x)->id, b = (*(nactor *const *)y)->id;
+    return a < b ? -1 : a > b;
 }
 
 static void deadlocked(lprt *rt, void *ud) {
     (void)rt; (void)ud;
-    pthread_mutex_lock(&registry_mu);
-    size_t n = 0;
-    for (nactor *s = registry; s; s = s->next) n++;
-    nactor **all = malloc((n ? n : 1) * sizeof *all);
-    n = 0;
-    for (nactor *s = registry; s; s = s->next) all[n++] = s;
-    for (size_t i = 1; i < n; i++)   /* by id */
-        for (size_t j = i; j > 0 && all[j - 1]->id > all[j]->id; j--) {
-            nactor *t = all[j];
-            all[j] = all[j - 1];
-            all[j - 1] = t;
-        }
+    /* every domain is parked: no actor starts or ends while the states are read */
+    listing l = {0};
+    lprt_each_actor(rt, list_one, &l);
+    nactor **all = l.all;
+    size_t n = l.n;
+    if (n) qsort(all, n, sizeof *all, by_id);
     size_t cap = 256 + n * 600, len = 0;
     char *text = malloc(cap);
     len += (size_t)snprintf(text + len, cap - len, "deadlock: every actor is waiting and nothing can wake any of them");
@@ -493,7 +498,6 @@ static void deadlocked(lprt *rt, void *ud) {
         if (s->wait_site >= 0)
             len += (size_t)snprintf(text + len, cap - len, " at %s", lpn_prog.sites[s->wait_site].where);
     }
-    pthread_mutex_unlock(&registry_mu);
     report(text);
     free(text);
     free(all);
@@ -570,23 +574,29 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
     lpn_stack_floor_set(ACTOR_STACK);
-    lpn_value blk = s->block;
-    s->block = LPN_NIL_VALUE;
+    lpn_value blk = s->block, me = s->me;
+    s->block = s->me = LPN_NIL_VALUE;
     int64_t nargs = ((lpn_block *)lpn_ptr(blk))->arity;
-    lpn_value r = lpn_call_block(blk, nargs ? actor_value(self) : LPN_NIL_VALUE, nargs);
+    lpn_value r = lpn_call_block(blk, me, nargs);
     s->returned = 1;
     ended(s, r);
     free(cx_here()->trace);
     memset(cx_here(), 0, sizeof lpn_cx);
 }
 
-static nactor *state_new(void) {
-    nactor *s = calloc(1, sizeof *s);
-    if (!s) abort();
+typedef struct { lpn_value block; int32_t site; int hidden; } spawning;
+
+static void state_init(lprt_actor *a, void *ud, void *arg) {
+    nactor *s = ud;
+    spawning *sp = arg;
+    s->a = a;
+    s->id = lprt_id(a);
+    s->block = sp->block;
+    s->me = LPN_NIL_VALUE;
     s->exit_site = -1;
     s->wait_site = -1;
-    s->spawn_site = -1;
-    return s;
+    s->spawn_site = sp->site;
+    s->hidden = sp->hidden;
 }
 
 lpn_value lpn_actor_spawn(lpn_value blk, int64_t link, int64_t site) {
@@ -603,17 +613,21 @@ lpn_value lpn_actor_spawn(lpn_value blk, int64_t link, int64_t site) {
     }
     nactor *me = self_state();
     lpn_share(blk);
-    nactor *s = state_new();
-    s->block = blk;
-    s->spawn_site = (int32_t)site;
-    s->hidden = me->hidden;
-    lprt_actor *a = lprt_create_fiber(lprt_runtime(me->a), actor_fiber, s, ACTOR_STACK);
-    s->a = a;
-    s->id = lprt_id(a);
+    spawning sp = {blk, (int32_t)site, me->hidden};
+    lprt_actor *a = lprt_create_fiber_with(lprt_runtime(me->a), actor_fiber, sizeof(nactor), state_init, &sp,
+                                           ACTOR_STACK);
+    if (!a) {
+        lpn_flush();
+        fputs("lp: out of memory\n", stderr);
+        exit(1);
+    }
+    lpn_value v = actor_value(a);   /* spawn:'s answer, and the block's argument: one Actor value */
+    if (arity) {
+        lpn_dup(v);
+        ((nactor *)lprt_userdata(a))->me = v;
+    }
     if (link) lprt_link(me->a, a);
-    registry_add(s);
     lprt_start(a);
-    lpn_value v = actor_value(a);
     lprt_release(a);
     return v;
 }
@@ -1193,7 +1207,8 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
     }
     s->a = m;
     s->id = lprt_id(m);
-    registry_add(s);
+    s->block = s->me = LPN_NIL_VALUE;
+    program_rt = rt;
     int r = lprt_run(rt, m);
     lpn_flush();
     int status = 0;
@@ -1232,14 +1247,21 @@ void lpn_observe_hide_self(void) {
     lprt_set_background(lprt_self());   /* the observer's actors leave the program's domains as they are */
 }
 
+typedef struct { lpn_observed *out; size_t cap, n; } observing;
+
+static void observe_one(lprt_actor *a, void *arg) {
+    observing *o = arg;
+    nactor *s = listed(a);
+    if (!s) return;
+    if (o->n < o->cap)
+        o->out[o->n] = (lpn_observed){s->id, s->is_main ? -2 : s->spawn_site, __atomic_load_n(&s->hidden, __ATOMIC_RELAXED)};
+    o->n++;
+}
+
 size_t lpn_observe_actors(lpn_observed *out, size_t cap) {
-    size_t n = 0;
-    pthread_mutex_lock(&registry_mu);
-    for (nactor *s = registry; s; s = s->next, n++)
-        if (n < cap)
-            out[n] = (lpn_observed){s->id, s->is_main ? -2 : s->spawn_site, __atomic_load_n(&s->hidden, __ATOMIC_RELAXED)};
-    pthread_mutex_unlock(&registry_mu);
-    return n;
+    observing o = {out, cap, 0};
+    lprt_each_actor(program_rt, observe_one, &o);
+    return o.n;
 }
 
 /* The class of a waiting message (never its contents); called under the actor's lock. */
