@@ -43,7 +43,9 @@ static size_t page_size(void) {
    stacks are mapped without a guard page, so the kernel merges neighbours and
    hundreds of thousands of blocked fibers fit. The low bit of a stack pointer
    as stored in actors and caches records whether it has a guard. */
+#ifndef LPRT_GUARDED_MAX
 #define LPRT_GUARDED_MAX 16384
+#endif
 static _Atomic long guarded_live;
 #define STACK_GUARDED(p) ((uintptr_t)(p) & 1)
 #define STACK_BASE(p) ((char *)((uintptr_t)(p) & ~(uintptr_t)1))
@@ -243,7 +245,9 @@ static void fiber_main(lprt_actor *a) {
    bytes are copied back before it resumes). It costs a copy and a madvise per wait, so it is done
    only when many stacks are live: past PARK_AFTER, where a touched page per blocked actor is
    what dominates memory. Not under the sanitizers, which track the stack themselves. */
+#ifndef PARK_AFTER
 #define PARK_AFTER 10000
+#endif
 
 static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
 

@@ -71,8 +71,11 @@ static void free_one(worklist *w, lpn_obj *o) {
         break;
     }
     default:
-        if (lpn_is_foreign(o)) ((lpn_foreign *)o)->ops->fin((lpn_foreign *)o);
-        else if (o->cls >= LPN_FIRST_INST) {
+        if (lpn_is_foreign(o)) {
+            const lpn_foreign_ops *ops = ((lpn_foreign *)o)->ops;
+            ops->fin((lpn_foreign *)o);
+            if (ops->in_place) return;
+        } else if (o->cls >= LPN_FIRST_INST) {
             lpn_inst *in = (lpn_inst *)o;
             for (uint64_t i = 0; i < in->nfields; i++) push(w, in->field[i]);
         }
