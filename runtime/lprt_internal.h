@@ -315,7 +315,7 @@ void lprt__fiber_park(lprt_actor *a); /* blocking: with many stacks live, set it
 void lprt__stack_cache_free(lprt__domain *d);
 void lprt__stack_pool_init(lprt *rt);
 void lprt__stack_pool_free(lprt *rt); /* after every domain's cache */
-void lprt__stack_cache_trim(lprt__domain *d, int keep); /* unmaps the cached stacks past keep */
+void lprt__stack_cache_trim(lprt__domain *d, int keep); /* gives back the cached stacks past keep */
 /* reclaim.c: park on the domain's futex word (expected value v); a domain that stays parked
    a while after many actors have ended gives their memory back */
 void lprt__park_wait(lprt__domain *d, uint32_t v);
