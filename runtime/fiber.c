@@ -43,23 +43,103 @@ static size_t page_size(void) {
    stacks are mapped without a guard page, so the kernel merges neighbours and
    hundreds of thousands of blocked fibers fit. The low bit of a stack pointer
    as stored in actors and caches records whether it has a guard. */
+#ifndef LPRT_GUARDED_MAX
 #define LPRT_GUARDED_MAX 16384
+#endif
 static _Atomic long guarded_live;
 #define STACK_GUARDED(p) ((uintptr_t)(p) & 1)
 #define STACK_BASE(p) ((char *)((uintptr_t)(p) & ~(uintptr_t)1))
 
-static void *stack_alloc(lprt__domain *d, size_t size) {
+/* The pool (lprt__stack_pool): slots of POOL_CHUNK stacks mapped at once, carved in order; a slot
+   gets its guard page when carved (while fewer than LPRT_GUARDED_MAX guards exist) and keeps it. */
+enum { POOL_CHUNK = 64 };
+#define POOL_MAX_STACK ((size_t)1 << 20) /* larger stacks (a main actor's) are mapped one by one */
+
+void lprt__stack_pool_init(lprt *rt) { pthread_mutex_init(&rt->pool.mu, NULL); }
+
+void lprt__stack_pool_free(lprt *rt) {
+    lprt__stack_pool *p = &rt->pool;
+    for (size_t i = 0; i < p->nchunks; i++) munmap(p->chunks[i], POOL_CHUNK * (p->size + page_size()));
+    atomic_fetch_sub(&guarded_live, p->guarded);
+    free(p->chunks);
+    free(p->free);
+    pthread_mutex_destroy(&p->mu);
+}
+
+static void *pool_carve(lprt *rt, lprt__stack_pool *p) {
+    size_t ps = page_size(), slot = p->size + ps;
+    if (!p->left) {
+        if (p->nchunks == p->cchunks) {
+            size_t c = p->cchunks ? p->cchunks * 2 : 16;
+            void **n = realloc(p->chunks, c * sizeof *n);
+            if (!n) return NULL;
+            p->chunks = n;
+            p->cchunks = c;
+        }
+        void *m = mmap(NULL, POOL_CHUNK * slot, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        atomic_fetch_add_explicit(&rt->st_stack_maps, 1, memory_order_relaxed);
+        p->chunks[p->nchunks++] = m;
+        p->next = m;
+        p->left = POOL_CHUNK;
+    }
+    char *s = p->next;
+    p->next += slot;
+    p->left--;
+    if (atomic_fetch_add(&guarded_live, 1) < LPRT_GUARDED_MAX && mprotect(s, ps, PROT_NONE) == 0) {
+        p->guarded++;
+        return (void *)((uintptr_t)s | 1);
+    }
+    atomic_fetch_sub(&guarded_live, 1);
+    return s;
+}
+
+static void *pool_take(lprt *rt, size_t size) {
+    lprt__stack_pool *p = &rt->pool;
+    void *s = NULL;
+    pthread_mutex_lock(&p->mu);
+    if (!p->size && size <= POOL_MAX_STACK) p->size = size;
+    if (p->size == size) s = p->nfree ? p->free[--p->nfree] : pool_carve(rt, p);
+    else s = (void *)-1;   /* another size: a mapping of its own */
+    pthread_mutex_unlock(&p->mu);
+    return s;
+}
+
+/* A pool slot's pages go back to the system; the slot waits for reuse. Answers 0 if not a slot. */
+static int pool_give(lprt *rt, void *tagged, size_t size) {
+    lprt__stack_pool *p = &rt->pool;
+    if (size != p->size) return 0;   /* set before any slot of this size existed, never changed */
+    madvise(STACK_BASE(tagged) + page_size(), size, MADV_DONTNEED);
+    pthread_mutex_lock(&p->mu);
+    if (p->nfree == p->cfree) {
+        size_t c = p->cfree ? p->cfree * 2 : 256;
+        void **n = realloc(p->free, c * sizeof *n);
+        if (!n) abort();
+        p->free = n;
+        p->cfree = c;
+    }
+    p->free[p->nfree++] = tagged;
+    pthread_mutex_unlock(&p->mu);
+    return 1;
+}
+
+static void *stack_alloc(lprt__domain *d, lprt *rt, size_t size) {
     if (d && d->stack_cache_n > 0 && d->stack_cache_size == size) return d->stack_cache[--d->stack_cache_n];
+    void *slot = pool_take(rt, size);
+    if (slot != (void *)-1) return slot;
     size_t ps = page_size();
     void *p = mmap(NULL, size + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (p == MAP_FAILED) return NULL;
+    atomic_fetch_add_explicit(&rt->st_stack_maps, 1, memory_order_relaxed);
     if (atomic_fetch_add(&guarded_live, 1) < LPRT_GUARDED_MAX && mprotect(p, ps, PROT_NONE) == 0)
         return (void *)((uintptr_t)p | 1);
     atomic_fetch_sub(&guarded_live, 1);
     return p;
 }
 
-static void stack_unmap(void *tagged, size_t size) {
+static void stack_unmap(lprt *rt, void *tagged, size_t size) {
+    if (pool_give(rt, tagged, size)) return;
     if (STACK_GUARDED(tagged)) atomic_fetch_sub(&guarded_live, 1);
     munmap(STACK_BASE(tagged), size + page_size());
 }
@@ -75,7 +155,7 @@ static void stack_unpoison(void *base, size_t size) {
 }
 
 void lprt__stack_cache_trim(lprt__domain *d, int keep) {
-    while (d->stack_cache_n > keep) stack_unmap(d->stack_cache[--d->stack_cache_n], d->stack_cache_size);
+    while (d->stack_cache_n > keep) stack_unmap(d->rt, d->stack_cache[--d->stack_cache_n], d->stack_cache_size);
 }
 
 void lprt__stack_cache_free(lprt__domain *d) { lprt__stack_cache_trim(d, 0); }
@@ -92,7 +172,7 @@ int lprt__fiber_init(lprt_actor *a, size_t stack_size) {
 }
 
 static int stack_setup(lprt__domain *d, lprt_actor *a) {
-    void *base = stack_alloc(d, a->stack_size);
+    void *base = stack_alloc(d, a->rt, a->stack_size);
     if (!base) return -1;
     atomic_fetch_add_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
     a->stack_base = base;
@@ -127,7 +207,7 @@ void lprt__fiber_free(lprt__domain *d, lprt_actor *a) {
         d->stack_cache_size = a->stack_size;
         d->stack_cache[d->stack_cache_n++] = a->stack_base;
     } else {
-        stack_unmap(a->stack_base, a->stack_size);
+        stack_unmap(a->rt, a->stack_base, a->stack_size);
     }
     a->stack_base = NULL;
 }
@@ -165,7 +245,9 @@ static void fiber_main(lprt_actor *a) {
    bytes are copied back before it resumes). It costs a copy and a madvise per wait, so it is done
    only when many stacks are live: past PARK_AFTER, where a touched page per blocked actor is
    what dominates memory. Not under the sanitizers, which track the stack themselves. */
+#ifndef PARK_AFTER
 #define PARK_AFTER 10000
+#endif
 
 static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
 

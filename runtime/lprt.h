@@ -167,6 +167,14 @@ int64_t lprt_det_clock(lprt *rt);
 /* create: not yet runnable, so links/monitors/trapping can be set up first. */
 lprt_actor *lprt_create_step(lprt *rt, lprt_step_fn fn, void *userdata);
 lprt_actor *lprt_create_fiber(lprt *rt, lprt_fiber_fn fn, void *userdata, size_t stack_size);
+/* A fiber whose userdata is ud_size zeroed bytes allocated with the actor (one allocation, freed
+   with it at its last release, so valid as long as the actor is referenced); init(a, ud, arg) fills
+   them before the actor is registered, so lprt_each_actor never sees them half-written. */
+lprt_actor *lprt_create_fiber_with(lprt *rt, lprt_fiber_fn fn, size_t ud_size,
+                                   void (*init)(lprt_actor *a, void *ud, void *arg), void *arg, size_t stack_size);
+/* Calls fn on every live actor (created and not yet past its on_exit hook's registry removal),
+   under the lock of the registry shard that holds it: fn must not create, end or wait. */
+void lprt_each_actor(lprt *rt, void (*fn)(lprt_actor *a, void *arg), void *arg);
 void lprt_start(lprt_actor *a);
 lprt_actor *lprt_spawn_step(lprt *rt, lprt_step_fn fn, void *userdata);
 lprt_actor *lprt_spawn_fiber(lprt *rt, lprt_fiber_fn fn, void *userdata, size_t stack_size);
@@ -299,6 +307,7 @@ typedef struct {
     uint64_t spawned, exited, steals, parks, messages;
     uint64_t seek_steps; /* steps lprt_mbox_after took to find where a scan resumes */
     uint64_t mbox_locks; /* times an owner locked its mailbox list because a peek was in progress */
+    uint64_t stack_maps; /* mmap calls made for fiber stacks (a chunk of pooled slots, or one stack) */
 } lprt_stats;
 void lprt_get_stats(lprt *rt, lprt_stats *out);
 

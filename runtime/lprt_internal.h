@@ -40,6 +40,21 @@
 
 typedef struct lprt__domain lprt__domain;
 
+/* Fiber stacks of one size (the first asked for) come from chunks of slots mapped at once and are
+   never unmapped one by one: a free slot not in a domain's cache has its pages given back and waits
+   here for reuse (fiber.c). Guarded by mu. */
+typedef struct {
+    pthread_mutex_t mu;
+    size_t size;        /* the stack size it serves; 0 until the first stack */
+    void **free;        /* released slots (tagged as stack bases are) */
+    size_t nfree, cfree;
+    char *next;         /* the next uncarved slot of the newest chunk */
+    size_t left;        /* slots left in it */
+    void **chunks;      /* every chunk, unmapped with the runtime */
+    size_t nchunks, cchunks;
+    long guarded;       /* slots carved with a guard page */
+} lprt__stack_pool;
+
 typedef struct lprt__link {
     struct lprt__link *next;
     lprt_actor *actor; /* referenced */
@@ -208,8 +223,10 @@ struct lprt {
     _Atomic(lprt__workers *) jobs; /* jobs.c: started by the first job */
     pthread_mutex_t jobs_mu;
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
-    _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages, st_seek_steps, st_mbox_locks;
+    _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages, st_seek_steps, st_mbox_locks,
+        st_stack_maps;
     _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
+    lprt__stack_pool pool;    /* fiber.c: slots of the fiber stack size, carved from big mappings */
     _Atomic uint64_t trim_mark; /* st_exited at the last malloc_trim (reclaim.c) */
 };
 
@@ -296,7 +313,9 @@ void lprt__fiber_free(lprt__domain *d, lprt_actor *a);
 void lprt__fiber_unwind(lprt__domain *d, lprt_actor *a); /* a killed fiber unwinds (unwind_killed_fibers) */
 void lprt__fiber_park(lprt_actor *a); /* blocking: with many stacks live, set its used stack aside */
 void lprt__stack_cache_free(lprt__domain *d);
-void lprt__stack_cache_trim(lprt__domain *d, int keep); /* unmaps the cached stacks past keep */
+void lprt__stack_pool_init(lprt *rt);
+void lprt__stack_pool_free(lprt *rt); /* after every domain's cache */
+void lprt__stack_cache_trim(lprt__domain *d, int keep); /* gives back the cached stacks past keep */
 /* reclaim.c: park on the domain's futex word (expected value v); a domain that stays parked
    a while after many actors have ended gives their memory back */
 void lprt__park_wait(lprt__domain *d, uint32_t v);

@@ -8,7 +8,7 @@
  * would keep its peak RSS while idle. So a domain that parks after at least RECLAIM_EXITS
  * actors have ended (anywhere) since it last reclaimed parks for at most RECLAIM_IDLE_MS;
  * if nothing woke it by then (the program is idle, or this domain has been for that long),
- * it unmaps the stacks its cache holds past STACK_KEEP and, one domain at a time, calls
+ * it gives back the stacks its cache holds past STACK_KEEP (fiber.c) and, one domain at a time, calls
  * malloc_trim(0), which hands every whole free page of every arena back (madvise). A busy
  * domain, woken before the delay, pays nothing but a timed wait instead of a plain one.   */
 #include "lprt_internal.h"

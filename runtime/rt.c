@@ -39,6 +39,7 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
     pthread_mutex_init(&rt->jobs_mu, NULL);
     for (int i = 0; i < REG_SHARDS; i++) pthread_mutex_init(&rt->reg[i].mu, NULL);
     lprt__timers_init(&rt->timers);
+    lprt__stack_pool_init(rt);
     rt->domains = calloc((size_t)n, sizeof(lprt__domain));
     if (!rt->domains) abort();
     for (int i = 0; i < n; i++) {
@@ -56,6 +57,7 @@ static void rt_destroy(lprt *rt) {
         lprt__dq_destroy(&rt->domains[i].dq);
         lprt__stack_cache_free(&rt->domains[i]);
     }
+    lprt__stack_pool_free(rt);
     free(rt->domains);
     lprt__det_free(rt);
     lprt__timers_destroy(rt);
@@ -109,9 +111,17 @@ void lprt__reason_release(lprt *rt, lprt_reason r) {
     if (r.kind == LPRT_ERROR) lprt__value_release(rt, r.value);
 }
 
-static lprt_actor *create(lprt *rt, int kind) {
-    lprt_actor *a = calloc(1, sizeof *a);
-    if (!a) return NULL;
+/* An actor with extra zeroed bytes after it (the engine's state, lprt_create_fiber_with). */
+typedef struct {
+    lprt_actor a;
+    _Alignas(16) char ud[];
+} actor_with;
+
+static lprt_actor *create(lprt *rt, int kind, size_t ud_size, void (*init)(lprt_actor *, void *, void *),
+                          void *arg) {
+    actor_with *w = calloc(1, sizeof(actor_with) + ud_size);
+    if (!w) return NULL;
+    lprt_actor *a = &w->a;
     a->rt = rt;
     a->kind = kind;
     a->id = atomic_fetch_add(&rt->next_id, 1);
@@ -125,6 +135,10 @@ static lprt_actor *create(lprt *rt, int kind) {
         atomic_init(&a->background, 1);
     pthread_mutex_init(&a->lock, NULL);
     atomic_fetch_add(&rt->refs, 1);
+    if (init) {
+        a->ud = w->ud;
+        init(a, w->ud, arg);
+    }
     lprt__shard *s = &rt->reg[a->id % REG_SHARDS];
     pthread_mutex_lock(&s->mu);
     a->reg_next = s->head;
@@ -147,8 +161,17 @@ void lprt__registry_remove(lprt_actor *a) {
     pthread_mutex_unlock(&s->mu);
 }
 
+void lprt_each_actor(lprt *rt, void (*fn)(lprt_actor *, void *), void *arg) {
+    for (int i = 0; i < REG_SHARDS; i++) {
+        lprt__shard *s = &rt->reg[i];
+        pthread_mutex_lock(&s->mu);
+        for (lprt_actor *a = s->head; a; a = a->reg_next) fn(a, arg);
+        pthread_mutex_unlock(&s->mu);
+    }
+}
+
 lprt_actor *lprt_create_step(lprt *rt, lprt_step_fn fn, void *ud) {
-    lprt_actor *a = create(rt, LPRT_STEP);
+    lprt_actor *a = create(rt, LPRT_STEP, 0, NULL, NULL);
     if (a) {
         a->step = fn;
         a->ud = ud;
@@ -156,11 +179,12 @@ lprt_actor *lprt_create_step(lprt *rt, lprt_step_fn fn, void *ud) {
     return a;
 }
 
-lprt_actor *lprt_create_fiber(lprt *rt, lprt_fiber_fn fn, void *ud, size_t stack_size) {
-    lprt_actor *a = create(rt, LPRT_FIBER);
+static lprt_actor *create_fiber(lprt *rt, lprt_fiber_fn fn, void *ud, size_t ud_size,
+                                void (*init)(lprt_actor *, void *, void *), void *arg, size_t stack_size) {
+    lprt_actor *a = create(rt, LPRT_FIBER, ud_size, init, arg);
     if (!a) return NULL;
     a->fiber_fn = fn;
-    a->ud = ud;
+    if (!init) a->ud = ud;
     if (lprt__fiber_init(a, stack_size ? stack_size : rt->fiber_stack) != 0) {
         /* never started: unregister and drop both references */
         lprt__registry_remove(a);
@@ -170,6 +194,15 @@ lprt_actor *lprt_create_fiber(lprt *rt, lprt_fiber_fn fn, void *ud, size_t stack
         return NULL;
     }
     return a;
+}
+
+lprt_actor *lprt_create_fiber(lprt *rt, lprt_fiber_fn fn, void *ud, size_t stack_size) {
+    return create_fiber(rt, fn, ud, 0, NULL, NULL, stack_size);
+}
+
+lprt_actor *lprt_create_fiber_with(lprt *rt, lprt_fiber_fn fn, size_t ud_size,
+                                   void (*init)(lprt_actor *, void *, void *), void *arg, size_t stack_size) {
+    return create_fiber(rt, fn, NULL, ud_size, init, arg, stack_size);
 }
 
 void lprt_start(lprt_actor *a) {
@@ -236,4 +269,5 @@ void lprt_get_stats(lprt *rt, lprt_stats *o) {
     o->messages = atomic_load(&rt->st_messages);
     o->seek_steps = atomic_load(&rt->st_seek_steps);
     o->mbox_locks = atomic_load(&rt->st_mbox_locks);
+    o->stack_maps = atomic_load(&rt->st_stack_maps);
 }

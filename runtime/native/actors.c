@@ -25,23 +25,25 @@ static volatile int main_done;
 
 /* ---- actor state ---------------------------------------------------------------------- */
 
-typedef struct nactor {
+/* An Actor value: one cell per actor, in its state (actor_value). */
+typedef struct { lpn_foreign f; lprt_actor *a; uint64_t id; } actor_ref;
+
+typedef struct nactor {   /* its runtime actor and id: ref.a, ref.id */
+    actor_ref ref;               /* its Actor value; a count of 0: no value refers to it */
     lpn_ctx cx;                  /* saved while the fiber is switched out */
     uint64_t depth;              /* lpn_depth: frames and reductions spent */
     uint64_t floor;              /* lpn_stack_floor */
     lpn_value block;             /* the spawned block, until it runs */
-    lprt_actor *a;
-    uint64_t id;
     int is_main;
     int killed;                  /* unwinding after a kill by another actor or a link */
     int32_t exit_site;           /* the `exit:` send that ended it, or -1 */
-    const char *wait_what;       /* what it blocks in (the deadlock report) */
     int32_t wait_site;
+    const char *wait_what;       /* what it blocks in (the deadlock report) */
     uint64_t wait_asked;         /* await: the actor asked (0: none) */
     lpn_monitors mons;           /* by the id of the actor watched */
     uint64_t *stale;             /* refs of ask: monitors whose Down is to be dropped */
-    size_t nstale, cstale;
-    struct nactor *prev, *next;  /* the registry (deadlock report) */
+    uint32_t nstale, cstale;
+    int gone;                    /* past its on_exit hook: no longer listed (deadlock report, observer) */
     int returned;                /* its body returned (else it was ended where it stood: killed) */
     int32_t spawn_site;          /* the `spawn:` send that made it, or -1 (the observer's table) */
     int hidden;                  /* one of the observer's own actors (RuntimeView hide) */
@@ -53,27 +55,17 @@ typedef struct nactor {
    frames' values are not dropped, so the sockets it was using get closed. */
 void (*lpn_abandoned_hook)(uint64_t actor_id);
 
-static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
-static nactor *registry;
+/* The state of a spawned actor is allocated with its runtime actor (lprt_create_fiber_with) and
+   the live actors are listed from the runtime's sharded registry (lprt_each_actor): a spawn takes
+   no lock of its own and makes one allocation for both. */
+static lprt *program_rt;
 static nactor main_state;
 static lpn_ctx main_cx;          /* the main actor's context when it ended (the uncaught report) */
 
-static void registry_add(nactor *s) {
-    pthread_mutex_lock(&registry_mu);
-    s->next = registry;
-    s->prev = NULL;
-    if (registry) registry->prev = s;
-    registry = s;
-    pthread_mutex_unlock(&registry_mu);
-}
-
-static void registry_remove(nactor *s) {
-    pthread_mutex_lock(&registry_mu);
-    if (s->prev) s->prev->next = s->next;
-    else if (registry == s) registry = s->next;
-    if (s->next) s->next->prev = s->prev;
-    s->prev = s->next = NULL;
-    pthread_mutex_unlock(&registry_mu);
+/* The state of a listed actor, or NULL once it is past its on_exit hook. */
+static nactor *listed(lprt_actor *a) {
+    nactor *s = lprt_userdata(a);
+    return s && !__atomic_load_n(&s->gone, __ATOMIC_ACQUIRE) ? s : NULL;
 }
 
 static nactor *self_state(void) {
@@ -134,7 +126,7 @@ static void tls_restore(nactor *s) {
 static int park(nactor *s) {
     lpn_flush_pending();
     tls_save(s);
-    int r = lprt_suspend(s->a);
+    int r = lprt_suspend(s->ref.a);
     tls_restore(s);
     s->wait_what = NULL;
     if (r == LPRT_WAKE_KILLED) killed(s);
@@ -149,13 +141,13 @@ lprt_actor *lpn_wait_begin(void) {
     lpn_flush_pending();
     nactor *s = self_state();
     tls_save(s);
-    return s->a;
+    return s->ref.a;
 }
 
 int lpn_wait_end(void) {
     nactor *s = self_state();
     tls_restore(s);
-    if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
+    if (lprt_wake_reason(s->ref.a) != LPRT_WAKE_KILLED) return 0;
     killed(s);
     return 1;
 }
@@ -177,16 +169,14 @@ int64_t lpn_preempt(void) {
     nactor *s = self_state();
     if (!s) return 0;
     tls_save(s);
-    lprt_yield(s->a);
+    lprt_yield(s->ref.a);
     tls_restore(s);
-    if (lprt_wake_reason(s->a) != LPRT_WAKE_KILLED) return 0;
+    if (lprt_wake_reason(s->ref.a) != LPRT_WAKE_KILLED) return 0;
     killed(s);
     return 1;
 }
 
 /* ---- foreign values: actors, futures, promises, reply addresses ----------------------- */
-
-typedef struct { lpn_foreign f; lprt_actor *a; uint64_t id; } actor_ref;
 
 typedef struct {
     lpn_foreign f;
@@ -206,7 +196,7 @@ static int actor_print(lpn_foreign *f, char *buf, size_t cap) {
     return snprintf(buf, cap, "Actor<%llu>", (unsigned long long)((actor_ref *)f)->id);
 }
 static uint64_t actor_identity(lpn_foreign *f) { return ((actor_ref *)f)->id; }
-static const lpn_foreign_ops actor_ops = {actor_fin, actor_print, actor_identity};
+static const lpn_foreign_ops actor_ops = {actor_fin, actor_print, actor_identity, 1};
 
 static void future_fin(lpn_foreign *f) {
     future *u = (future *)f;
@@ -218,13 +208,13 @@ static void future_fin(lpn_foreign *f) {
 }
 static int future_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a Future"); }
 static uint64_t by_address(lpn_foreign *f) { return (uint64_t)(uintptr_t)f; }
-static const lpn_foreign_ops future_ops = {future_fin, future_print, by_address};
+static const lpn_foreign_ops future_ops = {future_fin, future_print, by_address, 0};
 
 static void holder_fin(lpn_foreign *f) { lpn_drop(((fut_holder *)f)->fut); }
 static int promise_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a Promise"); }
 static int reply_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a reply address"); }
-static const lpn_foreign_ops promise_ops = {holder_fin, promise_print, by_address};
-static const lpn_foreign_ops reply_ops = {holder_fin, reply_print, by_address};
+static const lpn_foreign_ops promise_ops = {holder_fin, promise_print, by_address, 0};
+static const lpn_foreign_ops reply_ops = {holder_fin, reply_print, by_address, 0};
 
 /* Foreign cells are shared from birth (atomic counts): they cross actors inside messages. */
 static void *foreign_new(uint64_t cls, size_t size, const lpn_foreign_ops *ops) {
@@ -235,12 +225,27 @@ static void *foreign_new(uint64_t cls, size_t size, const lpn_foreign_ops *ops) 
     return f;
 }
 
+static void actor_ref_init(nactor *s, lprt_actor *a) {
+    s->ref.f.h.cls = (uint32_t)cls_actor;
+    s->ref.f.nfields = LPN_FOREIGN;
+    s->ref.f.ops = &actor_ops;
+    s->ref.a = a;
+    s->ref.id = lprt_id(a);
+}
+
+/* The Actor value of a (which the caller holds): the cell in its state, counted (shared counts are
+   negative). The first value after none holds the actor (actor_fin lets it go): a spawn allocates
+   no Actor value, and `Actor self` none either. */
 static lpn_value actor_value(lprt_actor *a) {
-    actor_ref *r = foreign_new(cls_actor, sizeof *r, &actor_ops);
-    lprt_retain(a);
-    r->a = a;
-    r->id = lprt_id(a);
-    return lpn_ref(r);
+    actor_ref *r = &((nactor *)lprt_userdata(a))->ref;
+    int32_t rc = __atomic_load_n(&r->f.h.rc, __ATOMIC_RELAXED);
+    for (;;) {
+        if (__atomic_compare_exchange_n(&r->f.h.rc, &rc, rc < 0 ? rc - 1 : -1, 1, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED)) {
+            if (rc == 0) lprt_retain(a);
+            return lpn_ref(r);
+        }
+    }
 }
 
 static const lpn_foreign_ops *ops_of(lpn_value v) {
@@ -430,7 +435,7 @@ static void unobserved(lprt_actor *a, int kind, void *value, void *ud) {
     describe_reason(why, sizeof why, kind, value);
     int32_t site = site_of(value);
     if (site >= 0) snprintf(where, sizeof where, " at %s", lpn_prog.sites[site].where);
-    if (seen) lpn_observe_death(s->id, s->spawn_site, why, site >= 0 ? lpn_prog.sites[site].where : "");
+    if (seen) lpn_observe_death(s->ref.id, s->spawn_site, why, site >= 0 ? lpn_prog.sites[site].where : "");
     if (quiet) return;
     snprintf(line, sizeof line, "actor %llu died (%s)%s, and no link or monitor observed it",
              (unsigned long long)lprt_id(a), why, where);
@@ -442,6 +447,7 @@ static void state_free(nactor *s) {
     s->grain = NULL;
     lpn_drop(s->block);
     s->block = LPN_NIL_VALUE;
+
     lpn_monitors_free(&s->mons);
     free(s->stale);
     s->stale = NULL;
@@ -453,31 +459,43 @@ static void on_exit_hook(lprt_actor *a, int kind, void *value, void *ud_actor, v
     (void)a; (void)kind; (void)value; (void)ud;
     nactor *s = ud_actor;
     if (!s) return;
-    registry_remove(s);
-    if (lpn_observing) lpn_observe_ended(s->id);
+    __atomic_store_n(&s->gone, 1, __ATOMIC_RELEASE);
+    if (lpn_observing) lpn_observe_ended(s->ref.id);
     if (s->is_main) {
         main_done = 1;
         return;
     }
-    if (!s->returned && lpn_abandoned_hook) lpn_abandoned_hook(s->id);
-    state_free(s);
-    free(s);
+    if (!s->returned && lpn_abandoned_hook) lpn_abandoned_hook(s->ref.id);
+    state_free(s);   /* its memory goes with the runtime actor's */
+}
+
+typedef struct { nactor **all; size_t n, cap; } listing;
+
+static void list_one(lprt_actor *a, void *arg) {
+    listing *l = arg;
+    nactor *s = listed(a);
+    if (!s) return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->all = realloc(l->all, l->cap * sizeof *l->all);
+        if (!l->all) abort();
+    }
+    l->all[l->n++] = s;
+}
+
+static int by_id(const void *x, const void *y) {
+    uint64_t a = (*(nactor *const *)x)->ref.id, b = (*(nactor *const *)y)->ref.id;
+    return a < b ? -1 : a > b;
 }
 
 static void deadlocked(lprt *rt, void *ud) {
     (void)rt; (void)ud;
-    pthread_mutex_lock(&registry_mu);
-    size_t n = 0;
-    for (nactor *s = registry; s; s = s->next) n++;
-    nactor **all = malloc((n ? n : 1) * sizeof *all);
-    n = 0;
-    for (nactor *s = registry; s; s = s->next) all[n++] = s;
-    for (size_t i = 1; i < n; i++)   /* by id */
-        for (size_t j = i; j > 0 && all[j - 1]->id > all[j]->id; j--) {
-            nactor *t = all[j];
-            all[j] = all[j - 1];
-            all[j - 1] = t;
-        }
+    /* every domain is parked: no actor starts or ends while the states are read */
+    listing l = {0};
+    lprt_each_actor(rt, list_one, &l);
+    nactor **all = l.all;
+    size_t n = l.n;
+    if (n) qsort(all, n, sizeof *all, by_id);
     size_t cap = 256 + n * 600, len = 0;
     char *text = malloc(cap);
     len += (size_t)snprintf(text + len, cap - len, "deadlock: every actor is waiting and nothing can wake any of them");
@@ -488,12 +506,11 @@ static void deadlocked(lprt *rt, void *ud) {
             snprintf(what, sizeof what, "%s for a reply from Actor<%llu>", s->wait_what ? s->wait_what : "in await",
                      (unsigned long long)s->wait_asked);
         else snprintf(what, sizeof what, "%s", s->wait_what ? s->wait_what : "for a message");
-        len += (size_t)snprintf(text + len, cap - len, "\n  actor %llu%s waits %s", (unsigned long long)s->id,
+        len += (size_t)snprintf(text + len, cap - len, "\n  actor %llu%s waits %s", (unsigned long long)s->ref.id,
                                 s->is_main ? " (main)" : "", what);
         if (s->wait_site >= 0)
             len += (size_t)snprintf(text + len, cap - len, " at %s", lpn_prog.sites[s->wait_site].where);
     }
-    pthread_mutex_unlock(&registry_mu);
     report(text);
     free(text);
     free(all);
@@ -506,7 +523,7 @@ lpn_value lpn_call_block(lpn_value blk, lpn_value arg, int64_t nargs);   /* gene
 static void report_unmatched(nactor *s) {
     if (s->is_main || quiet || main_done) return;
     size_t n = 0;
-    for (lprt_msg *m = lprt_mbox_first(s->a); m; m = lprt_mbox_next(s->a, m)) {
+    for (lprt_msg *m = lprt_mbox_first(s->ref.a); m; m = lprt_mbox_next(s->ref.a, m)) {
         if (m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) continue;
         if (m->kind == LPRT_MSG_DOWN) {
             int stale = 0;
@@ -518,7 +535,7 @@ static void report_unmatched(nactor *s) {
     if (n) {
         char line[160];
         snprintf(line, sizeof line, "actor %llu ended with %zu unmatched message%s in its mailbox",
-                 (unsigned long long)s->id, n, n != 1 ? "s" : "");
+                 (unsigned long long)s->ref.id, n, n != 1 ? "s" : "");
         report(line);
     }
 }
@@ -562,7 +579,7 @@ static void ended(nactor *s, lpn_value r) {
         lpn_drop(r);
     }
     report_unmatched(s);
-    lprt_set_exit_reason(s->a, kind, value);
+    lprt_set_exit_reason(s->ref.a, kind, value);
 }
 
 static void actor_fiber(lprt_actor *self, void *ud) {
@@ -580,13 +597,17 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     memset(cx_here(), 0, sizeof lpn_cx);
 }
 
-static nactor *state_new(void) {
-    nactor *s = calloc(1, sizeof *s);
-    if (!s) abort();
+typedef struct { lpn_value block; int32_t site; int hidden; } spawning;
+
+static void state_init(lprt_actor *a, void *ud, void *arg) {
+    nactor *s = ud;
+    spawning *sp = arg;
+    actor_ref_init(s, a);
+    s->block = sp->block;
     s->exit_site = -1;
     s->wait_site = -1;
-    s->spawn_site = -1;
-    return s;
+    s->spawn_site = sp->site;
+    s->hidden = sp->hidden;
 }
 
 lpn_value lpn_actor_spawn(lpn_value blk, int64_t link, int64_t site) {
@@ -603,17 +624,17 @@ lpn_value lpn_actor_spawn(lpn_value blk, int64_t link, int64_t site) {
     }
     nactor *me = self_state();
     lpn_share(blk);
-    nactor *s = state_new();
-    s->block = blk;
-    s->spawn_site = (int32_t)site;
-    s->hidden = me->hidden;
-    lprt_actor *a = lprt_create_fiber(lprt_runtime(me->a), actor_fiber, s, ACTOR_STACK);
-    s->a = a;
-    s->id = lprt_id(a);
-    if (link) lprt_link(me->a, a);
-    registry_add(s);
-    lprt_start(a);
+    spawning sp = {blk, (int32_t)site, me->hidden};
+    lprt_actor *a = lprt_create_fiber_with(lprt_runtime(me->ref.a), actor_fiber, sizeof(nactor), state_init, &sp,
+                                           ACTOR_STACK);
+    if (!a) {
+        lpn_flush();
+        fputs("lp: out of memory\n", stderr);
+        exit(1);
+    }
     lpn_value v = actor_value(a);
+    if (link) lprt_link(me->ref.a, a);
+    lprt_start(a);
     lprt_release(a);
     return v;
 }
@@ -727,8 +748,8 @@ static int is_stale_down(nactor *s, uint64_t ref, int forget) {
 }
 
 static void take_free(nactor *s, lprt_msg *m) {
-    lprt_mbox_take(s->a, m);
-    lprt_msg_free(lprt_runtime(s->a), m);
+    lprt_mbox_take(s->ref.a, m);
+    lprt_msg_free(lprt_runtime(s->ref.a), m);
 }
 
 /* A Down / Exit entry becomes an ordinary message holding the LP instance, once (a Down's
@@ -755,7 +776,7 @@ static int key_matches(const lpn_value *k, lpn_value v) {
 }
 
 static int check_receiver(lpn_value me, nactor *s) {
-    if (actor_of(me) == s->a) return 1;
+    if (actor_of(me) == s->ref.a) return 1;
     lpn_dup(me);
     lpn_value d = lpn_describe(me);
     lpn_raise("only an actor can receive its own messages; this is %s, not the running actor",
@@ -783,12 +804,12 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
     uint64_t cursor = 0;
     int timed_out = 0;
     for (;;) {
-        lprt_msg *m = cursor ? lprt_mbox_after(s->a, cursor) : lprt_mbox_first(s->a);
+        lprt_msg *m = cursor ? lprt_mbox_after(s->ref.a, cursor) : lprt_mbox_first(s->ref.a);
         while (m) {
             cursor = m->seq;
             if ((m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) ||
                 (m->kind == LPRT_MSG_DOWN && is_stale_down(s, m->ref, 1))) {
-                lprt_msg *next = lprt_mbox_next(s->a, m);
+                lprt_msg *next = lprt_mbox_next(s->ref.a, m);
                 take_free(s, m);
                 m = next;
                 continue;
@@ -802,13 +823,13 @@ int64_t lpn_receive(lpn_value me, lpn_value tmo, const lpn_value *keys, int64_t 
                 take_free(s, m);
                 return i;
             }
-            m = lprt_mbox_next(s->a, m);
+            m = lprt_mbox_next(s->ref.a, m);
         }
         if (deadline >= 0 && (timed_out || lprt_now() >= deadline)) return -1;
         s->wait_what = what;
         s->wait_site = (int32_t)site;
         s->wait_asked = 0;
-        lprt_wait_receive(s->a, cursor, deadline);
+        lprt_wait_receive(s->ref.a, cursor, deadline);
         int why = park(s);
         if (why == LPRT_WAKE_KILLED) return -2;
         timed_out = why == LPRT_WAKE_TIMEOUT;
@@ -821,7 +842,7 @@ lpn_value lpn_actor_sleep(lpn_value ms) {
     lpn_drop(ms);
     if (bad) return LPN_UNWIND_VALUE;
     nactor *s = self_state();
-    lprt_wait_sleep(s->a, deadline);
+    lprt_wait_sleep(s->ref.a, deadline);
     s->wait_what = "in sleep:";
     return park(s) == LPRT_WAKE_KILLED ? LPN_UNWIND_VALUE : LPN_NIL_VALUE;
 }
@@ -829,7 +850,7 @@ lpn_value lpn_actor_sleep(lpn_value ms) {
 static void end_wait(nactor *s, future *u, uint64_t mref, int took_down) {
     pthread_mutex_lock(&u->mu);
     for (size_t i = 0; i < u->nw; i++)
-        if (u->waiters[i] == s->a) {
+        if (u->waiters[i] == s->ref.a) {
             lprt_release(u->waiters[i]);
             u->waiters[i] = u->waiters[--u->nw];
             break;
@@ -864,7 +885,7 @@ lpn_value lpn_future_await(lpn_value fv, lpn_value ms, int64_t has_tmo, int64_t 
             return LPN_UNWIND_VALUE;
         }
     }
-    uint64_t cursor = lprt_mbox_mark(s->a);
+    uint64_t cursor = lprt_mbox_mark(s->ref.a);
     pthread_mutex_lock(&u->mu);
     if (u->resolved) {
         pthread_mutex_unlock(&u->mu);
@@ -877,17 +898,17 @@ lpn_value lpn_future_await(lpn_value fv, lpn_value ms, int64_t has_tmo, int64_t 
         u->cw = u->cw ? 2 * u->cw : 4;
         u->waiters = realloc(u->waiters, u->cw * sizeof *u->waiters);
     }
-    lprt_retain(s->a);
-    u->waiters[u->nw++] = s->a;
+    lprt_retain(s->ref.a);
+    u->waiters[u->nw++] = s->ref.a;
     pthread_mutex_unlock(&u->mu);
-    uint64_t mref = u->asked ? lprt_monitor(s->a, u->asked) : 0;
+    uint64_t mref = u->asked ? lprt_monitor(s->ref.a, u->asked) : 0;
     int timed_out = 0;
     lpn_value result = LPN_UNWIND_VALUE;
     for (;;) {
-        lprt_msg *m = lprt_mbox_after(s->a, cursor);
+        lprt_msg *m = lprt_mbox_after(s->ref.a, cursor);
         int done = 0;
         while (m) {
-            lprt_msg *next = lprt_mbox_next(s->a, m);
+            lprt_msg *next = lprt_mbox_next(s->ref.a, m);
             cursor = m->seq;
             if (m->kind == LPRT_MSG_USER && TAG(m->value) == T_WAKE) {
                 int ours = UNTAG(m->value) == (void *)u;
@@ -931,7 +952,7 @@ lpn_value lpn_future_await(lpn_value fv, lpn_value ms, int64_t has_tmo, int64_t 
         s->wait_what = has_tmo ? "in await:" : (u->asked ? "in await" : "in await for a future no one has resolved");
         s->wait_site = (int32_t)site;
         s->wait_asked = u->asked_id;
-        lprt_wait_receive(s->a, cursor, deadline);
+        lprt_wait_receive(s->ref.a, cursor, deadline);
         int why = park(s);
         if (why == LPRT_WAKE_KILLED) {
             end_wait(s, u, mref, 0);
@@ -993,11 +1014,11 @@ static lpn_value not_self(lpn_value a, lpn_value b, const char *text) {
 
 lpn_value lpn_actor_link(lpn_value a, lpn_value b) {
     nactor *s = self_state();
-    if (actor_of(a) != s->a)
+    if (actor_of(a) != s->ref.a)
         return not_self(a, b, "linkTo: is sent by an actor to link itself: `Actor self linkTo: other`");
     lprt_actor *t = actor_of(b);
     lpn_value r = LPN_NIL_VALUE;
-    if (t && lprt_link(s->a, t) == LPRT_EDEAD) {
+    if (t && lprt_link(s->ref.a, t) == LPRT_EDEAD) {
         void *value = NULL;
         int kind = lprt_dead_reason(t, &value);
         char why[1600];
@@ -1011,17 +1032,17 @@ lpn_value lpn_actor_link(lpn_value a, lpn_value b) {
 lpn_value lpn_actor_unlink(lpn_value a, lpn_value b) {
     nactor *s = self_state();
     lprt_actor *t = actor_of(b);
-    if (t) lprt_unlink(s->a, t);
+    if (t) lprt_unlink(s->ref.a, t);
     return consumed(a, b, LPN_NIL_VALUE);
 }
 
 lpn_value lpn_actor_monitor(lpn_value a, lpn_value b) {
     nactor *s = self_state();
-    if (actor_of(a) != s->a)
+    if (actor_of(a) != s->ref.a)
         return not_self(a, b, "monitor: is sent by the watching actor: `Actor self monitor: other`");
     lprt_actor *t = actor_of(b);
     if (t) {
-        uint64_t ref = lprt_monitor(s->a, t);
+        uint64_t ref = lprt_monitor(s->ref.a, t);
         lpn_monitors_put(&s->mons, lprt_id(t), ref);
     }
     return consumed(a, b, LPN_NIL_VALUE);
@@ -1060,7 +1081,7 @@ lpn_value lpn_actor_exit(lpn_value target, lpn_value reason, int64_t site) {
     void *value;
     lpn_dup(reason);
     int kind = reason_kind(reason, -1, &value);
-    if (t == s->a && (kind == LPRT_KILLED || !lprt_traps_exits(s->a))) {
+    if (t == s->ref.a && (kind == LPRT_KILLED || !lprt_traps_exits(s->ref.a))) {
         /* ends it where it stands: no ensure: block runs (docs/language.md "Actors") */
         if (value) msg_release(value, NULL);
         lpn_drop(target);
@@ -1068,12 +1089,12 @@ lpn_value lpn_actor_exit(lpn_value target, lpn_value reason, int64_t site) {
         return lpn_signalled(reason);
     }
     lpn_drop(reason);
-    lprt_exit(s->a, t, kind, value);
+    lprt_exit(s->ref.a, t, kind, value);
     return target;
 }
 
 lpn_value lpn_actor_trap_exits(lpn_value on) {
-    lprt_trap_exits(self_state()->a, on.cls == LPN_BOOL && on.bits);
+    lprt_trap_exits(self_state()->ref.a, on.cls == LPN_BOOL && on.bits);
     return LPN_NIL_VALUE;
 }
 
@@ -1137,13 +1158,13 @@ static void main_fiber(lprt_actor *self, void *ud) {
             lpn_value e = cx->error;
             lpn_dup(e);
             lpn_share(e);
-            lprt_set_exit_reason(s->a, LPRT_ERROR, box(e, cx->ntrace ? (int32_t)cx->trace[0].site : -1));
+            lprt_set_exit_reason(s->ref.a, LPRT_ERROR, box(e, cx->ntrace ? (int32_t)cx->trace[0].site : -1));
         } else if (!s->killed && (cx->kind == LPN_EXITING || cx->kind == LPN_SIGNALLED)) {
             void *value;
             lpn_value v = cx->error;
             lpn_dup(v);
             int kind = reason_kind(v, exit_site_of(v, s), &value);
-            lprt_set_exit_reason(s->a, kind, value);
+            lprt_set_exit_reason(s->ref.a, kind, value);
         }
     } else {
         lpn_drop(main_result);
@@ -1191,9 +1212,11 @@ int lpn_run_program(lpn_value (*fn)(void), int domains, int quiet_flag, size_t m
                 main_stack >> 20);
         return 2;
     }
-    s->a = m;
-    s->id = lprt_id(m);
-    registry_add(s);
+    s->ref.a = m;
+    s->ref.id = lprt_id(m);
+    s->block = LPN_NIL_VALUE;
+    actor_ref_init(s, m);
+    program_rt = rt;
     int r = lprt_run(rt, m);
     lpn_flush();
     int status = 0;
@@ -1232,14 +1255,21 @@ void lpn_observe_hide_self(void) {
     lprt_set_background(lprt_self());   /* the observer's actors leave the program's domains as they are */
 }
 
+typedef struct { lpn_observed *out; size_t cap, n; } observing;
+
+static void observe_one(lprt_actor *a, void *arg) {
+    observing *o = arg;
+    nactor *s = listed(a);
+    if (!s) return;
+    if (o->n < o->cap)
+        o->out[o->n] = (lpn_observed){s->ref.id, s->is_main ? -2 : s->spawn_site, __atomic_load_n(&s->hidden, __ATOMIC_RELAXED)};
+    o->n++;
+}
+
 size_t lpn_observe_actors(lpn_observed *out, size_t cap) {
-    size_t n = 0;
-    pthread_mutex_lock(&registry_mu);
-    for (nactor *s = registry; s; s = s->next, n++)
-        if (n < cap)
-            out[n] = (lpn_observed){s->id, s->is_main ? -2 : s->spawn_site, __atomic_load_n(&s->hidden, __ATOMIC_RELAXED)};
-    pthread_mutex_unlock(&registry_mu);
-    return n;
+    observing o = {out, cap, 0};
+    lprt_each_actor(program_rt, observe_one, &o);
+    return o.n;
 }
 
 /* The class of a waiting message (never its contents); called under the actor's lock. */

@@ -33,7 +33,7 @@ static uint64_t ref_identity(lpn_foreign *f) {
     for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
     return h;
 }
-static const lpn_foreign_ops ref_ops = {ref_fin, ref_print, ref_identity};
+static const lpn_foreign_ops ref_ops = {ref_fin, ref_print, ref_identity, 0};
 
 lpn_value lpn_grain_ref(lpn_value *a) {   /* GrainRef label: l like: sample on: [:sel :args | ...] */
     if (a[1].cls != LPN_STRING || a[3].cls != LPN_BLOCK || ((lpn_block *)lpn_ptr(a[3]))->arity != 2) {

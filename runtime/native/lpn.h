@@ -51,6 +51,7 @@ typedef struct lpn_foreign_ops {
     void (*fin)(lpn_foreign *f);                        /* release what it holds (not the cell) */
     int (*print)(lpn_foreign *f, char *buf, size_t cap); /* its printString */
     uint64_t (*identity)(lpn_foreign *f);               /* `=` and hashing compare this */
+    int in_place;   /* the cell is part of another allocation: its last drop runs fin, never free */
 } lpn_foreign_ops;
 struct lpn_foreign { lpn_obj h; uint64_t nfields; const lpn_foreign_ops *ops; };
 static inline int lpn_is_foreign(const lpn_obj *o) {

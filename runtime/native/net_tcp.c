@@ -61,7 +61,7 @@ static int sock_print(lpn_foreign *f, char *buf, size_t cap) {
     return snprintf(buf, cap, "a %s", lpn_prog.class_names[f->h.cls]);
 }
 static uint64_t sock_identity(lpn_foreign *f) { return (uint64_t)(uintptr_t)f; }
-static const lpn_foreign_ops sock_ops = {sock_fin, sock_print, sock_identity};
+static const lpn_foreign_ops sock_ops = {sock_fin, sock_print, sock_identity, 0};
 
 lpn_value lpnet_sock_new(int kind, int fd, const char *peer) {
     if (sock_classes[kind] == UINT64_MAX) sock_classes[kind] = lpnet_class(sock_names[kind]);

@@ -37,7 +37,7 @@ static void ws_fin(lpn_foreign *f) {
 }
 static int ws_print(lpn_foreign *f, char *buf, size_t cap) { (void)f; return snprintf(buf, cap, "a WebSocket"); }
 static uint64_t ws_identity(lpn_foreign *f) { return (uint64_t)(uintptr_t)f; }
-static const lpn_foreign_ops ws_ops = {ws_fin, ws_print, ws_identity};
+static const lpn_foreign_ops ws_ops = {ws_fin, ws_print, ws_identity, 0};
 
 static nsock *S(wsock *w) { return (nsock *)lpn_ptr(w->sock); }
 

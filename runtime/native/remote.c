@@ -51,7 +51,7 @@ static int proxy_print(lpn_foreign *f, char *buf, size_t cap) {
     return n;
 }
 static uint64_t proxy_identity(lpn_foreign *f) { return ((proxy *)f)->identity; }
-static const lpn_foreign_ops proxy_ops = {proxy_fin, proxy_print, proxy_identity};
+static const lpn_foreign_ops proxy_ops = {proxy_fin, proxy_print, proxy_identity, 0};
 
 static uint64_t fnv(uint64_t h, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;

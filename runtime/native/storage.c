@@ -116,7 +116,7 @@ static uint64_t store_identity(lpn_foreign *f) {
     for (int i = 0; i < 3; i++) h = (h ^ (uint64_t)more[i]) * 1099511628211ULL;
     return h;
 }
-static const lpn_foreign_ops store_ops = {store_fin, store_print, store_identity};
+static const lpn_foreign_ops store_ops = {store_fin, store_print, store_identity, 0};
 
 static lpn_value store_new(const char *path, int64_t limit, int64_t result_limit, int64_t busy_ms) {
     if (store_class == UINT64_MAX) store_class = lpnet_class("Storage");

@@ -30,17 +30,23 @@ static int release(lpn_obj *o) {
     return 0;
 }
 
-/* Freeing pushes children on a worklist, so a long chain does not recurse. */
-typedef struct { lpn_obj **items; size_t n, cap; } worklist;
+/* Freeing pushes children on a worklist, so a long chain does not recurse; its first items are
+   on the stack, so freeing a small graph allocates nothing. */
+enum { WORK_INLINE = 16 };
+typedef struct { lpn_obj **items; size_t n, cap; lpn_obj *inline_items[WORK_INLINE]; } worklist;
 
 static void push(worklist *w, lpn_value v) {
     if (!lpn_is_heap(v)) return;
     lpn_obj *o = lpn_ptr(v);
     if (!release(o)) return;
     if (w->n == w->cap) {
-        w->cap = w->cap ? w->cap * 2 : 64;
-        w->items = realloc(w->items, w->cap * sizeof *w->items);
-        if (!w->items) abort();
+        size_t cap = w->cap * 2;
+        lpn_obj **items = w->items == w->inline_items ? malloc(cap * sizeof *items)
+                                                      : realloc(w->items, cap * sizeof *items);
+        if (!items) abort();
+        if (w->items == w->inline_items) memcpy(items, w->inline_items, sizeof w->inline_items);
+        w->items = items;
+        w->cap = cap;
     }
     w->items[w->n++] = o;
 }
@@ -65,8 +71,11 @@ static void free_one(worklist *w, lpn_obj *o) {
         break;
     }
     default:
-        if (lpn_is_foreign(o)) ((lpn_foreign *)o)->ops->fin((lpn_foreign *)o);
-        else if (o->cls >= LPN_FIRST_INST) {
+        if (lpn_is_foreign(o)) {
+            const lpn_foreign_ops *ops = ((lpn_foreign *)o)->ops;
+            ops->fin((lpn_foreign *)o);
+            if (ops->in_place) return;
+        } else if (o->cls >= LPN_FIRST_INST) {
             lpn_inst *in = (lpn_inst *)o;
             for (uint64_t i = 0; i < in->nfields; i++) push(w, in->field[i]);
         }
@@ -75,10 +84,13 @@ static void free_one(worklist *w, lpn_obj *o) {
 }
 
 void lpn_free(lpn_obj *o) {
-    worklist w = {0};
+    worklist w;
+    w.items = w.inline_items;
+    w.n = 0;
+    w.cap = WORK_INLINE;
     free_one(&w, o);
     while (w.n) free_one(&w, w.items[--w.n]);
-    free(w.items);
+    if (w.items != w.inline_items) free(w.items);
 }
 
 void lpn_drop_obj(lpn_obj *o) {
