@@ -32,7 +32,7 @@ lpn_value lpn_arr_at(lpn_value a, lpn_value i) {
 
 static lpn_arr *unique_copy(lpn_value a, uint64_t newlen) {
     lpn_arr *x = ARR(a);
-    if (x->h.rc == 1) {
+    if (lpn_is_unique(&x->h)) {
         if (newlen != x->len) {
             x = realloc(x, sizeof(lpn_arr) + newlen * sizeof(lpn_value));
             if (!x) abort();

@@ -119,7 +119,7 @@ static node *node_new(uint32_t cls, uint32_t n) {
 
 /* An owned node we may change: itself when unique, else a copy (the original's reference dropped). */
 static node *own(node *x, uint32_t extra) {
-    if (x->h.rc == 1) {
+    if (lpn_is_unique(&x->h)) {
         if (extra) {
             x = realloc(x, sizeof(node) + (x->n + extra) * sizeof(lpn_obj *));
             if (!x) abort();
@@ -170,7 +170,7 @@ static node *pair_node(int shift, leaf *a, leaf *b) {
 static void set_value(lpn_obj **lp, lpn_value k, lpn_value v) {
     leaf *l = (leaf *)*lp;
     lpn_drop(k);
-    if (l->h.rc == 1) {
+    if (lpn_is_unique(&l->h)) {
         lpn_drop(l->value);
         l->value = v;
         return;
@@ -225,7 +225,7 @@ static node *insert(node *x, int shift, uint64_t hash, lpn_value k, lpn_value v,
 
 static dict *own_dict(lpn_value dv) {
     dict *d = D(dv);
-    if (d->h.rc == 1) return d;
+    if (lpn_is_unique(&d->h)) return d;
     dict *c = lpn_alloc(LPN_DICT, sizeof(dict));
     *c = (dict){.h = c->h, .size = d->size, .next = d->next, .root = d->root,
                 .dense = d->dense, .cap = d->cap, .is_dense = d->is_dense};
@@ -271,10 +271,10 @@ static void to_trie(dict *d) {
 /* The dense Array of a dictionary we own, ours to change, with room for `need` items. */
 static lpn_arr *own_dense(dict *d, uint64_t need) {
     lpn_arr *a = d->dense;
-    if (a && a->h.rc == 1 && need <= d->cap) return a;
+    if (a && lpn_is_unique(&a->h) && need <= d->cap) return a;
     uint64_t cap = need <= d->cap ? d->cap : (d->cap < 8 ? 8 : d->cap * 2);
     if (cap < need) cap = need;
-    if (a && a->h.rc == 1) {
+    if (a && lpn_is_unique(&a->h)) {
         a = realloc(a, sizeof(lpn_arr) + cap * sizeof(lpn_value));
         if (!a) abort();
     } else {

@@ -25,6 +25,9 @@ enum {
 };
 
 typedef struct lpn_obj { int32_t rc; uint32_t cls; } lpn_obj;
+/* The only reference, owned by this thread (so it may be reused in place). A relaxed atomic load:
+   a shared count is changed by other threads meanwhile (value.c). */
+static inline int lpn_is_unique(lpn_obj *o) { return __atomic_load_n(&o->rc, __ATOMIC_RELAXED) == 1; }
 typedef struct lpn_str { lpn_obj h; uint64_t len; uint64_t nchars; char data[]; } lpn_str;
 typedef struct lpn_arr { lpn_obj h; uint64_t len; lpn_value item[]; } lpn_arr;
 typedef struct lpn_assoc { lpn_obj h; lpn_value key, value; } lpn_assoc;

@@ -540,13 +540,16 @@ lpn_value lpn_describe(lpn_value v) {
 }
 
 lpn_value lpn_transcript(lpn_value s, int newline) {
+    /* one line from one actor at a time: the text and its newline under the stream's lock (taken
+       again by fwrite/fputc, recursively; the _unlocked forms touch the buffer inline, where
+       ThreadSanitizer does not see the lock and reports a race) */
     flockfile(stdout);
     if (lpn_output_allowed()) {
         if (s.cls == LPN_STRING) {
             lpn_str *t = (lpn_str *)lpn_ptr(s);
-            fwrite_unlocked(t->data, 1, t->len, stdout);
+            fwrite(t->data, 1, t->len, stdout);
         }
-        if (newline) fputc_unlocked('\n', stdout);
+        if (newline) fputc('\n', stdout);
     }
     funlockfile(stdout);
     lpn_drop(s);

@@ -30,7 +30,7 @@ lpn_value lpn_str_concat(lpn_value a, lpn_value b) {
     }
     lpn_str *x = (lpn_str *)lpn_ptr(a), *y = (lpn_str *)lpn_ptr(b);
     lpn_value r;
-    if (x->h.rc == 1) {   /* the only reference: grow it in place (Perceus reuse) */
+    if (lpn_is_unique(&x->h)) {   /* the only reference: grow it in place (Perceus reuse) */
         size_t need = sizeof(lpn_str) + x->len + y->len + 1;
         lpn_str *g = x;
 #ifdef __GLIBC__

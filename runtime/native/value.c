@@ -18,15 +18,22 @@ void *lpn_alloc(uint32_t cls, size_t bytes) {
     return o;
 }
 
+/* The count's sign is read with a relaxed atomic load: a shared count (negative) is changed by
+   other threads at the same time, and a plain read of it would be a data race (the same single
+   load on x86). A positive count belongs to one thread, which alone reads and writes it. */
+static inline int32_t count_of(lpn_obj *o) { return __atomic_load_n(&o->rc, __ATOMIC_RELAXED); }
+
 void lpn_dup_obj(lpn_obj *o) {
-    if (o->rc > 0) o->rc++;
-    else if (o->rc < 0) __atomic_fetch_sub(&o->rc, 1, __ATOMIC_RELAXED);
+    int32_t rc = count_of(o);
+    if (rc > 0) o->rc = rc + 1;
+    else if (rc < 0) __atomic_fetch_sub(&o->rc, 1, __ATOMIC_RELAXED);
 }
 
 /* Counting down to zero: plain for a positive count, atomic for a shared (negative) one. */
 static int release(lpn_obj *o) {
-    if (o->rc > 0) return --o->rc == 0;
-    if (o->rc < 0) return __atomic_add_fetch(&o->rc, 1, __ATOMIC_ACQ_REL) == 0;
+    int32_t rc = count_of(o);
+    if (rc > 0) return (o->rc = rc - 1) == 0;
+    if (rc < 0) return __atomic_add_fetch(&o->rc, 1, __ATOMIC_ACQ_REL) == 0;
     return 0;
 }
 
@@ -128,7 +135,7 @@ static void share_children(lpn_obj *o) {
 static void share(lpn_value v) {
     if (!lpn_is_heap(v)) return;
     lpn_obj *o = lpn_ptr(v);
-    if (o->rc <= 0) return;   /* static, or already shared (and so is everything below it) */
+    if (count_of(o) <= 0) return;   /* static, or already shared (and so is everything below it) */
     o->rc = -o->rc;
     share_children(o);
 }
