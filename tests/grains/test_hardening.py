@@ -17,6 +17,9 @@ Object subclass: #Counter fields: (n).
 Counter >> increment = self with: { n: self n + 1 }.
 Counter >> quit = Actor exit: #killed.
 Counter >> kill = (Actor self exit: #killed. self).
+Object subclass: #Text fields: (t).
+Text >> grow: k = self with: { t: (1 to: k) inject: 'x' into: [:s :i | s , s] }.
+Text >> size = self t size.
 try := [:b | (Error try: [b value printString] onError: [:e | e class name , ': ' , e message]) displayNl].
 "a state nests at most 300 levels: Box 1, then Maybe and Node by turns"
 boxes := Grain for: Box initial: (Box fields: { v: Maybe none }) store: MemoryGrainStore start.
@@ -49,6 +52,11 @@ counters := Grain for: Counter initial: init store: mem.
 try value: [counters id: ''].
 try value: [counters id: ((1 to: 2049) inject: '' into: [:s :i | s , 'x'])].
 try value: [(counters id: ((1 to: 2048) inject: '' into: [:s :i | s , 'x'])) increment n].
+try value: [counters id: 'a' , (ByteArray new: 1) asString].
+"a state too large for the SQLite store"
+texts := Grain for: Text initial: (Text fields: { t: '' }) store: (SqliteGrainStore at: 'big/grains.sqlite').
+try value: [((texts id: 'big') grow: 20) size].
+try value: [(texts id: 'big') size].
 "an owner that ends before answering: its callers get #ownerDied, and the id activates again"
 a := counters id: 'a'.
 try value: [a increment n].
@@ -77,6 +85,9 @@ Error: Grain for:initial:dir: takes a directory, not the empty String ('.' is th
 InvalidId: a grain id is 1 to 2048 characters long, not 0
 InvalidId: a grain id is 1 to 2048 characters long, not 2049
 1
+InvalidId: a grain id cannot hold the NUL character
+Error: grain Text/big: the state's JSON is 1048600 characters long; SqliteGrainStore keeps at most 1000000
+0
 1
 GrainError: grain Counter/a: its owner ended (#killed) before answering the call
 GrainError: grain Counter/a: its owner ended (#killed) before answering the call
