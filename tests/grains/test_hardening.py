@@ -125,3 +125,41 @@ def test_an_uncaught_grain_method_error_names_the_users_line(tmp_path, mode):
     assert first.endswith("prog.lp:11:1: Error: division by zero"), err
     assert third.endswith("a boom."), err
     assert "stdlib/grain.lp" in err   # the call stack still shows the frames in between
+
+
+REMOTE_IDS = """
+Import module: #Grain.
+Import module: #Remote.
+Object subclass: #Counter fields: (n).
+Counter >> increment = self with: { n: self n + 1 }.
+Counter >> quit = Actor exit: #killed.
+try := [:b | (Error try: [b value printString] onError: [:e | e class name , ': ' , e message]) displayNl].
+server := RemoteServer startHost: '127.0.0.1' port: 0.
+(Grain for: Counter initial: (Counter fields: { n: 0 }) store: MemoryGrainStore start) serveOn: server.
+url := 'http://127.0.0.1:' , server port printString , '/rpc'.
+try value: [(Remote at: url for: #Counter id: 'a') increment n].
+try value: [(Remote at: url for: #Counter id: '') increment n].
+try value: [(Remote at: url for: #Counter id: 'x' , (ByteArray new: 1) asString) increment n].
+try value: [(Remote at: url for: #Counter id: 42) increment n].
+try value: [(Remote at: url for: #Counter id: ((1 to: 3000) inject: '' into: [:s :i | s , 'y'])) increment n].
+try value: [(Remote at: url for: #Counter id: 'a') quit].
+try value: [(Remote at: url for: #Counter id: 'a') increment n].
+server stop.
+"""
+
+REMOTE_IDS_OUT = """\
+1
+RemoteError: a grain id is 1 to 2048 characters long, not 0
+RemoteError: a grain id cannot hold the NUL character
+RemoteError: a grain id is a String, not 42
+RemoteError: a grain id is 1 to 2048 characters long, not 3000
+RemoteError: grain Counter/a: its owner ended (#killed) before answering the call
+2
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_remote_calls_with_bad_ids_or_a_dying_owner_are_answered_alike(tmp_path, mode):
+    """A non-String id used to fail the binary's HTTP handler (500): grain.lp typed RemoteCall's id."""
+    status, out, err = run(REMOTE_IDS, tmp_path, mode=mode)
+    assert (status, out) == (0, REMOTE_IDS_OUT), err
