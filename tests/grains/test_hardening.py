@@ -48,6 +48,10 @@ try value: [Grain for: Counter initial: init store: mem options: (o with: { alar
 try value: [SqliteGrainStore at: 'ttl/grains.sqlite' ttl: 0].
 try value: [(RedisGrainStore url: 'redis://127.0.0.1:1' node: 'n') ttl: -1].
 try value: [Grain for: Counter initial: init dir: ''].
+nul := (ByteArray new: 1) asString.
+try value: [Grain for: Counter initial: init dir: 'd' , nul , 'x'].
+try value: [Grain for: Counter initial: init store: mem options: (o with: { dataDir: 'd' , nul })].
+try value: [(Storage at: 'a' , nul , 'b.sqlite') path].
 counters := Grain for: Counter initial: init store: mem.
 try value: [counters id: ''].
 try value: [counters id: ((1 to: 2049) inject: '' into: [:s :i | s , 'x'])].
@@ -82,6 +86,9 @@ Error: the grain option alarmsAtOnce must be 1 to 10000, not 0
 Error: SqliteGrainStore at:ttl: takes a TTL of 1 to 1000000000000 ms, not 0
 Error: RedisGrainStore ttl: takes a TTL of 1 to 1000000000000 ms, not -1
 Error: Grain for:initial:dir: takes a directory, not the empty String ('.' is the working directory)
+Error: Storage at: takes a file path, which cannot hold the NUL character
+Error: the grain option dataDir cannot hold the NUL character
+Error: Storage at: takes a file path, which cannot hold the NUL character
 InvalidId: a grain id is 1 to 2048 characters long, not 0
 InvalidId: a grain id is 1 to 2048 characters long, not 2049
 1
@@ -100,6 +107,8 @@ GrainError: grain Counter/a: its owner ended (#killed) before answering the call
 def test_limits_are_refused_with_the_same_errors_in_both_modes(tmp_path, mode):
     status, out, err = run(LIMITS, tmp_path, mode=mode)
     assert (status, out) == (0, LIMITS_OUT), err
+    made = {p.name for p in tmp_path.iterdir()} - {"map_store.lp", "prog.lp", "prog"}
+    assert made == {"big", "deep"}   # nothing from the refused paths (the binary cut them at the NUL)
 
 
 METHOD_ERROR = """
