@@ -26,6 +26,8 @@ boxes := Grain for: Box initial: (Box fields: { v: Maybe none }) store: MemoryGr
 #(149 150 100000) do: [:d |
     deep := (1 to: d) inject: Maybe none into: [:a :i | Maybe some: (Node fields: { inner: a })].
     try value: [(boxes id: 'a') put: deep. true]].
+deep := (1 to: 150) inject: Maybe none into: [:a :i | Maybe some: (Node fields: { inner: a })].
+try value: [Grain for: Box initial: (Box fields: { v: deep }) store: MemoryGrainStore start].
 "a stored state nested too deeply does not activate"
 store := SqliteGrainStore at: 'deep/grains.sqlite'.
 stored := Grain for: Box initial: (Box fields: { v: Maybe none }) store: store.
@@ -48,6 +50,7 @@ try value: [Grain for: Counter initial: init store: mem options: (o with: { alar
 try value: [SqliteGrainStore at: 'ttl/grains.sqlite' ttl: 0].
 try value: [(RedisGrainStore url: 'redis://127.0.0.1:1' node: 'n') ttl: -1].
 try value: [Grain for: Counter initial: init dir: ''].
+try value: [Grain for: Counter initial: init dir: '/proc/no-such-dir'].
 nul := (ByteArray new: 1) asString.
 try value: [Grain for: Counter initial: init dir: 'd' , nul , 'x'].
 try value: [Grain for: Counter initial: init store: mem options: (o with: { dataDir: 'd' , nul })].
@@ -74,6 +77,7 @@ LIMITS_OUT = """\
 true
 Error: a grain state is nested more than 300 levels deep
 Error: a grain state is nested more than 300 levels deep
+Error: a grain state is nested more than 300 levels deep
 'activated'
 GrainError: grain Box/d298: a stored grain state does not decode: a grain state is nested more than 300 levels deep
 GrainError: grain Box/a100000: a stored grain state does not decode: a grain state is nested more than 300 levels deep
@@ -86,6 +90,7 @@ Error: the grain option alarmsAtOnce must be 1 to 10000, not 0
 Error: SqliteGrainStore at:ttl: takes a TTL of 1 to 1000000000000 ms, not 0
 Error: RedisGrainStore ttl: takes a TTL of 1 to 1000000000000 ms, not -1
 Error: Grain for:initial:dir: takes a directory, not the empty String ('.' is the working directory)
+BackendUnavailable: storage execute: cannot make the store's directory: No such file or directory
 Error: Storage at: takes a file path, which cannot hold the NUL character
 Error: the grain option dataDir cannot hold the NUL character
 Error: Storage at: takes a file path, which cannot hold the NUL character
