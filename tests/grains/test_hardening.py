@@ -177,3 +177,32 @@ def test_remote_calls_with_bad_ids_or_a_dying_owner_are_answered_alike(tmp_path,
     """A non-String id used to fail the binary's HTTP handler (500): grain.lp typed RemoteCall's id."""
     status, out, err = run(REMOTE_IDS, tmp_path, mode=mode)
     assert (status, out) == (0, REMOTE_IDS_OUT), err
+
+
+DYING_UNDER_LOAD = """
+Import module: #Grain.
+Object subclass: #Counter fields: (n).
+Counter >> increment = self with: { n: self n + 1 }.
+Counter >> quitAfter: started = (started resolve: true. Actor sleep: 100. Actor exit: #killed).
+c := Grain for: Counter initial: (Counter fields: { n: 0 }) store: MemoryGrainStore start.
+a := c id: 'a'.
+(1 to: 150) do: [:i | a increment].
+started := Promise new.
+Actor spawn: [:me | Error try: [a quitAfter: started] onError: [:e | nil]].
+started future await.
+answers := (1 to: 40) collect: [:i |
+    p := Promise new.
+    Actor spawn: [:me |
+        p resolve: (GrainError try: [a increment n] onError: [:e | e kind = #ownerDied ifTrue: [-1] ifFalse: [-2]])].
+    p future].
+got := answers collect: [:f | f await].
+(got allSatisfy: [:x | x = -1 or: [x > 150]]) printNl.
+(a n = (150 + (got count: [:x | x > 0]))) printNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_callers_queued_behind_an_owner_that_ends_are_all_answered(tmp_path, mode):
+    """150 calls first, so that the directory has dropped the calls the owner reported handled."""
+    status, out, err = run(DYING_UNDER_LOAD, tmp_path, mode=mode)
+    assert (status, out) == (0, "true\ntrue\n"), err
