@@ -24,6 +24,16 @@ DEFAULT_STACK_LIMIT = 200_000
 TRACE_HEAD, TRACE_TAIL = 12, 4
 
 
+def headline_span(trace):
+    """Where an uncaught error is reported: the innermost frame in the program's own files, so that an
+    error the stdlib passes on (a grain method's, re-raised in its caller) names the user's line; the
+    innermost frame when every frame is the stdlib's. runtime/native/error.c chooses alike."""
+    for _, span in trace:
+        if not span.file.replace("\\", "/").startswith("stdlib/"):
+            return span
+    return trace[0][1]
+
+
 def format_trace(trace) -> list[str]:
     """Call stack lines, runs of the same frame collapsed, very long stacks cut in the middle."""
     runs: list[list] = []
@@ -170,7 +180,7 @@ class Interpreter:
         trace = getattr(err, "trace", None) or []
         lines = []
         if trace:
-            span = trace[0][1]
+            span = headline_span(trace)
             lines.append(f"{span}: {name}: {msg}")
             if self.sources is not None:
                 excerpt = render(Diagnostic("uncaught error", "", span), self.sources).split("\n")[2:-3]

@@ -49,8 +49,69 @@ def _node_id(p, cls):
 
 # ---- the state: the one JSON form of LP values, exact (lp/interp/value_json.py)
 
+# A state nests at most MAX_LEVELS values deep (docs/grains.md, "How deep a state may nest"), so that
+# encoding, decoding and comparing it stay far from the stack's end in both modes; its stored JSON
+# nests at most MAX_JSON_LEVELS arrays and objects (a $dict pair takes three per level).
+MAX_LEVELS = 300
+MAX_JSON_LEVELS = 3 * MAX_LEVELS
+TOO_DEEP = f"a grain state is nested more than {MAX_LEVELS} levels deep"
+
+
+def too_deep(v) -> bool:
+    """Does a value of v lie more than MAX_LEVELS levels down (v being level 1)? Walks without recursion."""
+    work = [(v, 1)]
+    while work:
+        x, level = work.pop()
+        t = type(x)
+        if t not in (Instance, tuple, Maybe, Association, LPDict):
+            continue
+        if level >= MAX_LEVELS:
+            if t is Association or (x.present if t is Maybe else len(x.values if t is Instance else x)):
+                return True
+            continue
+        if t is Instance:
+            work.extend((y, level + 1) for y in x.values)
+        elif t is tuple:
+            work.extend((y, level + 1) for y in x)
+        elif t is Maybe:
+            if x.present:
+                work.append((x.value, level + 1))
+        elif t is Association:
+            work += [(x.key, level + 1), (x.value, level + 1)]
+        else:
+            for k, y in x.entries():
+                work += [(k, level + 1), (y, level + 1)]
+    return False
+
+
+def json_too_deep(text: str) -> bool:
+    """Do the arrays and objects of JSON text nest more than MAX_JSON_LEVELS deep (outside strings)?"""
+    if text.count("[") + text.count("{") <= MAX_JSON_LEVELS:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_JSON_LEVELS:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
 @prim("GrainRef", "encodeState:", class_side=True)
 def _encode_state(p, cls, v):
+    if too_deep(v):
+        raise LPRaise(make_error(p.interp, TOO_DEEP))
     return value_json.encode(p, v, exact=True)
 
 
@@ -58,10 +119,14 @@ def _encode_state(p, cls, v):
 def _decode_state(p, cls, text, sample):
     """A stored state, checked against the grain's initial state: an instance of its class (or of a
     subclass) whose values are like the initial's (docs/grains.md, "What a stored state is checked for")."""
+    if type(text) is str and json_too_deep(text):
+        raise LPRaise(make_error(p.interp, f"a stored grain state does not decode: {TOO_DEEP}"))
     try:
         v = value_json.untagged(p.interp, value_json.loads(text), exact=True)
     except (ValueError, RecursionError) as e:
         raise LPRaise(make_error(p.interp, f"a stored grain state does not decode: {e}")) from None
+    if too_deep(v):
+        raise LPRaise(make_error(p.interp, f"a stored grain state does not decode: {TOO_DEEP}"))
     d = p.interp.describe
     if not _is_state(p, cls, v, sample):
         like = f"an instance of {sample.cls.name}" if type(sample) is Instance else f"like {d(sample)}"

@@ -183,6 +183,8 @@ def _first(r):
 def _at(p, cls, path):
     if type(path) is not str or not path:
         _raise(p, "Error", f"Storage at: takes a file path, not {p.interp.describe(path)}")
+    if "\0" in path:
+        _raise(p, "Error", "Storage at: takes a file path, which cannot hold the NUL character")
     return StorageHandle(path)
 
 
@@ -262,7 +264,7 @@ def _transaction(p, s, statements):
 
 @prim("Storage", "bindGrain:dir:", class_side=True)
 def _bind(p, cls, key, directory):
-    if type(key) is not str or type(directory) is not str or not directory:
+    if type(key) is not str or type(directory) is not str or not directory or "\0" in key + directory:
         _raise(p, "Error", "Storage bindGrain:dir: takes a grain key and a directory")
     p.grain_binding = GrainBinding(key, directory)
     return key

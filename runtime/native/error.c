@@ -254,7 +254,12 @@ void lpn_report_uncaught(void) {
         lpn_drop(shown);
         return;
     }
+    /* the innermost frame in the program's own files (lp/interp/interp.py headline_span) */
     const lpn_site *top = &lpn_prog.sites[lpn_cx.trace[0].site];
+    for (uint32_t i = 0; i < n; i++) {
+        const lpn_site *s = &lpn_prog.sites[lpn_cx.trace[i].site];
+        if (strncmp(s->where, "stdlib/", 7) != 0) { top = s; break; }
+    }
     fprintf(stderr, "%s: %s: %s\n", top->where, name, msg);
     fputs(top->excerpt, stderr);
     fputs("LP call stack (most recent call first):\n", stderr);

@@ -99,12 +99,90 @@ lpn_value lpn_grain_hash_of(lpn_value *a) {   /* CRC-32 of the UTF-8, as zlib.cr
 
 /* ---- the state: the one JSON form of LP values, exact */
 
+static int is_instance(lpn_value v) { return v.cls >= LPN_FIRST_INST && !lpn_is_foreign(lpn_ptr(v)); }
+
+/* How deep a state may nest (prims_grain.MAX_LEVELS, docs/grains.md): values, and arrays and
+   objects of its stored JSON (a $dict pair takes three per level). */
+#define MAX_LEVELS 300
+#define MAX_JSON_LEVELS (3 * MAX_LEVELS)
+#define TOO_DEEP "a grain state is nested more than 300 levels deep"
+
+typedef struct { lpn_value v; int level; } leveled;
+
+/* Does a value of v (borrowed) lie more than MAX_LEVELS levels down, v being level 1? No recursion. */
+static int too_deep(lpn_value v) {
+    size_t n = 0, cap = 64;
+    leveled *w = malloc(cap * sizeof *w);
+    lpn_value keep = LPN_NIL_VALUE;   /* the association lists of dictionaries, alive until the end */
+    int deep = 0;
+    if (!w) abort();
+    w[n++] = (leveled){v, 1};
+    while (n && !deep) {
+        leveled x = w[--n];
+        lpn_value *kids = NULL;
+        uint64_t nkids = 0;
+        lpn_value pair[2];
+        if (is_instance(x.v)) {
+            kids = ((lpn_inst *)lpn_ptr(x.v))->field;
+            nkids = ((lpn_inst *)lpn_ptr(x.v))->nfields;
+        } else if (x.v.cls == LPN_ARRAY) {
+            kids = ((lpn_arr *)lpn_ptr(x.v))->item;
+            nkids = ((lpn_arr *)lpn_ptr(x.v))->len;
+        } else if (x.v.cls == LPN_MAYBE) {
+            kids = &((lpn_maybe *)lpn_ptr(x.v))->value;
+            nkids = ((lpn_maybe *)lpn_ptr(x.v))->present ? 1 : 0;
+        } else if (x.v.cls == LPN_ASSOC) {
+            pair[0] = ((lpn_assoc *)lpn_ptr(x.v))->key;
+            pair[1] = ((lpn_assoc *)lpn_ptr(x.v))->value;
+            kids = pair;
+            nkids = 2;
+        } else if (x.v.cls == LPN_DICT) {
+            lpn_dup(x.v);
+            lpn_value l = lpn_dict_list('a', x.v);
+            keep = lpn_assoc_new(l, keep);
+            kids = ((lpn_arr *)lpn_ptr(l))->item;   /* associations: one level each, as key and value are */
+            nkids = ((lpn_arr *)lpn_ptr(l))->len;
+            x.level--;
+        }
+        if (nkids && x.level >= MAX_LEVELS) { deep = 1; break; }
+        for (uint64_t i = 0; i < nkids; i++) {
+            if (n == cap) {
+                cap *= 2;
+                w = realloc(w, cap * sizeof *w);
+                if (!w) abort();
+            }
+            w[n++] = (leveled){kids[i], x.level + 1};
+        }
+    }
+    free(w);
+    lpn_drop(keep);
+    return deep;
+}
+
 lpn_value lpn_grain_encode_state(lpn_value *a) {
     lpn_drop(a[0]);
+    if (too_deep(a[1])) {
+        lpn_drop(a[1]);
+        return lpn_raise(TOO_DEEP);
+    }
     return lpn_json_encode_as(a[1], LPN_JSON_EXACT);
 }
 
-static int is_instance(lpn_value v) { return v.cls >= LPN_FIRST_INST && !lpn_is_foreign(lpn_ptr(v)); }
+/* Do the arrays and objects of JSON text nest more than MAX_JSON_LEVELS deep (outside strings)? */
+static int json_too_deep(const lpn_str *t) {
+    int depth = 0, in_string = 0, escaped = 0;
+    for (uint64_t i = 0; i < t->len; i++) {
+        char c = t->data[i];
+        if (in_string) {
+            if (escaped) escaped = 0;
+            else if (c == '\\') escaped = 1;
+            else if (c == '"') in_string = 0;
+        } else if (c == '"') in_string = 1;
+        else if (c == '[' || c == '{') { if (++depth > MAX_JSON_LEVELS) return 1; }
+        else if (c == ']' || c == '}') depth--;
+    }
+    return 0;
+}
 
 /* v a new state for a grain whose initial state is sample: an instance of its class or a subclass (borrows) */
 static int is_state(lpn_value v, lpn_value sample) {
@@ -219,6 +297,11 @@ lpn_value lpn_grain_decode_state(lpn_value *a) {   /* GrainRef decodeState: json
     lpn_value text = a[1], sample = a[2], v;
     char err[300];
     lpn_drop(a[0]);
+    if (text.cls == LPN_STRING && json_too_deep((lpn_str *)lpn_ptr(text))) {
+        lpn_drop(text);
+        lpn_drop(sample);
+        return lpn_raise("a stored grain state does not decode: " TOO_DEEP);
+    }
     if (text.cls != LPN_STRING || lpn_json_parse(text, &v, err, sizeof err, 1)) {
         if (text.cls != LPN_STRING) { lpn_drop(text); snprintf(err, sizeof err, "not a String"); }
         lpn_drop(sample);
@@ -227,7 +310,10 @@ lpn_value lpn_grain_decode_state(lpn_value *a) {   /* GrainRef decodeState: json
     v = lpn_json_untag(v, 1);
     if (v.cls == LPN_UNWIND) { lpn_drop(sample); return v; }
     lpn_value r = v;
-    if (!is_state(v, sample)) {
+    if (too_deep(v)) {
+        r = lpn_raise("a stored grain state does not decode: " TOO_DEEP);
+        lpn_drop(v);
+    } else if (!is_state(v, sample)) {
         char *dv = described(v), *ds = described(sample), like[300];
         if (is_instance(sample)) snprintf(like, sizeof like, "an instance of %s", lpn_prog.class_names[sample.cls]);
         else snprintf(like, sizeof like, "like %s", ds);

@@ -156,10 +156,18 @@ static lpn_value fail_describing(const char *cls, const char *prefix, lpn_value 
     return r;
 }
 
+/* A String with a NUL among its bytes, which a C path or key would end at. */
+static int holds_nul(lpn_value s) {
+    lpn_str *t = (lpn_str *)lpn_ptr(s);
+    return strlen(t->data) != t->len;
+}
+
 lpn_value lpn_storage_at(lpn_value *a) {   /* Storage at: path */
     lpn_value r;
     if (a[1].cls != LPN_STRING || !((lpn_str *)lpn_ptr(a[1]))->len)
         r = fail_describing("Error", "Storage at: takes a file path, not ", a[1]);
+    else if (holds_nul(a[1]))
+        r = lpnet_fail("Error", "Storage at: takes a file path, which cannot hold the NUL character");
     else
         r = store_new(((lpn_str *)lpn_ptr(a[1]))->data, 0, RESULT_LIMIT, BUSY_MS);
     lpnet_drop_all(a, 2);
@@ -391,7 +399,8 @@ static void binding_free(void *p) {
 }
 
 lpn_value lpn_storage_bind_grain(lpn_value *a) {   /* Storage bindGrain: key dir: directory */
-    if (a[1].cls != LPN_STRING || a[2].cls != LPN_STRING || !((lpn_str *)lpn_ptr(a[2]))->len) {
+    if (a[1].cls != LPN_STRING || a[2].cls != LPN_STRING || !((lpn_str *)lpn_ptr(a[2]))->len || holds_nul(a[1])
+        || holds_nul(a[2])) {
         lpnet_drop_all(a, 3);
         return lpn_raise("Storage bindGrain:dir: takes a grain key and a directory");
     }
