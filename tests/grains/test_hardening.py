@@ -206,3 +206,28 @@ def test_callers_queued_behind_an_owner_that_ends_are_all_answered(tmp_path, mod
     """150 calls first, so that the directory has dropped the calls the owner reported handled."""
     status, out, err = run(DYING_UNDER_LOAD, tmp_path, mode=mode)
     assert (status, out) == (0, "true\ntrue\n"), err
+
+
+REENTRANT = """
+Import module: #Grain.
+Object subclass: #Node fields: (n).
+Node >> ping: g = g pong n.
+Node >> pong = self.
+Node >> other: g = g pong n + 1.
+nodes := Grain for: Node initial: (Node fields: { n: 0 }) store: MemoryGrainStore start
+    options: (GrainOptions default with: { callTimeout: 60000 }).
+try := [:b | (GrainError try: [b value printString] onError: [:e | e kind printString , ' ' , e message]) displayNl].
+try value: [(nodes id: 'a') ping: (nodes id: 'a')].
+try value: [(nodes id: 'a') other: (nodes id: 'b')].
+try value: [(nodes id: 'a') ping: (nodes id: 'a')].
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_grain_calling_itself_fails_at_once_with_reentrant(tmp_path, mode):
+    """Its owner runs one call at a time and is busy with the caller: the call would wait for itself
+    until callTimeout (a minute here); it fails at once, and the grain goes on serving."""
+    status, out, err = run(REENTRANT, tmp_path, mode=mode, timeout=50)
+    said = ("#reentrant grain Node/a: pong was called from a method of the grain itself; a grain runs one "
+            "call at a time, so the call would wait for itself")
+    assert (status, out.splitlines(), err) == (0, [said, "1", said], "")
