@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import resource
 import socket
 import time
 import urllib.request
@@ -60,6 +61,9 @@ def room_id(name):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    # a thousand clients and their thousand server-side sockets: more files than a soft limit of 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     d = tmp_path_factory.mktemp("sockets")
     with LPProcess(program(d / "data", idle=300), d) as lp:
         yield Server(lp, int(lp.readline(timeout=120)))
@@ -182,9 +186,12 @@ def test_a_grain_has_at_most_10000_sockets(server):
     c.close()
 
 
-def test_fifty_clients_on_ten_grains(server):
+def test_a_thousand_clients_on_a_hundred_grains(server):
+    """The issue's figure: every client named, its grain deactivated with every socket open, the next
+    messages activate the grains with the attachments intact, and each close is one socketClose:."""
+    n, grains = 1000, 100
     with contextlib.ExitStack() as stack:
-        clients = [stack.enter_context(server.ws(f"many{i % 10}")) for i in range(50)]
+        clients = [stack.enter_context(server.ws(f"many{i % grains}")) for i in range(n)]
         for i, ws in enumerate(clients):
             ws.send(f"name c{i}")
         for i, ws in enumerate(clients):
@@ -192,11 +199,11 @@ def test_fifty_clients_on_ten_grains(server):
         server.wait_inactive()
         for i, ws in enumerate(clients):
             assert ask(ws, "who") == f"c{i}"
-            assert len(ask(ws, "list").split()) == 5
+        assert all(len(ask(ws, "list").split()) == n // grains for ws in clients[:grains])
         ids = {ask(ws, "id") for ws in clients}
-        assert len(ids) == 50
-    ends = [server.end_of(f"many{i % 10}") for i in range(50)]
-    assert sorted(e.split()[-1] for e in ends) == sorted(f"c{i}" for i in range(50))
+        assert len(ids) == n
+    ends = [server.end_of(f"many{i % grains}") for i in range(n)]
+    assert sorted(e.split()[-1] for e in ends) == sorted(f"c{i}" for i in range(n))
 
 
 def test_the_hub_registry_and_the_dynamic_escape_are_internal_to_the_sockets_module(tmp_path):
