@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 typedef struct fdreq {
-    struct fdreq *next;
     lprt_actor *a;
     uint64_t seq;
     int fd, events;
@@ -86,7 +85,6 @@ void lprt__io_wait_fd(lprt_actor *a, int fd, int events, uint64_t seq) {
     r->seq = seq;
     r->fd = fd;
     r->events = events;
-    r->next = NULL;
     fdreq *replaced = NULL;
     bool watched = false;
     if (fd >= 0) {

@@ -82,7 +82,7 @@ def _headers(f, n) -> LPDict:
 
 class _RequestWait:
     """A request being read: the phase ("idle" until its first byte, "head", then "length" or
-    "chunked" for its body), the limits, the C parser's field array, and the head once parsed."""
+    "chunked" for its body), the limits (the C struct) and the head once parsed."""
     __slots__ = ("phase", "limits", "max_body", "head_ms", "body_ms", "head", "length")
 
     def __init__(self, limits, max_body, head_ms, body_ms):

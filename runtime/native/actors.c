@@ -447,7 +447,6 @@ static void state_free(nactor *s) {
     s->grain = NULL;
     lpn_drop(s->block);
     s->block = LPN_NIL_VALUE;
-
     lpn_monitors_free(&s->mons);
     free(s->stale);
     s->stale = NULL;
