@@ -231,3 +231,23 @@ def test_a_grain_calling_itself_fails_at_once_with_reentrant(tmp_path, mode):
     said = ("#reentrant grain Node/a: pong was called from a method of the grain itself; a grain runs one "
             "call at a time, so the call would wait for itself")
     assert (status, out.splitlines(), err) == (0, [said, "1", said], "")
+
+
+CYCLE = """
+Import module: #Grain.
+Object subclass: #Node fields: (n).
+Node >> via: b back: a = b call: a.
+Node >> call: a = a pong n.
+Node >> pong = self.
+nodes := Grain for: Node initial: (Node fields: { n: 0 }) store: MemoryGrainStore start
+    options: (GrainOptions default with: { callTimeout: 500 }).
+(Error try: [((nodes id: 'a') via: (nodes id: 'b') back: (nodes id: 'a')) printString]
+    onError: [:e | e messageText]) displayNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_cycle_through_another_grain_times_out(tmp_path, mode):
+    """a calls b, whose method calls a: not detected (docs/grains.md); each waits until callTimeout."""
+    status, out, err = run(CYCLE, tmp_path, mode=mode, timeout=50)
+    assert (status, out) == (0, "await: timed out after 500 ms\n"), err
