@@ -85,6 +85,71 @@ class _SendIn:
             self.send.fire_in(ck, actor, instance=True)
 
 
+class OuterSend:
+    """A send to a variable of an enclosing scope (a field's type, say) made in a method, mentioning
+    the method's own variables (`P >> add: y = self x + y`). Those variables stay generalisable: the
+    send is watched on the outer variable (`Outer`) and marked on the method's variables (`Mark`), so
+    each instantiation of the method's scheme makes its own copy (unify.Instantiator: `add: 3` and
+    `add: 2.5` each get theirs). Until the method is generalised the send is an ordinary one (`done`
+    once it fired so); after, it is a template whose firing types a fresh instance."""
+    __slots__ = ("send", "done", "level")
+
+    def __init__(self, send, level):
+        self.send, self.done, self.level = send, False, level   # level: the outer variable's
+
+    def inner(self):
+        """The send's types but its receiver (which is the outer variable's)."""
+        return self.send.types()[1:]
+
+
+class Outer:
+    """An `OuterSend` on the outer variable it waits on. It shows no types: walking them would pull
+    the method's generic variables down to the outer variable's level."""
+    __slots__ = ("outer",)
+
+    def __init__(self, outer):
+        self.outer = outer
+
+    def types(self):
+        return []
+
+    def copy(self, f):
+        return self
+
+    def fire(self, ck):
+        o = self.outer
+        if o.done:
+            return
+        if any(is_generic_type(t) for t in o.inner()):
+            ck.queue.append(ck.instance_of_outer(o))
+            return
+        o.done = True
+        o.send.fire(ck)
+
+
+class Mark:
+    """An `OuterSend` noted on one of the method's own variables, for generalisation and
+    instantiation to find (unify.generalize, unify.Instantiator); it fires nothing itself."""
+    __slots__ = ("outer",)
+
+    def __init__(self, outer):
+        self.outer = outer
+
+    def types(self):
+        return []
+
+    def copy(self, f):
+        return self
+
+    def fire(self, ck):
+        ck.mark_outer(self.outer)     # the variable got bound: mark the variables it was bound to
+
+
+def is_generic_type(t):
+    from lp.types.unify import is_generic
+    return is_generic(t)
+
+
 def runner_copy(ck, t, actor):
     """A block argument of a send typed once per caller's actor (`Send.reach`): the block may run in
     that actor, so its runner must not be one protocol shared by every caller (which would merge all

@@ -35,7 +35,7 @@ def _open(t) -> bool:
     def walk(x):
         x = prune(x)
         if type(x) is TVar:
-            own = [c for c in x.pending or () if type(c) is not C.ProxySend]
+            own = [c for c in x.pending or () if type(c) is not C.ProxySend and type(c) is not C.Mark]
             (constrained if own else found).append(x)
         elif type(x) is TCon:
             for a in x.args:

@@ -21,7 +21,7 @@ from lp.types.method_graph import MethodGraph
 from lp.types.reports import class_problem
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, INTERNAL, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
-from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, prune, show
+from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, free_vars, prune, show
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
 
 VALUE_NODES = (A.Block, A.IntLit, A.FloatLit, A.StrLit, A.CharLit, A.SymLit, A.LitArray, A.Name)
@@ -90,7 +90,7 @@ def _demands(t):
     t = prune(t)
     if type(t) is not TVar:
         return None
-    cs = [c.force() if type(c) is C.Lazy else c for c in (t.pending or ())]
+    cs = [c.force() if type(c) is C.Lazy else c for c in (t.pending or ()) if type(c) is not C.Mark]
     return frozenset((type(c).__name__, getattr(c, "selector", None) or getattr(c, "op", None)) for c in cs)
 
 
@@ -166,8 +166,35 @@ class Checker(Unifier, Reporter):
         return Require(inst(r.msg), r.span, r.literal, r.runtime)
 
     def watch(self, var, constraint):
+        if type(constraint) is C.Send and any(v.level > var.level for v in free_vars(constraint.types()[1:])):
+            o = C.OuterSend(constraint, var.level)
+            Unifier.watch(self, var, C.Outer(o))
+            self.mark_outer(o)
+            return
         self.adjust_many(constraint.types(), var.level)
         Unifier.watch(self, var, constraint)
+
+    def mark_outer(self, o):
+        """Note the outer send on each of its variables that may be generalised (C.OuterSend)."""
+        for v in free_vars(o.inner()):
+            if v.level > o.level and not any(type(c) is C.Mark and c.outer is o for c in v.pending or ()):
+                Unifier.watch(self, v, C.Mark(o))
+
+    def outer_instance(self, o, each):
+        """One instantiation's copy of an outer send (`each` maps the scheme's variables), watched
+        on its receiver or fired now if the receiver's class is known."""
+        copy = o.send.copy(each)
+        r = prune(copy.recv)
+        if type(r) is TVar:
+            self.watch(r, copy)
+        else:
+            self.queue.append(copy)
+
+    def instance_of_outer(self, o):
+        """A copy of a generalised outer send with fresh variables: the method's own check of it."""
+        inst = Instantiator(self, self.level)
+        inst.outers.add(id(o))
+        return o.send.copy(inst)
 
     def unify_result(self, expected, actual, node):
         clash = self.unify(expected, actual)

@@ -110,6 +110,23 @@ def prune(t):
     return t
 
 
+def free_vars(types) -> list:
+    """The unbound variables in `types` (inside constructors and their contexts, not protocols), once each."""
+    out, seen, stack = [], set(), list(types)
+    while stack:
+        t = prune(stack.pop())
+        if type(t) is TVar:
+            if t.id not in seen:
+                seen.add(t.id)
+                out.append(t)
+        elif type(t) is TCon and t.args and id(t) not in seen:
+            seen.add(id(t))
+            stack.extend(t.args)
+            if t.ctx is not None:
+                stack.append(t.ctx)
+    return out
+
+
 def con(name, *args, why=None):
     return TCon(name, tuple(args), why)
 

@@ -7,7 +7,7 @@ anything; a variable unified with them is bound to them.
 """
 from __future__ import annotations
 
-from lp.types.constraints import Lazy
+from lp.types.constraints import Lazy, Mark
 from lp.types.terms import DYN, ERR, GENERIC, TCon, TProto, TSpecial, TVar, prune
 
 
@@ -255,6 +255,8 @@ def generalize(t, level):
                         if type(c) is Lazy and c.done is None:
                             if c.level > level:
                                 c.level = GENERIC
+                        elif type(c) is Mark:
+                            stack.extend(c.outer.inner())
                         else:
                             stack.extend(c.types())
         elif tt is TCon:
@@ -306,6 +308,7 @@ class Instantiator:
         self.cons = {}      # id of a constructor -> its copy (the original is kept alive in the value)
         self.top = Cell(self, None)
         self.composed = {}  # id of a variable -> [(Cell, image)]: images made through this one by a Cell
+        self.outers = set()  # ids of the outer sends (constraints.OuterSend) this instantiation copied
 
     def at(self, level):
         """This instantiation, its fresh variables made at `level` (a `Lazy` copied late)."""
@@ -326,9 +329,11 @@ class Instantiator:
             if n is None:
                 n = self.map[t.id] = TVar(self.level)
                 if t.pending:
-                    n.pending = [wrap(c, self.top, self.level) for c in t.pending]
+                    n.pending = [wrap(c, self.top, self.level) for c in t.pending if type(c) is not Mark] or None
                 for rest, r in self.composed.pop(t.id, ()):
                     rest.memo[n.id] = r
+                if t.pending:
+                    outer_copies(self.checker, t.pending, self.outers, self)
             return n
         if tt is TCon:
             return copy_con(t, self.cons, self)
@@ -387,11 +392,11 @@ class Cell:
     Cells are shared (`onto` answers the same cell for the same path), so the image of a variable
     through a path is made once (`memo`) and a chain of lazy constraints copied through the same
     instantiations costs one step per link, not one per link and instantiation."""
-    __slots__ = ("inst", "rest", "memo", "cons", "kids")
+    __slots__ = ("inst", "rest", "memo", "cons", "kids", "outers")
 
     def __init__(self, inst, rest):
         self.inst, self.rest = inst, rest
-        self.memo, self.cons, self.kids = {}, {}, {}
+        self.memo, self.cons, self.kids, self.outers = {}, {}, {}, set()
 
     def child(self, inst):
         c = self.kids.get(id(inst))
@@ -426,8 +431,12 @@ class Cell:
             if w is None and tt is TVar:
                 r = TVar(level)
                 if t.pending:
-                    r.pending = [wrap(c, self, level) for c in t.pending]
+                    r.pending = [wrap(c, self, level) for c in t.pending if type(c) is not Mark] or None
                 self.inst.composed.setdefault(t.id, []).append((self.rest, r))
+                self.memo[t.id] = r
+                if t.pending:
+                    outer_copies(self.inst.checker, t.pending, self.outers, lambda x: self.apply(x, level))
+                return r
             else:
                 if w is None:
                     w = self.inst.at(GENERIC)(t)
@@ -437,3 +446,12 @@ class Cell:
         if tt is TCon:
             return copy_con(t, self.cons, lambda a: self.apply(a, level))
         return t
+
+
+def outer_copies(checker, pending, done, each):
+    """The copies one instantiation makes of the outer sends marked on a generic variable
+    (constraints.OuterSend), once each (`done`), their variables mapped by `each`."""
+    for c in pending:
+        if type(c) is Mark and not c.outer.done and id(c.outer) not in done:
+            done.add(id(c.outer))
+            checker.outer_instance(c.outer, each)
