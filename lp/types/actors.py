@@ -271,7 +271,7 @@ def ask(ck: Checker, m, p, result, node):
         rp.asked = node.span
     if rp.plain is None:
         rp.plain = (TVar(rp.level), node.span, False)
-    ck.unify(result, TCon("Future", (rp.plain[0],), node.span))
+    ck.unify_result(result, TCon("Future", (rp.plain[0],), node.span), node)
 
 
 

@@ -236,7 +236,7 @@ class With:
         return With(f(self.recv), [(n, f(t), s) for n, t, s in self.fields], self.node, f(self.result))
 
     def fire(self, ck):
-        ck.unify(self.result, ck.parts.with_fields(ck, prune(self.recv), self.fields, self.node))
+        ck.unify_result(self.result, ck.parts.with_fields(ck, prune(self.recv), self.fields, self.node), self.node)
 
 
 class Check:

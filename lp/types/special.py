@@ -60,7 +60,8 @@ def numeric(ck: Checker, recv_name, op, a, result, node, arg_node):
         r = "Integer"
     else:
         r = "Float"
-    ck.unify(result, TCon(r, (), node.span))
+    # the result may be bound already when the argument's class comes late (a Numeric constraint)
+    ck.unify_result(result, TCon(r, (), node.span), node)
 
 
 
