@@ -234,13 +234,15 @@ def cmd_run(args, sources: SourceMap) -> int:
     from lp.modules import Loader
     loader = Loader(sources)
     main, imports = loader.load_main(args.file)
-    if not args.no_check:
-        _type_check(main, imports, sources, quiet=args.quiet)
+    checked = None if args.no_check else _type_check(main, imports, sources, quiet=args.quiet)
     if args.observe is not None:
         # the Observer's modules are checked on their own (tests/library); the program is checked
         # as without the flag, and the interpreter still refuses a class declared twice
         imports += loader.load_stdlib(("Observer",))
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
+    if checked is not None and os.environ.get("LP_TYPE_ORACLE"):
+        from lp.interp import type_oracle
+        type_oracle.install(interp, checked.types)
     interp.load(imports + [main])
     prelude = []
     if args.observe is not None:

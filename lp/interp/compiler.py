@@ -82,8 +82,9 @@ class Fallback:
 
 
 class Compiler:
-    def __init__(self, classes: dict):
+    def __init__(self, classes: dict, expect: dict | None = None):
         self.classes = classes
+        self.expect = expect or {}   # the type oracle's (lp/interp/type_oracle.py): id(send) -> class
 
     # ---- entry points
     def method(self, m: A.MethodDecl, cls, keep_frame=False) -> C.Code:
@@ -324,6 +325,15 @@ class Compiler:
 
     # ---- sends
     def send(self, e: A.Send, scope: _Scope, tail: bool):
+        want = self.expect.get(id(e)) if self.expect and not tail else None
+        if want is None:    # a tail send stays one (its answer is checked where the caller's send is)
+            return self._send(e, scope, tail)
+        ctx = scope.ctx
+        r = self._send(e, scope, False)
+        from lp.interp.type_oracle import SELECTOR
+        return self._emit_send(scope, r, SELECTOR, (ctx.const(want),), e, False)
+
+    def _send(self, e: A.Send, scope: _Scope, tail: bool):
         ctx = scope.ctx
         sel = e.selector
         if sel in _IF_SELECTORS and all(_inline_block(a, 0) for a in e.args):

@@ -65,6 +65,7 @@ class Interpreter:
         self.observer = None   # lp.observe.watch.Watch under --observe
         self.int_ops: dict = {}
         self.out_closed = False
+        self.type_expectations = None   # lp/interp/type_oracle.py, when it is on
         builtins.install(self)
 
     # ---- loading
@@ -88,7 +89,7 @@ class Interpreter:
                 else:
                     self.add_class(LPClass(d.name, sup, v.fields[d.name]))
             pending = later
-        comp = Compiler(self.classes)
+        comp = Compiler(self.classes, self.type_expectations)
         for p in programs:
             for m in p.methods:
                 cls = self.classes.get(m.class_name)

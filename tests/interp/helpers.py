@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from lp.diagnostics import LPError, SourceMap, render_all
+from lp.interp import type_oracle
 from lp.interp.interp import Interpreter
 from lp.modules import Loader
 from lp.types import check_program
@@ -20,10 +21,11 @@ SEEDS = [pytest.param(s, id=f"seed{s}") for s in (1, 2, 3, 4)]
 
 
 def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, stack_limit: int = 200_000,
-               check: bool = True, seed: int | None = None):
+               check: bool = True, seed: int | None = None, oracle: bool = False):
     """(exit status, stdout, stderr) of running `src` as a program file, type-checked first as
     `lp run` does (check=False is `lp run --no-check`, for run-time checks the checker would refuse);
-    with a seed, in deterministic mode as `lp run --seed` (domains is then 1)."""
+    with a seed, in deterministic mode as `lp run --seed` (domains is then 1); with the oracle, every
+    send the checker typed with a class is checked to answer one (lp/interp/type_oracle.py)."""
     f = tmp_path / "prog.lp"
     f.write_text(src)
     sources = SourceMap()
@@ -37,6 +39,8 @@ def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, 
             if result.diagnostics and not quiet:
                 err.write(render_all(result.diagnostics, sources) + "\n")
         interp = Interpreter(sources, out=out, err=err, quiet=quiet, stack_limit=stack_limit)
+        if oracle:
+            type_oracle.install(interp, result.types)
         interp.load(imports + [main])
         status = interp.run_main(main, domains, seed=seed)
     except LPError as e:
