@@ -234,14 +234,15 @@ def cmd_run(args, sources: SourceMap) -> int:
     from lp.modules import Loader
     loader = Loader(sources)
     main, imports = loader.load_main(args.file)
+    shapes = None
     if not args.no_check:
-        _type_check(main, imports, sources, quiet=args.quiet)
+        shapes = _type_check(main, imports, sources, quiet=args.quiet).grain_shapes
     if args.observe is not None:
         # the Observer's modules are checked on their own (tests/library); the program is checked
         # as without the flag, and the interpreter still refuses a class declared twice
         imports += loader.load_stdlib(("Observer",))
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
-    interp.load(imports + [main])
+    interp.load(imports + [main], shapes)
     prelude = []
     if args.observe is not None:
         from lp.observe.start import observe
