@@ -180,13 +180,16 @@ def test_a_program_loads_the_states_it_stored(tmp_path, mode):
     assert lines[2].startswith("St(floats: #(2.0 -0.0 1.0e20 ")
 
 
-def test_without_the_check_a_state_is_compared_with_the_initial_state(tmp_path):
-    """`lp run --no-check` has no types: a stored state is only compared with the initial state, which
-    shows no element type for an empty Array (the String is let through)."""
+def test_without_a_type_a_state_is_compared_with_the_initial_state(tmp_path):
+    """`lp run --no-check` has no types, and a `Grain for:` whose class is a variable gets none: a stored
+    state is only compared with the initial state, which shows no element type for an empty Array (the
+    String is let through, and `+` meets it)."""
     workdir(tmp_path)
     (tmp_path / "w.lp").write_text(WRITER)
     (tmp_path / "r.lp").write_text(READER)
+    (tmp_path / "v.lp").write_text(READER.replace("Grain for: Inv initial:", "Grain for: cls initial:")
+                                   .replace("inv := ", "cls := Inv.\ninv := "))
     assert run_lp("run", "w.lp", cwd=tmp_path).returncode == 0
-    r = run_lp("run", "--no-check", "r.lp", cwd=tmp_path)
-    assert r.returncode == 1
-    assert "#+ expects a number, not the String 'apple'" in r.stderr.decode()
+    for r in (run_lp("run", "--no-check", "r.lp", cwd=tmp_path), run_lp("run", "v.lp", cwd=tmp_path)):
+        assert r.returncode == 1
+        assert "#+ expects a number, not the String 'apple'" in r.stderr.decode()
