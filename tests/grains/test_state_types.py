@@ -155,6 +155,13 @@ St >> fill = self with: {
     sym: #s }.
 St >> floaty = self with: { num: 2.5 asNumber }.
 St >> get = self.
+Object subclass: #Acct fields: (bal).
+Acct subclass: #Frozen fields: (why).
+Acct >> get = self.
+Acct >> freeze = Frozen fields: { bal: self bal. why: #asked }.
+accts := Grain for: Acct initial: (Acct fields: { bal: 1.0 }) store: MapStore start
+    options: (GrainOptions default with: { idle: 10 }).
+(accts id: 'f') freeze.
 sts := Grain for: St initial: (St fields: { floats: #(). num: 0 asNumber. list: Node fields: { next: Maybe none. val: 0 }.
     empty: #(). index: Dictionary new. box: Box fields: { contents: Maybe none }. tag: Maybe none.
     pair: #a -> Dictionary new. sym: #none })
@@ -164,6 +171,7 @@ b := (sts id: 'b') floaty.
 Actor sleep: 300.
 ((sts id: 'a') get = a) printNl.
 ((sts id: 'b') get = b) printNl.
+(accts id: 'f') get printNl.
 (sts id: 'a') get printNl.
 """
 
@@ -171,13 +179,13 @@ Actor sleep: 300.
 @pytest.mark.parametrize("mode", MODES)
 def test_a_program_loads_the_states_it_stored(tmp_path, mode):
     """No false refusals: Floats with Integer values, huge and tiny, an Integer and then a Float in a
-    Number field, an empty Array, nested and recursive instances, a Dictionary with entries, a generic
+    Number field, an empty Array, nested and recursive instances, a state of a subclass, a Dictionary with entries, a generic
     instance, Maybe, Character, Symbol and Association come back after deactivation as they were."""
     rc, out, err = run(ROUND_TRIP, tmp_path, mode=mode)
     assert (rc, err) == (0, "")
     lines = out.splitlines()
-    assert lines[:2] == ["true", "true"]
-    assert lines[2].startswith("St(floats: #(2.0 -0.0 1.0e20 ")
+    assert lines[:3] == ["true", "true", "Frozen(bal: 1.0, why: #asked)"]
+    assert lines[3].startswith("St(floats: #(2.0 -0.0 1.0e20 ")
 
 
 def test_without_a_type_a_state_is_compared_with_the_initial_state(tmp_path):
