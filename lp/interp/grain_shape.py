@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from lp.interp.values import Association, Instance, LPDict, Maybe
+from lp.interp.values import Association, Char, Instance, LPDict, Maybe, Symbol
 
 LEAVES = {"i": "Integer", "f": "Float", "s": "String", "y": "Symbol", "b": "Boolean", "c": "Character",
           "z": "UndefinedObject", "x": "ByteArray"}
 KINDS = {"a": "Array", "m": "Maybe", "d": "Dictionary", "p": "Association"}
 EXPECTED = {"z": "nil", "n": "Number"}
+# the Python type of each kind's values (lp/interp/builtins.py TYPES); a Number is an int or a float
+PY = {"i": int, "f": float, "n": int, "s": str, "y": Symbol, "b": bool, "c": Char, "z": type(None), "x": bytes,
+      "a": tuple, "m": Maybe, "d": LPDict, "p": Association}
 
 
 @lru_cache(maxsize=64)
@@ -65,41 +68,55 @@ def expected(shape) -> str:
 
 
 def mismatch(interp, v, text: str):
-    """Where v is not of the shape: (path, expected, v's value there); None if it is."""
+    """Where v is not of the shape: (path, expected, v's value there); None if it is. A path is kept as
+    (parent, step) pairs and written out only for the value reported."""
     root, defs = parse(text)
-    work = [("state", v, root)]
+    work = [(None, "state", v, root)]
     while work:
-        path, x, s = work.pop()
+        item = work.pop()
+        _, _, x, s = item
         if s == "*":
             continue
         k = s if type(s) is str else s[0]
-        cls = interp.class_of(x)
-        if k == "n":
-            ok = cls.name in ("Integer", "Float")
-        elif k in LEAVES:
-            ok = cls.name == LEAVES[k]
-        elif k in KINDS:
-            ok = cls.name == KINDS[k]
-        else:
+        t = type(x)
+        if k in "<(":
             named = interp.classes.get(s[1])
-            ok = type(x) is Instance and named is not None and x.cls.inherits(named)
+            ok = t is Instance and named is not None and x.cls.inherits(named)
+        else:
+            ok = t is PY[k] or k == "n" and t is float
         if not ok:
-            return path, expected(s), x
-        more = []
+            return _path(interp, item), expected(s), x
         if k == "a":
-            more = [(f"{path}[{i}]", y, s[1]) for i, y in enumerate(x, 1)]
+            more = [(item, i, y, s[1]) for i, y in enumerate(x, 1)]
         elif k == "m":
-            more = [(f"{path}.some", x.value, s[1])] if x.present else []
+            more = [(item, ".some", x.value, s[1])] if x.present else []
         elif k == "p":
-            more = [(f"{path}.key", x.key, s[1]), (f"{path}.value", x.value, s[2])]
+            more = [(item, ".key", x.key, s[1]), (item, ".value", x.value, s[2])]
         elif k == "d":
+            more = []
             for key, y in x.entries():
-                more += [(f"{path} key", key, s[1]), (f"{path}[{interp.print_string(key)}]", y, s[2])]
+                more += [(item, " key", key, s[1]), (item, (key,), y, s[2])]
         elif k in "<(":
             fields = s[2] if k == "(" else defs.get(x.cls.name, ())
-            more = [(f"{path}.{f}", y, t) for f, y, t in zip(x.cls.fields, x.values, fields)]
+            more = [(item, "." + f, y, t) for f, y, t in zip(x.cls.fields, x.values, fields)]
+        else:
+            continue
         work.extend(reversed(more))
     return None
+
+
+def _path(interp, item) -> str:
+    """`state.items[2]`: an element's index, a Dictionary key's printString in brackets, other steps as they are."""
+    steps = []
+    while item is not None:
+        parent, step = item[0], item[1]
+        if type(step) is int:
+            step = f"[{step}]"
+        elif type(step) is tuple:
+            step = f"[{interp.print_string(step[0])}]"
+        steps.append(step)
+        item = parent
+    return "".join(reversed(steps))
 
 
 def check(interp, v, text: str) -> str | None:

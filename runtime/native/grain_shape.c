@@ -119,7 +119,14 @@ static const char *expected(const char *s, char *buf, size_t cap) {
     }
 }
 
-static int fits(lpn_value v, const char *s) {
+/* The class a '<' or '(' shape at s names, looked up once per position of text (memo: by offset, id + 1). */
+static uint64_t class_at(const char *s, const char *text, uint64_t *memo) {
+    uint64_t *m = &memo[s - text];
+    if (!*m) *m = class_named(s + 1, *s == '<' ? '>' : ':') + 1;
+    return *m - 1;
+}
+
+static int fits(lpn_value v, const char *s, const char *text, uint64_t *memo) {
     switch (*s) {
     case 'i': return v.cls == LPN_INT;
     case 'f': return v.cls == LPN_FLOAT;
@@ -135,7 +142,7 @@ static int fits(lpn_value v, const char *s) {
     case 'd': return v.cls == LPN_DICT;
     case 'p': return v.cls == LPN_ASSOC;
     case '<': case '(': {
-        uint64_t c = class_named(s + 1, *s == '<' ? '>' : ':');
+        uint64_t c = class_at(s, text, memo);
         return is_instance(v) && c != UINT64_MAX && lpn_is_kind_of(v.cls, c);
     }
     default: return 1;
@@ -185,12 +192,13 @@ char *lpn_grain_shape_check(lpn_value v, const char *text) {
     stack w = {0};
     const char **defs = calloc(lpn_prog.nclasses, sizeof *defs);
     char *looked = calloc(lpn_prog.nclasses, 1), *problem = NULL, name[128];
+    uint64_t *memo = calloc(strlen(text) + 1, sizeof *memo);
     lpn_value keep = LPN_NIL_VALUE;   /* the association lists of dictionaries, alive until the end */
-    if (!defs || !looked) abort();
+    if (!defs || !looked || !memo) abort();
     push(&w, strdup("state"), v, text);
     while (w.n && !problem) {
         item t = w.t[--w.n];
-        if (!fits(t.v, t.s)) {
+        if (!fits(t.v, t.s, text, memo)) {
             lpn_dup(t.v);
             lpn_value d = lpn_describe(t.v);
             const char *want = expected(t.s, name, sizeof name);
@@ -249,6 +257,7 @@ char *lpn_grain_shape_check(lpn_value v, const char *text) {
     free(w.t);
     free(defs);
     free(looked);
+    free(memo);
     lpn_drop(keep);
     return problem;
 }
