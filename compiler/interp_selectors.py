@@ -50,7 +50,7 @@ PRIMITIVE_SELECTORS = {
     ),
     'GrainRef': (
         ('displayString', 'label', 'printString'),
-        ('asState:like:', 'decodeState:like:', 'encodeState:', 'hashOf:', 'isState:like:', 'label:like:on:', 'nodeId'),
+        ('asState:like:', 'decodeState:like:shape:', 'encodeState:', 'hashOf:', 'isState:like:', 'label:like:on:', 'nodeId', 'shape:of:', 'shapeOf:'),
     ),
     'Integer': (
         ('asCharacter', 'asInteger', 'bitAnd:', 'bitOr:', 'bitShift:', 'bitXor:', 'ceiling', 'even', 'floor', 'gcd:', 'odd', 'printString:', 'rounded', 'to:', 'to:by:', 'truncated'),

@@ -39,7 +39,9 @@ TABLE = {
     ("GrainRef", True, "nodeId"): ("lpn_grain_node_id", 0, STR, False),
     ("GrainRef", True, "hashOf:"): ("lpn_grain_hash_of", 1, INT, True),
     ("GrainRef", True, "encodeState:"): ("lpn_grain_encode_state", 1, STR, True),
-    ("GrainRef", True, "decodeState:like:"): ("lpn_grain_decode_state", 2, None, True),
+    ("GrainRef", True, "decodeState:like:shape:"): ("lpn_grain_decode_state", 3, None, True),
+    ("GrainRef", True, "shape:of:"): ("lpn_grain_shape_of", 2, None, False),
+    ("GrainRef", True, "shapeOf:"): ("lpn_grain_shape_for", 1, STR, False),
     ("GrainRef", True, "isState:like:"): ("lpn_grain_is_state", 2, BOOL, False),
     ("GrainRef", True, "asState:like:"): ("lpn_grain_as_state", 2, None, True),
 }

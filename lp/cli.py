@@ -243,7 +243,7 @@ def cmd_run(args, sources: SourceMap) -> int:
     if checked is not None and os.environ.get("LP_TYPE_ORACLE"):
         from lp.interp import type_oracle
         type_oracle.install(interp, checked.types)
-    interp.load(imports + [main])
+    interp.load(imports + [main], checked.grain_shapes if checked is not None else None)
     prelude = []
     if args.observe is not None:
         from lp.observe.start import observe

@@ -82,8 +82,10 @@ class Fallback:
 
 
 class Compiler:
-    def __init__(self, classes: dict, expect: dict | None = None):
+    def __init__(self, classes: dict, grain_shapes=None, expect: dict | None = None):
         self.classes = classes
+        self.grain_shapes = grain_shapes or {}   # lp/types/grain_shapes.py: id(initial state) -> (node, shape)
+        self.shaping: set[int] = set()
         self.expect = expect or {}   # the type oracle's (lp/interp/type_oracle.py): id(send) -> class
 
     # ---- entry points
@@ -156,6 +158,12 @@ class Compiler:
     # ---- expressions
     def expr(self, e, scope: _Scope, tail: bool):
         ctx = scope.ctx
+        if id(e) in self.grain_shapes and id(e) not in self.shaping:
+            self.shaping.add(id(e))   # `GrainRef shape: '...' of: e`, compiled once
+            try:
+                return self.expr(typed_state(e, self.grain_shapes[id(e)][1]), scope, tail)
+            finally:
+                self.shaping.discard(id(e))
         r = self._value(e, scope)
         if r is not None:
             if tail:
@@ -523,6 +531,11 @@ class Compiler:
             ctx.code.instrs[j] = (C.JMP, end, ctx.code.instrs[j][2])
         ctx.code.instrs[recv_at] = (C.RECV, out, me, tuple(entries), tmo, tmo_pc, e)
         return out
+
+
+def typed_state(e, shape: str) -> A.Send:
+    """The initial state of a `Grain for: C initial: e` with the shape of its type (lp/types/grain_shapes.py)."""
+    return A.Send(A.Name("GrainRef", e.span), "shape:of:", (A.StrLit(shape, e.span), e), e.span, e.span)
 
 
 def _inline_block(node, nparams: int) -> bool:

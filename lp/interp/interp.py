@@ -63,14 +63,16 @@ class Interpreter:
         self.main_process = None
         self.main_done = False
         self.observer = None   # lp.observe.watch.Watch under --observe
+        self.grain_shapes_made: dict = {}   # id(state) -> (state, shape text): prims_grain.py `shape:of:`
         self.int_ops: dict = {}
         self.out_closed = False
         self.type_expectations = None   # lp/interp/type_oracle.py, when it is on
         builtins.install(self)
 
     # ---- loading
-    def load(self, programs: list[A.Program]) -> None:
-        """Declare every class, then compile every method (declarations are hoisted)."""
+    def load(self, programs: list[A.Program], grain_shapes=None) -> None:
+        """Declare every class, then compile every method (declarations are hoisted). grain_shapes: the
+        checker's CheckResult.grain_shapes, the type of each grain's initial state (none without a check)."""
         decls = [d for p in programs for d in p.classes]
         # lp/classdecls.py validates the declarations as the checker does, worded as it words them
         builtins = {n: (c.superclass.name if c.superclass else None, tuple(c.fields))
@@ -89,7 +91,7 @@ class Interpreter:
                 else:
                     self.add_class(LPClass(d.name, sup, v.fields[d.name]))
             pending = later
-        comp = Compiler(self.classes, self.type_expectations)
+        comp = Compiler(self.classes, grain_shapes, self.type_expectations)
         for p in programs:
             for m in p.methods:
                 cls = self.classes.get(m.class_name)

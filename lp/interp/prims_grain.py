@@ -17,7 +17,7 @@ import secrets
 import socket
 import zlib
 
-from lp.interp import value_json
+from lp.interp import grain_shape, value_json
 from lp.interp.errors import LPRaise, make_error
 from lp.interp.registry import prim
 from lp.interp.values import Association, Closure, GrainRefValue, Instance, LPDict, Maybe
@@ -115,10 +115,28 @@ def _encode_state(p, cls, v):
     return value_json.encode(p, v, exact=True)
 
 
-@prim("GrainRef", "decodeState:like:", class_side=True)
-def _decode_state(p, cls, text, sample):
-    """A stored state, checked against the grain's initial state: an instance of its class (or of a
-    subclass) whose values are like the initial's (docs/grains.md, "What a stored state is checked for")."""
+# ---- the type of each grain's state: `Grain for: C initial: s` passes s through `shape:of:` with the shape
+# of its type (the back ends insert the send, lp/types/grain_shapes.py), and stdlib/grain.lp's start takes it
+
+@prim("GrainRef", "shape:of:", class_side=True)
+def _shape_of_state(p, cls, text, state):
+    if type(text) is str and type(state) is Instance:
+        p.interp.grain_shapes_made[id(state)] = (state, text)
+    return state
+
+
+@prim("GrainRef", "shapeOf:", class_side=True)
+def _shape_for(p, cls, state):
+    """The shape `shape:of:` gave state (taken: '' the next time), or '' if none."""
+    return p.interp.grain_shapes_made.pop(id(state), (None, ""))[1]
+
+
+@prim("GrainRef", "decodeState:like:shape:", class_side=True)
+def _decode_state(p, cls, text, sample, shape):
+    """A stored state, checked against the shape of the program's state type (grain_shape.py), or when
+    there is none ('': `lp run --no-check`), against the grain's initial state: an instance of its class
+    (or of a subclass) whose values are like the initial's (docs/grains.md, "What a stored state is
+    checked for")."""
     if type(text) is str and json_too_deep(text):
         raise LPRaise(make_error(p.interp, f"a stored grain state does not decode: {TOO_DEEP}"))
     try:
@@ -131,6 +149,11 @@ def _decode_state(p, cls, text, sample):
     if not _is_state(p, cls, v, sample):
         like = f"an instance of {sample.cls.name}" if type(sample) is Instance else f"like {d(sample)}"
         raise LPRaise(make_error(p.interp, f"a stored grain state is {d(v)}, not {like}"))
+    if type(shape) is str and shape:
+        problem = grain_shape.check(p.interp, v, shape)
+        if problem is not None:
+            raise LPRaise(make_error(p.interp, problem))
+        return v
     where = _unlike(v, sample)
     if where is not None:
         path, a, b = where

@@ -69,8 +69,9 @@ class _Fn:
 
 
 class Builder:
-    def __init__(self, types: dict):
+    def __init__(self, types: dict, grain_shapes=None):
         self.types = types
+        self.grain_shapes = grain_shapes or {}   # id(initial state of a grain) -> (node, shape text)
         self.ids = count(1)
         self.classes: dict[str, I.ClassDef] = {}
 
@@ -173,6 +174,15 @@ class Builder:
         return I.Ref(v, v.type, span)
 
     def expr(self, e, scope: _Scope, fn: _Fn, tail: bool):
+        shaped = self.grain_shapes.get(id(e))
+        if shaped is not None and shaped[0] is e:
+            # `Grain for: C initial: e`: e passes through `GrainRef shape: '...' of: e` (lp/types/grain_shapes.py)
+            inner = self.plain_expr(e, scope, fn, False)
+            return I.Send(I.ClassRef("GrainRef", I.Ty("GrainRef class"), e.span), "shape:of:",
+                          (I.Const("string", shaped[1], I.Ty("String"), e.span), inner), inner.type, e.span, tail)
+        return self.plain_expr(e, scope, fn, tail)
+
+    def plain_expr(self, e, scope: _Scope, fn: _Fn, tail: bool):
         t = self.ty(e)
         if isinstance(e, A.IntLit):
             return I.Const("int", e.value, t, e.span)
@@ -367,4 +377,4 @@ def build_program(main: A.Program, imports, check_result) -> I.Program:
     for m in [*imports, main]:
         if isinstance(m, A.Program) and not any(m is x for x in modules):
             modules.append(m)
-    return Builder(check_result.types).program(modules, main)
+    return Builder(check_result.types, check_result.grain_shapes).program(modules, main)

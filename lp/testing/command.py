@@ -36,10 +36,10 @@ def cmd_test(args, sources: SourceMap) -> int:
     for path in files:
         try:
             main, imports = _load_program(path, sources)
-            _type_check(main, imports, sources, quiet=True)
+            checked = _type_check(main, imports, sources, quiet=True)
             tests = test_methods(main, imports)
             interp = Interpreter(sources)
-            interp.load(imports + [main])
+            interp.load(imports + [main], checked.grain_shapes)
             keep_test_frames(interp, main, tests)
         except LPError as e:
             if all(d.title == "empty file" for d in e.diagnostics):

@@ -9,6 +9,7 @@ from lp.syntax import ast as A
 from lp.types import actors, overrides, proxies, traps
 from lp.types import problems as P
 from lp.types.generics import generic_fields, recursive_classes
+from lp.types.grain_shapes import grain_shapes
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.order import Order
 from lp.types.parts import assemble
@@ -19,6 +20,7 @@ from lp.types.terms import prune
 class CheckResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     types: dict = field(default_factory=dict)    # id(node) -> (node, type)
+    grain_shapes: dict = field(default_factory=dict)   # id(initial state node) -> (node, shape text)
 
     @property
     def ok(self) -> bool:
@@ -48,9 +50,11 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
     ck = Checker(assemble())
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20000))
+    shapes = {}
     try:
         try:
             ck = _check(ck, program, list(imports or ()))
+            shapes = grain_shapes(ck)
         except Exception as e:  # noqa: BLE001 - never a traceback
             ck.report(P.InternalError("program", f"{type(e).__name__}: {e}", getattr(program, "span", None)))
     finally:
@@ -59,7 +63,7 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
     rank = {f: i for i, f in enumerate(files)}
     diags = sorted(_root_causes(ck.diagnostics), key=lambda d: (rank.get(d.span.file if d.span else "", len(rank)),)
                    + _order(d))
-    return CheckResult(diags, ck.types)
+    return CheckResult(diags, ck.types, shapes)
 
 
 def _in_stdlib(d: Diagnostic) -> bool:

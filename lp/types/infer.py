@@ -139,6 +139,7 @@ class Checker(Unifier, Reporter):
         self.plan = None                # the method groups, as indices into method_list (method_groups)
         self.proxied: set[str] = set()   # classes a literal proxy (Remote, Grain) names (lp/types/proxies.py)
         self.proxy_contexts: list = []   # (protocol, proxy class): the actors proxied calls run in (proxies.py)
+        self.grain_states: dict = {}    # id(node) -> (node, type): `Grain for: C initial: node` (grain_shapes.py)
         self.constructions: list = []   # constructors sent to a class value, judged at the end (overrides.py)
         self.order = None               # statement order of the main program and spawn bodies (order.py)
 

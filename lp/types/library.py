@@ -604,7 +604,9 @@ label: String like: c on: Block[Symbol,Array[Dynamic],Dynamic] -> GrainRef[c]
 nodeId -> String
 hashOf: String -> Integer
 encodeState: a -> String
-decodeState: String like: a -> a
+decodeState: String like: a shape: String -> a
+shape: String of: a -> a
+shapeOf: a -> String
 isState: a like: b -> Boolean
 asState: b like: a -> a
 """,
@@ -633,7 +635,8 @@ _GRAINS = ("stdlib/grain.lp", "grains are made with `Grain for: C initial: state
            "(docs/grains.md)", _SAMPLE)
 _SOCKETS = ("stdlib/grain_sockets.lp", "a durable grain reaches its sockets with `Grain sockets` (docs/durable.md)",
             _SAMPLE)
-INTERNAL = {("GrainRef", "label:like:on:"): _GRAINS, ("GrainRef", "decodeState:like:"): _GRAINS,
+INTERNAL = {("GrainRef", "label:like:on:"): _GRAINS, ("GrainRef", "decodeState:like:shape:"): _GRAINS,
+            ("GrainRef", "shape:of:"): _GRAINS, ("GrainRef", "shapeOf:"): _GRAINS,
             ("GrainRef", "asState:like:"): _GRAINS, ("Storage", "register:as:"): _SOCKETS,
             ("Storage", "registered:like:"): _SOCKETS, ("Storage", "asDynamic:"): _SOCKETS,
             ("Error", "raiseSiteOf:"): ("stdlib/http_server.lp", "an error that escapes is reported with where it "

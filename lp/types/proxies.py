@@ -90,6 +90,8 @@ def form_instance_of(receiver, obj_arg, class_arg):
         if type(r) is TCon and r.name == receiver:
             obj = prune(ats[obj_arg])
             obj_node = n.args[obj_arg]
+            if receiver == GRAIN_CLASS:   # the state's type, for the run time's check (grain_shapes.py)
+                ck.grain_states[id(obj_node)] = (obj_node, ats[obj_arg])
             if type(obj) is TVar:
                 ck.unify(obj, ck.table.instance_type(name, why=named.span, level=ck.level))
             elif type(obj) is TCon and not ck.table.is_ancestor(name, obj.name):

@@ -293,22 +293,28 @@ static int unlike(lpn_value v, lpn_value sample, char **path, lpn_value *pa, lpn
     return found;
 }
 
-lpn_value lpn_grain_decode_state(lpn_value *a) {   /* GrainRef decodeState: json like: initial */
-    lpn_value text = a[1], sample = a[2], v;
+/* GrainRef decodeState: json like: initial shape: text. Checked against the shape of the program's state
+   type (grain_shape.c), or without one (''), against the initial state. */
+lpn_value lpn_grain_decode_state(lpn_value *a) {
+    lpn_value text = a[1], sample = a[2], shape = a[3], v;
     char err[300];
     lpn_drop(a[0]);
+    char *typed = shape.cls == LPN_STRING && ((lpn_str *)lpn_ptr(shape))->len ? strdup(str_of(shape)) : NULL;
+    lpn_drop(shape);
     if (text.cls == LPN_STRING && json_too_deep((lpn_str *)lpn_ptr(text))) {
         lpn_drop(text);
         lpn_drop(sample);
+        free(typed);
         return lpn_raise("a stored grain state does not decode: " TOO_DEEP);
     }
     if (text.cls != LPN_STRING || lpn_json_parse(text, &v, err, sizeof err, 1)) {
         if (text.cls != LPN_STRING) { lpn_drop(text); snprintf(err, sizeof err, "not a String"); }
         lpn_drop(sample);
+        free(typed);
         return lpn_raise("a stored grain state does not decode: %s", err);
     }
     v = lpn_json_untag(v, 1);
-    if (v.cls == LPN_UNWIND) { lpn_drop(sample); return v; }
+    if (v.cls == LPN_UNWIND) { lpn_drop(sample); free(typed); return v; }
     lpn_value r = v;
     if (too_deep(v)) {
         r = lpn_raise("a stored grain state does not decode: " TOO_DEEP);
@@ -320,6 +326,13 @@ lpn_value lpn_grain_decode_state(lpn_value *a) {   /* GrainRef decodeState: json
         r = lpn_raise("a stored grain state is %s, not %s", dv, like);
         free(dv); free(ds);
         lpn_drop(v);
+    } else if (typed) {
+        char *problem = lpn_grain_shape_check(v, typed);
+        if (problem) {
+            r = lpn_raise("%s", problem);
+            free(problem);
+            lpn_drop(v);
+        }
     } else {
         char *path;
         lpn_value x, y, keep = LPN_NIL_VALUE;
@@ -333,5 +346,6 @@ lpn_value lpn_grain_decode_state(lpn_value *a) {   /* GrainRef decodeState: json
         lpn_drop(keep);
     }
     lpn_drop(sample);
+    free(typed);
     return r;
 }

@@ -64,4 +64,8 @@ lpn_value lpnet_read_error(nsock *s, long r, const char *what, size_t limit);
 void lpn_sha1(const void *data, size_t n, unsigned char out[20]);
 void lpn_sha256(const void *data, size_t n, unsigned char out[32]);
 
+/* grain_shape.c: where state (borrowed) is not of the shape text (lp/types/grain_shapes.py), as the
+   message of its #badState (malloc'd); NULL when it is */
+char *lpn_grain_shape_check(lpn_value state, const char *text);
+
 #endif

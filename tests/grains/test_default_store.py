@@ -168,8 +168,8 @@ def test_a_failed_activation_gives_its_lease_back_at_once(tmp_path, mode):
     db.execute("""INSERT INTO grains VALUES ('Counter/bad', '{"$class":"Counter","n":"oops"}', 0)""")
     db.commit()
     db.close()
-    bad = ("grain Counter/bad: a stored grain state is not like the initial state: "
-           "the state's n is the String 'oops' where the initial state has the Integer 0")
+    bad = ("grain Counter/bad: a stored grain state does not have the program's state type: "
+           "state.n: expected Integer, found the String 'oops'")
     assert run(FAILING, d, mode=mode) == (0, f"the disk is on fire\n1\n{bad}\n{bad}\n", "")
     db = sqlite3.connect(d / "lp-data" / "grains.sqlite")
     assert db.execute("SELECT key FROM leases").fetchall() == [("Counter/x",)]   # b's, active at exit

@@ -156,21 +156,21 @@ boxes := Grain for: Box initial: (Box fields: { contents: 0. at: Point fields: {
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_stored_state_is_checked_against_the_initial_state(tmp_path, mode):
-    """docs/durable.md "What a stored state is checked for": each check's message, the first difference
-    found in the interpreter's order (the last field first), in both modes."""
+def test_a_stored_state_is_checked_against_the_state_type(tmp_path, mode):
+    """docs/grains.md "What a stored state is checked for": each check's message, the first difference
+    found (fields and elements in order), in both modes (test_state_types.py has each kind)."""
     rc, out, err = run(BAD_STATES, tmp_path, mode=mode)
     assert (rc, err) == (0, "")
     assert out.splitlines() == [
-        "#badState grain Box/k1: a stored grain state is not like the initial state: the state's contents is the String 'text' where the initial state has the Integer 0",
-        "#badState grain Box/k2: a stored grain state is not like the initial state: the state's tags's element 2 is the String 'b' where the initial state has the Symbol #a",
-        "#badState grain Box/k3: a stored grain state is not like the initial state: the state's at's y is the Float 2.5 where the initial state has the Integer 2",
+        "#badState grain Box/k1: a stored grain state does not have the program's state type: state.contents: expected Integer, found the String 'text'",
+        "#badState grain Box/k2: a stored grain state does not have the program's state type: state.tags[2]: expected Symbol, found the String 'b'",
+        "#badState grain Box/k3: a stored grain state does not have the program's state type: state.at.y: expected Integer, found the Float 2.5",
         '#badState grain Box/k4: a stored grain state names the class Nope, which this program does not define',
         '#badState grain Box/k5: a stored Point does not have the fields of Point (the field y differs)',
         '#badState grain Box/k6: a stored Point does not have the fields of Point (the field y differs)',
         "#badState grain Box/k7: a stored grain state does not decode: Expecting ',' delimiter: line 1 column 6 (char 5)",
         '#badState grain Box/k8: a stored grain state is a Maybe, not an instance of Box',
-        "#badState grain Box/k9: a stored grain state is not like the initial state: the state's contents is the Character $c where the initial state has the Integer 0",
+        "#badState grain Box/k9: a stored grain state does not have the program's state type: state.contents: expected Integer, found the Character $c",
         'Box(contents: 7, at: Point(x: 1, y: 2), tags: #(#z))',
     ]
 

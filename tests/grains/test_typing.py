@@ -125,13 +125,15 @@ boxes := Grain for: Box initial: (Box fields: {{ contents: 0 }}) dir: '{data}'.
 ((boxes id: 'b') put: 7) get printNl.
 """, tmp_path)
     assert (rc, err) == (0, "")
-    assert out == ("#badState grain Box/a: a stored grain state is not like the initial state: the state's "
-                   "contents is the String 'stored' where the initial state has the Integer 0\n7\n")
+    assert out == ("#badState grain Box/a: a stored grain state does not have the program's state type: "
+                   "state.contents: expected Integer, found the String 'stored'\n7\n")
 
 
 def test_the_grain_machinerys_casts_are_internal(tmp_path):
     for send in ("GrainRef label: 'fake' like: (Box fields: { contents: 1 }) on: [:sel :args | 'no']",
-                 "GrainRef decodeState: '{}' like: (Box fields: { contents: 1 })",
+                 "GrainRef decodeState: '{}' like: (Box fields: { contents: 1 }) shape: ''",
+                 "GrainRef shape: 's' of: (Box fields: { contents: 1 })",
+                 "GrainRef shapeOf: (Box fields: { contents: 1 })",
                  "GrainRef asState: 'x' like: (Box fields: { contents: 1 })"):
         rc, err = check(BOX + f"x := {send}.\n", tmp_path)
         assert rc == 1, send
