@@ -5,7 +5,10 @@ waiting only on a timer ends `canceled` when cancelled, `when:` of a run that do
 a root id started again with another op or input raises (with the same, it answers the run, and two
 at once run it once), a letter whose op is a kernel method or answers no Step fails its run, and so
 does a Step that ends a run with an outcome of its own or makes an awaited call for a run that has
-ended or does not exist."""
+ended or does not exist; a Step that ends, stops or asks for a run the grain does not have (or ends
+one twice) fails, one that ends a run that has ended changes nothing; calls and timers made for a run
+asked to cancel are not awaited; a second node, or durable server of a class, on a directory the
+process uses raises at once. The node's answers are of their own types (`lp check`)."""
 from __future__ import annotations
 
 import shutil
