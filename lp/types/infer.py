@@ -703,8 +703,9 @@ class Checker(Unifier, Reporter):
             sig = CLASS_SIGS.get(info.name, {}).get(sel) if info.builtin else None
             if sig is not None:
                 internal = INTERNAL.get((info.name, sel))
-                if internal is not None and (node.span is None or node.span.file != internal[0]):
-                    self.report(P.InternalSelector(info.name, sel, *internal,
+                files = internal and (internal[0] if type(internal[0]) is tuple else (internal[0],))
+                if internal is not None and (node.span is None or node.span.file not in files):
+                    self.report(P.InternalSelector(info.name, sel, " and ".join(files), *internal[1:],
                                                    getattr(node, "selector_span", None) or node.span))
                     return ERR
                 if sig.special:

@@ -628,17 +628,20 @@ space -> UndefinedObject
 """,
 }
 
-# Class-side selectors only one stdlib module may send: (class, selector) -> (that module's file, what a
-# program uses instead, why it is internal).
+# Class-side selectors only one stdlib module (or a few) may send: (class, selector) -> (that module's file,
+# or a tuple of them, what a program uses instead, why it is internal).
 _SAMPLE = "its answer takes its type from a sample value, which only that module's own use keeps true"
 _GRAINS = ("stdlib/grain.lp", "grains are made with `Grain for: C initial: state` and referred to with its `id:` "
            "(docs/grains.md)", _SAMPLE)
 _SOCKETS = ("stdlib/grain_sockets.lp", "a durable grain reaches its sockets with `Grain sockets` (docs/durable.md)",
             _SAMPLE)
+_REGISTRY = (("stdlib/grain_sockets.lp", "stdlib/reliable.lp"),
+             "the process registry keeps each durable server's socket hub (`Grain sockets`, docs/durable.md) and "
+             "each reliable node's directory (docs/reliable.md)", _SAMPLE)
 INTERNAL = {("GrainRef", "label:like:on:"): _GRAINS, ("GrainRef", "decodeState:like:shape:"): _GRAINS,
             ("GrainRef", "shape:of:"): _GRAINS, ("GrainRef", "shapeOf:"): _GRAINS,
-            ("GrainRef", "asState:like:"): _GRAINS, ("Storage", "register:as:"): _SOCKETS,
-            ("Storage", "registered:like:"): _SOCKETS, ("Storage", "asDynamic:"): _SOCKETS,
+            ("GrainRef", "asState:like:"): _GRAINS, ("Storage", "register:as:"): _REGISTRY,
+            ("Storage", "registered:like:"): _REGISTRY, ("Storage", "asDynamic:"): _SOCKETS,
             ("Error", "raiseSiteOf:"): ("stdlib/http_server.lp", "an error that escapes is reported with where it "
                                         "was raised (docs/language.md)",
                                         "a binary knows where an error was raised only until its actor catches "

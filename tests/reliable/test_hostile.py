@@ -5,7 +5,10 @@ waiting only on a timer ends `canceled` when cancelled, `when:` of a run that do
 a root id started again with another op or input raises (with the same, it answers the run, and two
 at once run it once), a letter whose op is a kernel method or answers no Step fails its run, and so
 does a Step that ends a run with an outcome of its own or makes an awaited call for a run that has
-ended or does not exist."""
+ended or does not exist; a Step that ends, stops or asks for a run the grain does not have (or ends
+one twice) fails, one that ends a run that has ended changes nothing; calls and timers made for a run
+asked to cancel are not awaited; a second node, or durable server of a class, on a directory the
+process uses raises at once. The node's answers are of their own types (`lp check`)."""
 from __future__ import annotations
 
 import shutil
@@ -91,11 +94,44 @@ def test_a_run_ends_with_one_of_the_three_outcomes(lines):
 
 
 def test_an_awaited_call_is_made_for_a_run_going_on(lines):
-    assert lines["for an ended run"] == \
-        "'handler_error: the call to Box/b is for run Box/a r, which has ended or is no run of Box/a'"
-    assert lines["for no run"] == \
-        "'handler_error: the call to Box/b is for run Box/a none, which has ended or is no run of Box/a'"
-    assert lines["detached for no run"] == "'detached'"
+    assert lines["for an ended run"] == "'handler_error: the call to Box/b is for run Box/a r, which has ended'"
+    no_run = "'handler_error: the call to Box/b is for run Box/a none, which is no run of Box/a'"
+    assert lines["for no run"] == lines["detached for no run"] == no_run
+    assert lines["detached for an ended run"] == "'detached'"
+
+
+def test_a_step_ends_stops_or_asks_for_a_run_of_its_grain_once(lines):
+    for what in ("end", "stop", "ask for"):
+        assert lines[f"{what} no run"] == f"'handler_error: Box/a has no run Box/a nope to {what}'"
+    assert lines["end twice"] == "'handler_error: run Box/a twice is ended twice in one Step'"
+    # a run that has ended is left as it is: the Step that ends it again commits, changing nothing
+    assert lines["end an ended run"] == "'again done'"
+    assert lines["the ended run"] == "RunView(status: 'completed', outcome: 'completed', result: 'pong 1')"
+
+
+def test_calls_and_timers_made_for_a_run_asked_to_cancel_are_not_awaited(lines):
+    # cancel:reason: makes a call and a timer and ends the run; a later Step does the same for a
+    # run whose cancel:reason: left it going; neither waits for them, and they run all the same
+    canceled = "RunView(status: 'canceled', outcome: 'canceled', result: '{}')"
+    assert lines["cancel that calls"] == canceled.format("enough")
+    assert lines["cancel, lingers"] == "RunView(status: 'working', outcome: '', result: '')"
+    assert lines["a later Step"] == "'finished'"
+    assert lines["lingered"] == canceled.format("finished")
+    assert lines["awaited after cancel"] == lines["awaited after the later Step"] == "0"
+    assert lines["heard after cancel"] == \
+        "#('pong after cancel' 'pong later' 'pong later timer' 'pong timer after cancel')"
+    assert lines["tidy pending"] == "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"
+
+
+def test_one_node_per_directory_and_one_durable_server_per_class_and_directory(lines):
+    # the second used to be made, and its first call waited 30 s for the first's lease
+    assert lines["second node"] == \
+        "a reliable node on the directory 'data' runs in this process already: one node per directory"
+    assert lines["second node started"] == \
+        "a reliable node on the directory 'other' runs in this process already: one node per directory"
+    assert lines["second durable server"] == ("a durable grain server of Tally on the directory 'tally' runs in "
+                                              "this process already: one server per class and directory")
+    assert lines["first durable server"] == "1" and lines["first node"] == "'pong still'"
 
 
 def test_a_result_handler_sees_its_own_call_in_calls_of(lines):
@@ -135,3 +171,29 @@ def test_a_query_used_at_a_type_of_its_own_is_an_error_at_the_program_s_line(tmp
     assert r.status == 1 and len(headers) == 1, err
     assert "TYPE MISMATCH" in headers[0] and headers[0].endswith("pinned.lp:5:52")
     assert "does not understand" not in err
+
+
+MIXED = """Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> ping: run = Step none complete: run ref with: 'pong'.
+node := ((ReliableServers dir: 'data') serve: Box new) start.
+(node root: 'Box/a' op: #ping: input: '' id: 'x') size printNl.
+(node calls: 'Box/a' id: 'x') result printNl.
+(node deliver: (Letter fields: { seq: 0. kind: 'call'. from: 'Box/z'. to: 'Box/a'. id: 'y'. op: 'ping:'. input: ''. outcome: ''. result: ''. lane: '' })) first printNl.
+"""
+
+
+def test_a_receipt_and_a_list_of_calls_are_of_their_own_types(tmp_path):
+    # root:op:input:id:, calls:id: and deliver: answered the type every grain call of the node
+    # shares, so a program could use a receipt as a list of calls and the other way round
+    prog = tmp_path / "mixed.lp"
+    prog.write_text(MIXED)
+    r = harness.run([*harness.LP, "check", prog.name], cwd=tmp_path)
+    err = r.stderr.decode()
+    headers = [line for line in err.splitlines() if line.startswith("-- ")]
+    assert r.status == 1 and len(headers) == 3, err
+    assert [h.split()[-1] for h in headers] == ["mixed.lp:5:51", "mixed.lp:6:31", "mixed.lp:7:155"], err
+    assert "`Receipt` does not understand `size`." in err
+    assert "`Array[ReliableCall]` does not understand `result`." in err
+    assert "`Receipt` does not understand `first`." in err
+    assert "Traceback" not in err
