@@ -126,6 +126,9 @@ struct lprt_actor {
     size_t stack_size;
     int fiber_code;
     bool unwinding; /* resumed after a kill to unwind (lprt_config.unwind_killed_fibers) */
+    bool on_deep;   /* running on its deep stack (lprt_deep_call) */
+    void *deep_base; /* its deep stack, tagged as stack_base (fiber.c), or NULL: none yet */
+    size_t deep_size;
     void *parked_copy; /* the used part of its stack while blocked with many stacks live (fiber.c) */
     size_t parked_len;
 #ifdef LPRT_TSAN
