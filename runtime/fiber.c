@@ -206,8 +206,8 @@ void lprt__fiber_free(lprt__domain *d, lprt_actor *a) {
     free(a->parked_copy);
     a->parked_copy = NULL;
     if (a->deep_base) {
-        stack_unpoison(a->deep_base, a->deep_size);
-        stack_munmap(a->deep_base, a->deep_size);
+        stack_unpoison(a->deep_base, a->rt->deep_size);
+        stack_munmap(a->deep_base, a->rt->deep_size);
         a->deep_base = NULL;
         a->on_deep = false;
     }
@@ -309,7 +309,7 @@ int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
     (void)fake;
 #ifdef LPRT_ASAN
     void *on = a->on_deep ? a->deep_base : a->stack_base;
-    __sanitizer_start_switch_fiber(&fake, STACK_BASE(on) + page_size(), a->on_deep ? a->deep_size : a->stack_size);
+    __sanitizer_start_switch_fiber(&fake, STACK_BASE(on) + page_size(), a->on_deep ? a->rt->deep_size : a->stack_size);
 #endif
 #ifdef LPRT_TSAN
     __tsan_switch_to_fiber(a->tsan_fiber, 0);
@@ -380,11 +380,11 @@ int lprt_fd_wait(lprt_actor *self, int fd, int events, int64_t deadline) {
    of a call on a second stack mapped for it alone, kept until the fiber ends. */
 int lprt_deep_reserve(lprt_actor *self, size_t size) {
     if (self->deep_base) return 0;
-    size_t ps = page_size();
+    size_t ps = page_size(), none = 0;
     size = (size + ps - 1) & ~(ps - 1);
+    if (!atomic_compare_exchange_strong(&self->rt->deep_size, &none, size)) size = none;
     void *s = stack_map(self->rt, size);
     if (!s) return -1;
-    self->deep_size = size;
     self->deep_base = s;
     return 0;
 }
@@ -413,12 +413,13 @@ static void deep_entry(void *p) {
 void lprt_deep_call(lprt_actor *self, void (*fn)(void *), void *arg) {
     if (!self->deep_base || self->on_deep) abort();
     deep_call c = {fn, arg, NULL, NULL, 0};
+    size_t size = self->rt->deep_size;
     char *bottom = STACK_BASE(self->deep_base) + page_size();
     self->on_deep = true;
 #ifdef LPRT_ASAN
-    __sanitizer_start_switch_fiber(&c.fake, bottom, self->deep_size);
+    __sanitizer_start_switch_fiber(&c.fake, bottom, size);
 #endif
-    lprt__call_on_stack(&c, deep_entry, (void *)((uintptr_t)(bottom + self->deep_size) & ~(uintptr_t)15));
+    lprt__call_on_stack(&c, deep_entry, (void *)((uintptr_t)(bottom + size) & ~(uintptr_t)15));
 #ifdef LPRT_ASAN
     __sanitizer_finish_switch_fiber(c.fake, NULL, NULL);
 #endif

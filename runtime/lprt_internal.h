@@ -127,8 +127,7 @@ struct lprt_actor {
     int fiber_code;
     bool unwinding; /* resumed after a kill to unwind (lprt_config.unwind_killed_fibers) */
     bool on_deep;   /* running on its deep stack (lprt_deep_call) */
-    void *deep_base; /* its deep stack, tagged as stack_base (fiber.c), or NULL: none yet */
-    size_t deep_size;
+    void *deep_base; /* its deep stack (rt->deep_size bytes), tagged as stack_base (fiber.c), or NULL */
     void *parked_copy; /* the used part of its stack while blocked with many stacks live (fiber.c) */
     size_t parked_len;
 #ifdef LPRT_TSAN
@@ -230,6 +229,7 @@ struct lprt {
         st_stack_maps;
     _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
     lprt__stack_pool pool;    /* fiber.c: slots of the fiber stack size, carved from big mappings */
+    _Atomic size_t deep_size; /* fiber.c: the size of every deep stack, the first one asked for */
     _Atomic uint64_t trim_mark; /* st_exited at the last malloc_trim (reclaim.c) */
 };
 
