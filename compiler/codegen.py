@@ -130,30 +130,20 @@ class FunctionGen:
 
     def prologue(self) -> None:
         """Count this frame and spend a reduction with one update of `lpn_depth` (docs/native.md
-        "Depth"): past --stack-limit, or below the fiber's stack floor with no deep stack to go on
-        on (compiler/deep.py), answer the stack overflow error to the caller, which records the
-        frame of the send that overflowed; past the turn's budget, yield (an actor killed
-        meanwhile only unwinds)."""
+        "Depth"): past --stack-limit, or below the fiber's stack floor, tail-call the function's
+        cold path (compiler/deep.py): the same call on the actor's deep stack, or the stack
+        overflow error answered to the caller, which records the frame of the send that
+        overflowed; past the turn's budget, yield (an actor killed meanwhile only unwinds)."""
         from lp.compiler.actors import preempt_if_spent
-        from lp.compiler.deep import grow_or
+        from lp.compiler.deep import cold_path
         w = self.b.add(self.b.load(self.mod.depth), c64(FRAME_AND_REDUCTION))
         self.b.store(w, self.mod.depth)
         depth = self.b.and_(w, c64(DEPTH_MASK))
         sp = self.b.ptrtoint(self.b.call(self.mod.stacksave(), []), I64)
         over = self.b.or_(self.b.icmp_unsigned(">", depth, self.b.load(self.mod.depth_limit)),
                           self.b.icmp_unsigned("<", sp, self.b.load(self.mod.stack_floor)))
-        def overflow():
-            self.b.call(self.mod.c("lpn_stack_overflow"), [])
-            self.drop_all()
-            self.ret(self.make(UNWIND, 0, I.UNKNOWN))
         with self.b.if_then(over, likely=False):
-            deeper = self.b.icmp_unsigned(">", depth, self.b.load(self.mod.depth_limit))
-            with self.b.if_else(deeper) as (past_limit, stack_full):
-                with past_limit:
-                    overflow()
-                with stack_full:
-                    grow_or(self, overflow)
-            self.b.unreachable()
+            self.b.ret(self.b.call(cold_path(self), list(self.fn.args), tail="tail", cconv="tailcc"))
 
         def killed():
             self.drop_all()

@@ -164,6 +164,17 @@ static void stack_unpoison(void *base, size_t size) {
 #endif
 }
 
+static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
+
+/* A fiber's deep stack (lprt_deep_reserve), tagged as stack_base, or NULL: kept in the top word of
+   its first stack, which no frame touches (stack_setup's first frame ends 16 bytes below the
+   top), so that an actor holds nothing more for it; while the fiber is parked, that word is the
+   last of parked_copy. */
+static void **deep_word(lprt_actor *a) {
+    if (a->parked_copy) return (void **)((char *)a->parked_copy + a->parked_len - sizeof(void *));
+    return (void **)(stack_top(a) - sizeof(void *));
+}
+
 void lprt__stack_cache_trim(lprt__domain *d, int keep) {
     while (d->stack_cache_n > keep) stack_unmap(d->rt, d->stack_cache[--d->stack_cache_n], d->stack_cache_size);
 }
@@ -187,6 +198,7 @@ static int stack_setup(lprt__domain *d, lprt_actor *a) {
     atomic_fetch_add_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
     a->stack_base = base;
     uintptr_t top = ((uintptr_t)STACK_BASE(base) + page_size() + a->stack_size) & ~(uintptr_t)15;
+    ((void **)top)[-1] = NULL;                  /* no deep stack (deep_word) */
     void **sp = (void **)(top - 72);
     sp[0] = 0;                                  /* r15 */
     sp[1] = 0;                                  /* r14 */
@@ -203,14 +215,14 @@ static int stack_setup(lprt__domain *d, lprt_actor *a) {
 }
 
 void lprt__fiber_free(lprt__domain *d, lprt_actor *a) {
-    free(a->parked_copy);
-    a->parked_copy = NULL;
-    if (a->deep_base) {
-        stack_unpoison(a->deep_base, a->rt->deep_size);
-        stack_munmap(a->deep_base, a->rt->deep_size);
-        a->deep_base = NULL;
+    void *deep = a->stack_base ? *deep_word(a) : NULL;
+    if (deep) {
+        stack_unpoison(deep, a->rt->deep_size);
+        stack_munmap(deep, a->rt->deep_size);
         a->on_deep = false;
     }
+    free(a->parked_copy);
+    a->parked_copy = NULL;
     if (!a->stack_base) return;
     atomic_fetch_sub_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
 #ifdef LPRT_TSAN
@@ -265,8 +277,6 @@ static void fiber_main(lprt_actor *a) {
 #define PARK_AFTER 10000
 #endif
 
-static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
-
 void lprt__fiber_park(lprt_actor *a) {
 #if defined(LPRT_ASAN) || defined(LPRT_TSAN)
     (void)a;
@@ -308,7 +318,7 @@ int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
     void *fake = NULL;
     (void)fake;
 #ifdef LPRT_ASAN
-    void *on = a->on_deep ? a->deep_base : a->stack_base;
+    void *on = a->on_deep ? *deep_word(a) : a->stack_base;
     __sanitizer_start_switch_fiber(&fake, STACK_BASE(on) + page_size(), a->on_deep ? a->rt->deep_size : a->stack_size);
 #endif
 #ifdef LPRT_TSAN
@@ -379,13 +389,14 @@ int lprt_fd_wait(lprt_actor *self, int fd, int events, int64_t deadline) {
    needs more (native binaries: recursion past it, runtime/DESIGN.md "Deep stacks") runs the rest
    of a call on a second stack mapped for it alone, kept until the fiber ends. */
 int lprt_deep_reserve(lprt_actor *self, size_t size) {
-    if (self->deep_base) return 0;
+    void **word = deep_word(self);
+    if (*word) return 0;
     size_t ps = page_size(), none = 0;
     size = (size + ps - 1) & ~(ps - 1);
     if (!atomic_compare_exchange_strong(&self->rt->deep_size, &none, size)) size = none;
     void *s = stack_map(self->rt, size);
     if (!s) return -1;
-    self->deep_base = s;
+    *word = s;
     return 0;
 }
 
@@ -411,10 +422,11 @@ static void deep_entry(void *p) {
 }
 
 void lprt_deep_call(lprt_actor *self, void (*fn)(void *), void *arg) {
-    if (!self->deep_base || self->on_deep) abort();
+    void *deep = *deep_word(self);
+    if (!deep || self->on_deep) abort();
     deep_call c = {fn, arg, NULL, NULL, 0};
     size_t size = self->rt->deep_size;
-    char *bottom = STACK_BASE(self->deep_base) + page_size();
+    char *bottom = STACK_BASE(deep) + page_size();
     self->on_deep = true;
 #ifdef LPRT_ASAN
     __sanitizer_start_switch_fiber(&c.fake, bottom, size);

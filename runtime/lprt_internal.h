@@ -126,8 +126,7 @@ struct lprt_actor {
     size_t stack_size;
     int fiber_code;
     bool unwinding; /* resumed after a kill to unwind (lprt_config.unwind_killed_fibers) */
-    bool on_deep;   /* running on its deep stack (lprt_deep_call) */
-    void *deep_base; /* its deep stack (rt->deep_size bytes), tagged as stack_base (fiber.c), or NULL */
+    bool on_deep;   /* running on its deep stack (lprt_deep_call), whose address is kept on its stack (fiber.c) */
     void *parked_copy; /* the used part of its stack while blocked with many stacks live (fiber.c) */
     size_t parked_len;
 #ifdef LPRT_TSAN

@@ -1,7 +1,8 @@
 /* t_deep.c — a fiber's deep stack (lprt_deep_call): C recursion far past a 64 KiB fiber stack
  * goes on on the fiber's deep stack, yields and blocks there (and migrates between domains),
- * comes back to its first stack with every frame intact; a fiber killed while deep, or that
- * never went deep, frees what it has. Under ASan the switches are announced (fiber.c). */
+ * comes back to its first stack with every frame intact; a fiber killed while deep frees both
+ * stacks; a fiber parked with a deep stack finds it again, and frees it when killed parked.
+ * Under ASan the switches are announced (fiber.c). */
 #include "harness.h"
 
 enum { FIBER_STACK = 64 * 1024, DEEP_STACK = 64 * 1024 * 1024, MARGIN = 16 * 1024, DEPTH = 20000 };
@@ -82,6 +83,78 @@ static void waiter(lprt_actor *self, void *ud) {
     down_and_wait(&w, 2000);
 }
 
+#if !SANITIZED
+/* Parked stacks (fiber.c; not under the sanitizers): past 10,000 live stacks a blocked fiber's used
+   stack is copied aside, the word that holds its deep stack's address with it. */
+enum { CROWD = 10100 };
+
+static void sleeper(lprt_actor *self, void *ud) {
+    lprt_send(ud, VAL(3));
+    h_recv_num(self);
+}
+
+static void parked_walker(lprt_actor *self, void *ud) {
+    walker w = {self, ud, floor_below(FIBER_STACK), 0};
+    CHECK(down(&w, DEPTH) == (long)DEPTH * (DEPTH + 1) / 2);
+    lprt_send(w.parent, VAL(4));
+    h_recv_num(self); /* parked on its first stack */
+    CHECK(down(&w, DEPTH) == (long)DEPTH * (DEPTH + 1) / 2 && w.went_deep == 2);
+    lprt_send(w.parent, VAL(5));
+    h_recv_num(self); /* parked again, and killed: its deep stack is unmapped */
+}
+
+static long vm_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmSize:", 7)) kib = atol(line + 7);
+    if (f) fclose(f);
+    return kib;
+}
+
+static void count_live(lprt_actor *a, void *arg) {
+    (void)a;
+    ++*(long *)arg;
+}
+
+static void crowd(lprt_actor *self) {
+    lprt *rt = lprt_runtime(self);
+    lprt_actor **many = malloc(CROWD * sizeof *many);
+    for (int i = 0; i < CROWD; i++) {
+        many[i] = lprt_create_fiber(rt, sleeper, self, FIBER_STACK);
+        lprt_start(many[i]);
+    }
+    for (int i = 0; i < CROWD; i++) CHECK(h_recv_num(self) == 3);
+    lprt_actor *w = lprt_create_fiber(rt, parked_walker, self, FIBER_STACK);
+    lprt_start(w);
+    CHECK(h_recv_num(self) == 4);
+    lprt_stats st;
+    lprt_get_stats(rt, &st);
+    uint64_t maps = st.stack_maps;
+    lprt_send(w, VAL(0));
+    CHECK(h_recv_num(self) == 5);
+    lprt_get_stats(rt, &st);
+    CHECK(st.stack_maps == maps); /* the same deep stack, found again after the fiber was parked */
+    long before = vm_kib();
+    lprt_exit(self, w, LPRT_KILLED, NULL);
+    lprt_release(w);
+    for (int tries = 0;; tries++) { /* until it has left the registry and freed its stacks */
+        long live = 0;
+        lprt_each_actor(rt, count_live, &live);
+        if (live == CROWD + 1) break;
+        CHECK(tries < 10000);
+        lprt_sleep_ms(self, 1);
+    }
+    CHECK(before - vm_kib() >= DEEP_STACK / 1024);
+    for (int i = 0; i < CROWD; i++) {
+        lprt_send(many[i], VAL(0));
+        lprt_release(many[i]);
+    }
+    free(many);
+}
+#endif
+
 static void main_fiber(lprt_actor *self, void *ud) {
     (void)ud;
     lprt *rt = lprt_runtime(self);
@@ -102,6 +175,9 @@ static void main_fiber(lprt_actor *self, void *ud) {
     lprt_msg_free(rt, m);
     for (int i = 0; i < N; i++) lprt_release(kids[i]);
     lprt_release(w);
+#if !SANITIZED
+    crowd(self);
+#endif
 }
 
 int main(void) {
