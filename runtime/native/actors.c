@@ -1137,8 +1137,9 @@ __attribute__((noinline)) void lpn_stack_floor_set(size_t stack_bytes) {
 }
 
 /* Deep stacks (docs/native.md "Stacks"): a spawned actor starts on its 256 KiB fiber stack; a call
-   that finds it full (an LP prologue, or the C recursion of printing and JSON: lpn_stack_low) goes
-   on on the actor's deep stack, reserved as large as the main actor's on first need. */
+   that finds it full (an LP function's cold path, compiler/deep.py, or C code walking a value:
+   lpn_stack_low) goes on on the actor's deep stack, reserved as large as the main actor's on first
+   need. */
 int lpn_stack_grow(void) {
     nactor *s = self_state();
     if (!s || s->is_main || lprt_on_deep_stack(s->ref.a)) return 0;

@@ -142,7 +142,8 @@ extern __thread uint64_t lpn_depth;
 extern int64_t lpn_depth_limit;   /* --stack-limit, at most LPN_MAX_STACK_LIMIT */
 #define LPN_MAX_STACK_LIMIT 1000000000
 /* the lowest stack address an LP prologue may start at (0: no check): set from the fiber's stack at
-   its start, saved and restored with lpn_depth; a prologue below it answers the stack overflow error */
+   its start (and from the deep stack while on it), saved and restored with lpn_depth; a prologue
+   below it goes on on the deep stack or answers the stack overflow error (compiler/deep.py) */
 extern __thread uint64_t lpn_stack_floor;
 enum { LPN_ACTOR_STACK_KIB = 256, LPN_STACK_MARGIN_KIB = 64 /* left to C code below the last LP frame */ };
 void lpn_stack_floor_set(size_t stack_bytes);   /* the running fiber has this much stack above here */
