@@ -130,10 +130,12 @@ class FunctionGen:
 
     def prologue(self) -> None:
         """Count this frame and spend a reduction with one update of `lpn_depth` (docs/native.md
-        "Depth"): past --stack-limit, or below the fiber's stack floor, answer the stack overflow
-        error to the caller, which records the frame of the send that overflowed; past the turn's
-        budget, yield (an actor killed meanwhile only unwinds)."""
+        "Depth"): past --stack-limit, or below the fiber's stack floor, tail-call the function's
+        cold path (compiler/deep.py): the same call on the actor's deep stack, or the stack
+        overflow error answered to the caller, which records the frame of the send that
+        overflowed; past the turn's budget, yield (an actor killed meanwhile only unwinds)."""
         from lp.compiler.actors import preempt_if_spent
+        from lp.compiler.deep import cold_path
         w = self.b.add(self.b.load(self.mod.depth), c64(FRAME_AND_REDUCTION))
         self.b.store(w, self.mod.depth)
         depth = self.b.and_(w, c64(DEPTH_MASK))
@@ -141,9 +143,7 @@ class FunctionGen:
         over = self.b.or_(self.b.icmp_unsigned(">", depth, self.b.load(self.mod.depth_limit)),
                           self.b.icmp_unsigned("<", sp, self.b.load(self.mod.stack_floor)))
         with self.b.if_then(over, likely=False):
-            self.b.call(self.mod.c("lpn_stack_overflow"), [])
-            self.drop_all()
-            self.ret(self.make(UNWIND, 0, I.UNKNOWN))
+            self.b.ret(self.b.call(cold_path(self), list(self.fn.args), tail="tail", cconv="tailcc"))
 
         def killed():
             self.drop_all()

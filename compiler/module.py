@@ -25,6 +25,8 @@ C_FUNCS = {
     "lpn_trace_push": ("void", ["p", "i32"]),
     "lpn_trace_frame": ("void", ["p"]),
     "lpn_stack_overflow": ("V", []),
+    "lpn_stack_grow": ("i32", []),
+    "lpn_deep_call": ("void", ["p", "p"]),
     "lpn_nlr_take": ("V", ["p"]),
     "lpn_nlr": ("V", ["v", "v"]),
     "lpn_home_new": ("p", []),
@@ -81,7 +83,7 @@ C_FUNCS = {
 C_FUNCS.update(actors.C_FUNCS)
 # called only on the paths that raise, unwind or yield: LLVM lays those paths out of the hot code
 COLD = {"lpn_trace_push", "lpn_trace_frame", "lpn_dynamic_mismatch", "lpn_stack_overflow", "lpn_int_overflow", "lpn_preempt",
-        "lpn_nlr_take"}
+        "lpn_nlr_take", "lpn_stack_grow", "lpn_deep_call"}
 C_FUNCS.update(net.C_FUNCS)
 C_FUNCS.update(remote.C_FUNCS)
 C_FUNCS.update(storage.C_FUNCS)

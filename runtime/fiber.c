@@ -7,6 +7,8 @@
  * per-domain cache. A fiber killed while suspended is either resumed once to
  * unwind its frames (lprt_config.unwind_killed_fibers: lprt__fiber_unwind) or
  * never resumed, its stack released as it is (engines free resources in on_exit).
+ * A fiber may also run part of its work on a deep stack of its own (lprt_deep_call: native
+ * binaries recurse there once the first stack is full), mapped on first need and kept to its end.
  * Fiber code must not keep the address of a thread-local (errno included)
  * across a blocking call, since it may resume on another thread.           */
 #include "lprt_internal.h"
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 void lprt__ctx_switch(void **save_sp, void *new_sp);
+void lprt__call_on_stack(void *arg, void (*fn)(void *), void *top);
 void lprt__fiber_trampoline(void);
 
 #ifdef LPRT_TSAN
@@ -124,10 +127,8 @@ static int pool_give(lprt *rt, void *tagged, size_t size) {
     return 1;
 }
 
-static void *stack_alloc(lprt__domain *d, lprt *rt, size_t size) {
-    if (d && d->stack_cache_n > 0 && d->stack_cache_size == size) return d->stack_cache[--d->stack_cache_n];
-    void *slot = pool_take(rt, size);
-    if (slot != (void *)-1) return slot;
+/* A stack of its own: `size` bytes above a guard page (while guards are few), tagged. */
+static void *stack_map(lprt *rt, size_t size) {
     size_t ps = page_size();
     void *p = mmap(NULL, size + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (p == MAP_FAILED) return NULL;
@@ -138,10 +139,19 @@ static void *stack_alloc(lprt__domain *d, lprt *rt, size_t size) {
     return p;
 }
 
-static void stack_unmap(lprt *rt, void *tagged, size_t size) {
-    if (pool_give(rt, tagged, size)) return;
+static void *stack_alloc(lprt__domain *d, lprt *rt, size_t size) {
+    if (d && d->stack_cache_n > 0 && d->stack_cache_size == size) return d->stack_cache[--d->stack_cache_n];
+    void *slot = pool_take(rt, size);
+    return slot != (void *)-1 ? slot : stack_map(rt, size);
+}
+
+static void stack_munmap(void *tagged, size_t size) {
     if (STACK_GUARDED(tagged)) atomic_fetch_sub(&guarded_live, 1);
     munmap(STACK_BASE(tagged), size + page_size());
+}
+
+static void stack_unmap(lprt *rt, void *tagged, size_t size) {
+    if (!pool_give(rt, tagged, size)) stack_munmap(tagged, size);
 }
 
 /* A fiber killed while suspended leaves ASan redzones on its stack. */
@@ -152,6 +162,17 @@ static void stack_unpoison(void *base, size_t size) {
     (void)base;
     (void)size;
 #endif
+}
+
+static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
+
+/* A fiber's deep stack (lprt_deep_reserve), tagged as stack_base, or NULL: kept in the top word of
+   its first stack, which no frame touches (stack_setup's first frame ends 16 bytes below the
+   top), so that an actor holds nothing more for it; while the fiber is parked, that word is the
+   last of parked_copy. */
+static void **deep_word(lprt_actor *a) {
+    if (a->parked_copy) return (void **)((char *)a->parked_copy + a->parked_len - sizeof(void *));
+    return (void **)(stack_top(a) - sizeof(void *));
 }
 
 void lprt__stack_cache_trim(lprt__domain *d, int keep) {
@@ -177,6 +198,7 @@ static int stack_setup(lprt__domain *d, lprt_actor *a) {
     atomic_fetch_add_explicit(&a->rt->live_stacks, 1, memory_order_relaxed);
     a->stack_base = base;
     uintptr_t top = ((uintptr_t)STACK_BASE(base) + page_size() + a->stack_size) & ~(uintptr_t)15;
+    ((void **)top)[-1] = NULL;                  /* no deep stack (deep_word) */
     void **sp = (void **)(top - 72);
     sp[0] = 0;                                  /* r15 */
     sp[1] = 0;                                  /* r14 */
@@ -193,6 +215,12 @@ static int stack_setup(lprt__domain *d, lprt_actor *a) {
 }
 
 void lprt__fiber_free(lprt__domain *d, lprt_actor *a) {
+    void *deep = a->stack_base ? *deep_word(a) : NULL;
+    if (deep) {
+        stack_unpoison(deep, a->rt->deep_size);
+        stack_munmap(deep, a->rt->deep_size);
+        a->on_deep = false;
+    }
     free(a->parked_copy);
     a->parked_copy = NULL;
     if (!a->stack_base) return;
@@ -249,13 +277,11 @@ static void fiber_main(lprt_actor *a) {
 #define PARK_AFTER 10000
 #endif
 
-static char *stack_top(lprt_actor *a) { return STACK_BASE(a->stack_base) + page_size() + a->stack_size; }
-
 void lprt__fiber_park(lprt_actor *a) {
 #if defined(LPRT_ASAN) || defined(LPRT_TSAN)
     (void)a;
 #else
-    if (!a->stack_base || a->parked_copy ||
+    if (!a->stack_base || a->parked_copy || a->on_deep ||
         atomic_load_explicit(&a->rt->live_stacks, memory_order_relaxed) <= PARK_AFTER)
         return;
     char *sp = a->fiber_sp, *top = stack_top(a);
@@ -292,7 +318,8 @@ int lprt__fiber_resume(lprt__domain *d, lprt_actor *a) {
     void *fake = NULL;
     (void)fake;
 #ifdef LPRT_ASAN
-    __sanitizer_start_switch_fiber(&fake, STACK_BASE(a->stack_base) + page_size(), a->stack_size);
+    void *on = a->on_deep ? *deep_word(a) : a->stack_base;
+    __sanitizer_start_switch_fiber(&fake, STACK_BASE(on) + page_size(), a->on_deep ? a->rt->deep_size : a->stack_size);
 #endif
 #ifdef LPRT_TSAN
     __tsan_switch_to_fiber(a->tsan_fiber, 0);
@@ -356,4 +383,57 @@ void lprt_sleep_ms(lprt_actor *self, int64_t ms) {
 int lprt_fd_wait(lprt_actor *self, int fd, int events, int64_t deadline) {
     lprt_wait_fd(self, fd, events, deadline);
     return lprt_suspend(self) == LPRT_WAKE_FD;
+}
+
+/* Deep stacks. The fiber's first stack is small (it is what a blocked actor costs); a fiber that
+   needs more (native binaries: recursion past it, runtime/DESIGN.md "Deep stacks") runs the rest
+   of a call on a second stack mapped for it alone, kept until the fiber ends. */
+int lprt_deep_reserve(lprt_actor *self, size_t size) {
+    void **word = deep_word(self);
+    if (*word) return 0;
+    size_t ps = page_size(), none = 0;
+    size = (size + ps - 1) & ~(ps - 1);
+    if (!atomic_compare_exchange_strong(&self->rt->deep_size, &none, size)) size = none;
+    void *s = stack_map(self->rt, size);
+    if (!s) return -1;
+    *word = s;
+    return 0;
+}
+
+int lprt_on_deep_stack(lprt_actor *self) { return self->on_deep; }
+
+typedef struct {
+    void (*fn)(void *);
+    void *arg;
+    void *fake;
+    const void *from_bottom;
+    size_t from_size;
+} deep_call;
+
+static void deep_entry(void *p) {
+    deep_call *c = p;
+#ifdef LPRT_ASAN
+    __sanitizer_finish_switch_fiber(c->fake, &c->from_bottom, &c->from_size);
+#endif
+    c->fn(c->arg);
+#ifdef LPRT_ASAN
+    __sanitizer_start_switch_fiber(&c->fake, c->from_bottom, c->from_size);
+#endif
+}
+
+void lprt_deep_call(lprt_actor *self, void (*fn)(void *), void *arg) {
+    void *deep = *deep_word(self);
+    if (!deep || self->on_deep) abort();
+    deep_call c = {fn, arg, NULL, NULL, 0};
+    size_t size = self->rt->deep_size;
+    char *bottom = STACK_BASE(deep) + page_size();
+    self->on_deep = true;
+#ifdef LPRT_ASAN
+    __sanitizer_start_switch_fiber(&c.fake, bottom, size);
+#endif
+    lprt__call_on_stack(&c, deep_entry, (void *)((uintptr_t)(bottom + size) & ~(uintptr_t)15));
+#ifdef LPRT_ASAN
+    __sanitizer_finish_switch_fiber(c.fake, NULL, NULL);
+#endif
+    self->on_deep = false;
 }

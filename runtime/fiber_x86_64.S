@@ -4,7 +4,11 @@
  * registers on the current stack, store its sp in *save_sp, load new_sp and
  * pop the other context's registers. A fresh fiber stack is laid out by
  * fiber.c so that the first switch "returns" into lprt__fiber_trampoline with
- * r12 = argument and r13 = entry function.                                 */
+ * r12 = argument and r13 = entry function.
+ *
+ * lprt__call_on_stack(void *arg, void (*fn)(void *), void *top): call fn(arg)
+ * with the stack pointer at top (16-aligned), then come back to this stack
+ * (a fiber's deep stack, fiber.c lprt_deep_call).                          */
     .text
     .globl lprt__ctx_switch
     .hidden lprt__ctx_switch
@@ -40,5 +44,24 @@ lprt__fiber_trampoline:
     ud2
     .cfi_endproc
     .size lprt__fiber_trampoline, .-lprt__fiber_trampoline
+
+    .globl lprt__call_on_stack
+    .hidden lprt__call_on_stack
+    .type lprt__call_on_stack, @function
+lprt__call_on_stack:
+    .cfi_startproc
+    pushq %rbp
+    .cfi_def_cfa_offset 16
+    .cfi_offset rbp, -16
+    movq %rsp, %rbp
+    .cfi_def_cfa_register rbp
+    movq %rdx, %rsp
+    callq *%rsi
+    movq %rbp, %rsp
+    popq %rbp
+    .cfi_def_cfa rsp, 8
+    ret
+    .cfi_endproc
+    .size lprt__call_on_stack, .-lprt__call_on_stack
 
     .section .note.GNU-stack,"",@progbits

@@ -239,6 +239,14 @@ lprt_msg *lprt_receive(lprt_actor *self, int64_t deadline);
 void lprt_sleep_ms(lprt_actor *self, int64_t ms);
 /* Wait until fd is ready: 1 ready, 0 timeout. */
 int lprt_fd_wait(lprt_actor *self, int fd, int events, int64_t deadline);
+/* Deep recursion: a fiber may run part of its work on a second stack of its own, reserved
+   (MAP_NORESERVE, committed as it is used) on first need and kept until the fiber ends.
+   lprt_deep_reserve: 0 once it exists, -1 if it cannot be mapped; every deep stack of a runtime
+   has the size its first reservation asked for (later sizes are ignored). lprt_deep_call runs fn(arg) on it, from the fiber's own stack only (not
+   while lprt_on_deep_stack); fn may block, and the fiber may migrate, meanwhile. */
+int lprt_deep_reserve(lprt_actor *self, size_t size);
+void lprt_deep_call(lprt_actor *self, void (*fn)(void *arg), void *arg);
+int lprt_on_deep_stack(lprt_actor *self);
 
 /* ---- failure ---- */
 /* Reason used when the actor ends (step returns LPRT_DONE / fiber returns).

@@ -126,6 +126,7 @@ struct lprt_actor {
     size_t stack_size;
     int fiber_code;
     bool unwinding; /* resumed after a kill to unwind (lprt_config.unwind_killed_fibers) */
+    bool on_deep;   /* running on its deep stack (lprt_deep_call), whose address is kept on its stack (fiber.c) */
     void *parked_copy; /* the used part of its stack while blocked with many stacks live (fiber.c) */
     size_t parked_len;
 #ifdef LPRT_TSAN
@@ -227,6 +228,7 @@ struct lprt {
         st_stack_maps;
     _Atomic long live_stacks; /* fiber stacks allocated and not freed (fiber.c) */
     lprt__stack_pool pool;    /* fiber.c: slots of the fiber stack size, carved from big mappings */
+    _Atomic size_t deep_size; /* fiber.c: the size of every deep stack, the first one asked for */
     _Atomic uint64_t trim_mark; /* st_exited at the last malloc_trim (reclaim.c) */
 };
 

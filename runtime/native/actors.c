@@ -73,11 +73,6 @@ static nactor *self_state(void) {
     return a ? lprt_userdata(a) : NULL;
 }
 
-int lpn_on_main_stack(void) {
-    nactor *s = self_state();
-    return !s || s->is_main;
-}
-
 int lpn_output_allowed(void) {
     if (!main_done) return 1;
     nactor *s = self_state();
@@ -1137,9 +1132,46 @@ lpn_value lpn_clock(int64_t which) {
 static lpn_value (*program_main)(void);
 static size_t main_stack_bytes;
 
-void lpn_stack_floor_set(size_t stack_bytes) {
-    char here;
-    lpn_stack_floor = (uint64_t)(uintptr_t)&here - stack_bytes + (size_t)LPN_STACK_MARGIN_KIB * 1024;
+__attribute__((noinline)) void lpn_stack_floor_set(size_t stack_bytes) {
+    lpn_stack_floor = (uint64_t)(uintptr_t)__builtin_frame_address(0) - stack_bytes + (size_t)LPN_STACK_MARGIN_KIB * 1024;
+}
+
+/* Deep stacks (docs/native.md "Stacks"): a spawned actor starts on its 256 KiB fiber stack; a call
+   that finds it full (an LP function's cold path, compiler/deep.py, or C code walking a value:
+   lpn_stack_low) goes on on the actor's deep stack, reserved as large as the main actor's on first
+   need. */
+int lpn_stack_grow(void) {
+    nactor *s = self_state();
+    if (!s || s->is_main || lprt_on_deep_stack(s->ref.a)) return 0;
+    return lprt_deep_reserve(s->ref.a, main_stack_bytes) == 0;
+}
+
+int lpn_stack_large(void) {
+    nactor *s = self_state();
+    return !s || s->is_main || lprt_on_deep_stack(s->ref.a);
+}
+
+size_t lpn_stack_bytes(void) { return main_stack_bytes; }
+
+typedef struct { void (*fn)(void *); void *arg; } deep_job;
+
+static void deep_run(void *p) {
+    deep_job *j = p;
+    lpn_stack_floor_set(main_stack_bytes);
+    j->fn(j->arg);
+}
+
+void lpn_deep_call(void (*fn)(void *), void *arg) {
+    uint64_t floor = *floor_here();
+    deep_job j = {fn, arg};
+    lprt_deep_call(lprt_self(), deep_run, &j);
+    *floor_here() = floor;   /* maybe on another thread: fn may have switched */
+}
+
+int lpn_deep(void (*fn)(void *), void *arg) {
+    if (!lpn_stack_grow()) return 0;
+    lpn_deep_call(fn, arg);
+    return 1;
 }
 static lpn_value main_result;
 

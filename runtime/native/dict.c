@@ -45,7 +45,17 @@ static uint64_t interval_hash(lpn_interval *r) {
     return mix(mix(mix((uint64_t)r->start) * 31 + (uint64_t)r->step) * 31 + (uint64_t)n);
 }
 
+typedef struct { lpn_value v; uint64_t h; } hash_job;
+static void hash_deep(void *j) {
+    hash_job *s = j;
+    s->h = lpn_hash(s->v);
+}
+
 uint64_t lpn_hash(lpn_value v) {
+    if (lpn_is_heap(v) && lpn_stack_low()) {   /* a spawned actor's first stack is full (lpn_deep) */
+        hash_job j = {v, 0};
+        if (lpn_deep(hash_deep, &j)) return j.h;
+    }
     switch (v.cls) {
     case LPN_FLOAT: {
         double d = lpn_f(v);

@@ -3,6 +3,12 @@
 
 #include "lpn.h"
 
+typedef struct { lpn_value a, b; int r; } equal_job;
+static void equal_deep(void *j) {
+    equal_job *e = j;
+    e->r = lpn_equal_b(e->a, e->b);
+}
+
 int lpn_equal_b(lpn_value a, lpn_value b) {
     if (a.cls == LPN_BOOL || b.cls == LPN_BOOL) return a.cls == b.cls && a.bits == b.bits;
     if ((a.cls == LPN_INT || a.cls == LPN_FLOAT) && (b.cls == LPN_INT || b.cls == LPN_FLOAT)) {
@@ -11,6 +17,10 @@ int lpn_equal_b(lpn_value a, lpn_value b) {
     }
     if (a.cls != b.cls) return 0;
     if (!lpn_is_heap(a) || a.bits == b.bits) return a.bits == b.bits;
+    if (lpn_stack_low()) {   /* a spawned actor's first stack is full: on on its deep stack (lpn_deep) */
+        equal_job j = {a, b, 0};
+        if (lpn_deep(equal_deep, &j)) return j.r;
+    }
     lpn_obj *x = lpn_ptr(a), *y = lpn_ptr(b);
     switch (a.cls) {
     case LPN_STRING: {

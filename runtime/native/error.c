@@ -99,9 +99,12 @@ lpn_value lpn_dynamic_items(lpn_value v, const uint64_t *ids, uint64_t n, const 
 
 lpn_value lpn_stack_overflow(void) {
     int64_t depth = (int64_t)(lpn_depth & LPN_DEPTH_MASK);
-    if (depth <= lpn_depth_limit)   /* the prologue found the fiber's stack full first */
-        return lpn_raise("stack overflow: this actor's stack is full after %lld nested calls (an actor other than "
-                         "the main one has %d KiB of stack)", (long long)depth, LPN_ACTOR_STACK_KIB);
+    if (depth <= lpn_depth_limit && !lpn_stack_large())   /* a deep stack could not be mapped */
+        return lpn_raise("stack overflow: this actor's stack is full after %lld nested calls (%d KiB: no memory "
+                         "for a larger one)", (long long)depth, LPN_ACTOR_STACK_KIB);
+    if (depth <= lpn_depth_limit)   /* the prologue found the stack full first: frames of more than 512 bytes */
+        return lpn_raise("stack overflow: this actor's stack is full after %lld nested calls (%zu MiB)",
+                         (long long)depth, lpn_stack_bytes() >> 20);
     return lpn_raise("stack overflow: more than %lld nested calls (raise the limit with --stack-limit)",
                      (long long)lpn_depth_limit);
 }

@@ -15,8 +15,7 @@
 
 /* The interpreter runs out of Python recursion (lp/cli.py sets 20000) about here
  * when decoding nested arrays at the top level of a program (measured). */
-#define MAX_DEPTH 9998          /* on the main actor's stack: the interpreter's depth at a program's top level */
-#define MAX_DEPTH_SPAWNED 1000  /* on a spawned actor's 256 KiB stack, as the encoder (print.c) */
+#define MAX_DEPTH 9998          /* the interpreter's depth at a program's top level, in every actor */
 
 typedef struct {
     const uint32_t *s;
@@ -287,13 +286,26 @@ static int constant(parser *p, const char *name) {
     return -1;
 }
 
+typedef struct { parser *p; int64_t idx; lpn_value *out; int64_t *next_out; int r; } scan_job;
+static int scan_once(parser *p, int64_t idx, lpn_value *out, int64_t *next_out);
+static void scan_deep(void *j) {
+    scan_job *s = j;
+    s->r = scan_once(s->p, s->idx, s->out, s->next_out);
+}
+
 static int scan_once(parser *p, int64_t idx, lpn_value *out, int64_t *next_out) {
+    if (lpn_stack_low()) {   /* a spawned actor's first stack is full: on on its deep stack */
+        scan_job j = {p, idx, out, next_out, -1};
+        if (lpn_deep(scan_deep, &j)) return j.r;
+        p->too_deep = 1;
+        return -1;
+    }
     if (idx < 0 || idx >= p->len) return fail(p, "Expecting value", idx);
     int r;
     switch (p->s[idx]) {
     case '"': return scan_string(p, idx + 1, out, next_out);
     case '{': case '[':
-        if (++p->depth > MAX_DEPTH || (p->depth > MAX_DEPTH_SPAWNED && !lpn_on_main_stack())) {
+        if (++p->depth > MAX_DEPTH) {
             p->too_deep = 1;
             return -1;
         }

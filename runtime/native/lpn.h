@@ -142,12 +142,22 @@ extern __thread uint64_t lpn_depth;
 extern int64_t lpn_depth_limit;   /* --stack-limit, at most LPN_MAX_STACK_LIMIT */
 #define LPN_MAX_STACK_LIMIT 1000000000
 /* the lowest stack address an LP prologue may start at (0: no check): set from the fiber's stack at
-   its start, saved and restored with lpn_depth; a prologue below it answers the stack overflow error */
+   its start (and from the deep stack while on it), saved and restored with lpn_depth; a prologue
+   below it goes on on the deep stack or answers the stack overflow error (compiler/deep.py) */
 extern __thread uint64_t lpn_stack_floor;
 enum { LPN_ACTOR_STACK_KIB = 256, LPN_STACK_MARGIN_KIB = 64 /* left to C code below the last LP frame */ };
 void lpn_stack_floor_set(size_t stack_bytes);   /* the running fiber has this much stack above here */
+/* Deep stacks (actors.c): a spawned actor whose 256 KiB stack is full goes on on a stack as large as
+   the main actor's (lpn_stack_bytes). lpn_stack_grow: 1 when the running actor can (a spawned actor
+   not on it yet, which is then reserved); lpn_deep_call(fn, arg) then runs fn(arg) there.
+   lpn_deep does both, or answers 0. C code that recurses checks lpn_stack_low at each level. */
+int lpn_stack_grow(void);
+void lpn_deep_call(void (*fn)(void *), void *arg);
+int lpn_deep(void (*fn)(void *), void *arg);
+int lpn_stack_large(void);   /* the main actor's stack, or a spawned actor's deep one */
+size_t lpn_stack_bytes(void);
+static inline int lpn_stack_low(void) { return (uint64_t)(uintptr_t)__builtin_frame_address(0) < lpn_stack_floor; }
 extern __thread lpn_ctx lpn_cx;   /* the running actor's unwinding context */
-int lpn_on_main_stack(void);    /* actors.c: the main actor, whose stack is large (main.c); spawned ones have 256 KiB */
 int lpn_output_allowed(void);   /* actors.c: false for actors still running after the main actor ended */
 lpn_value lpn_raise(const char *fmt, ...);          /* an Error with this message */
 lpn_value lpn_raise_value(lpn_value err);           /* consumes err (an Error instance) */

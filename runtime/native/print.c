@@ -100,12 +100,22 @@ static void put_char(buf *b, uint64_t c);
 static int json_fail(lpn_value raised) { (void)raised; return -1; }   /* raised: the UNWIND status */
 
 static int tagged(buf *b, lpn_value v, int depth, int mode);
+typedef struct { buf *b; lpn_value v; int depth, mode, r; } json_job;
+static void json_deep(void *j) {
+    json_job *s = j;
+    s->r = json(s->b, s->v, s->depth, s->mode);
+}
+
 /* mode: LPN_JSON_PLAIN (JSON encode:), LPN_JSON_TAGGED (Remote's wire), LPN_JSON_EXACT (a grain state) */
 static int json(buf *b, lpn_value v, int depth, int mode) {
     char tmp[64];
-    /* the encoder recurses on the actor's stack: as deep as the interpreter on the main actor's */
-    if (depth > 1000 && (depth > 1000000 || !lpn_on_main_stack()))
+    /* the encoder recurses on the actor's stack, a spawned actor's deep one past its first (lpn_deep) */
+    if (depth > 1000000) return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
+    if (lpn_stack_low()) {
+        json_job j = {b, v, depth, mode, -1};
+        if (lpn_deep(json_deep, &j)) return j.r;
         return json_fail(lpn_raise("JSON cannot encode a value nested this deeply"));
+    }
     if (mode != LPN_JSON_PLAIN) {
         int st = tagged(b, v, depth, mode);
         if (st != 1) return st;
@@ -473,7 +483,19 @@ static __attribute__((noinline)) void put_foreign(buf *b, lpn_foreign *f) {
     free(big);
 }
 
+typedef struct { buf *b; lpn_value v; int r; } print_job;
+static void print_deep(void *j) {
+    print_job *s = j;
+    s->r = printed(s->b, s->v);
+}
+
 static int printed(buf *b, lpn_value v) {
+    if (lpn_stack_low()) {   /* a spawned actor's first stack is full: on on its deep stack */
+        print_job j = {b, v, -1};
+        if (lpn_deep(print_deep, &j)) return j.r;
+        lpn_raise("printString: the value is nested too deeply for this actor's stack");
+        return -1;
+    }
     if (lpn_prog.print_hook) {
         lpn_value s = lpn_prog.print_hook(v, 0);
         if (s.cls == LPN_UNWIND) return -1;

@@ -132,10 +132,13 @@ static void share_children(lpn_obj *o) {
     }
 }
 
+static void share_deep(void *v) { share(*(lpn_value *)v); }
+
 static void share(lpn_value v) {
     if (!lpn_is_heap(v)) return;
     lpn_obj *o = lpn_ptr(v);
     if (count_of(o) <= 0) return;   /* static, or already shared (and so is everything below it) */
+    if (lpn_stack_low() && lpn_deep(share_deep, &v)) return;   /* a spawned actor's first stack is full */
     o->rc = -o->rc;
     share_children(o);
 }
