@@ -94,6 +94,17 @@ def _demands(t):
     return frozenset((type(c).__name__, getattr(c, "selector", None) or getattr(c, "op", None)) for c in cs)
 
 
+def _overrides_nothing(mi) -> bool:
+    """A method no override check compares (its class has no superclass but Object and no subclasses,
+    and the selector is none of Object's): its deferred sends to a field may stay generic in their
+    arguments (C.OuterSend), which makes its type more general than one an override could match."""
+    cls = mi.cls
+    if mi.class_side or cls.builtin or cls.subclasses or cls.superclass != "Object":
+        return False
+    sel = mi.decl.selector
+    return sel not in UNIVERSAL_SIGS
+
+
 RECEIVES = ("receive", "receive:", "receive:after:do:")
 
 
@@ -130,6 +141,7 @@ class Checker(Unifier, Reporter):
         self.table = ClassTable()
         self.generic: dict[str, list[str]] = generic or {}   # class -> its generic fields (generics.py)
         self.level = 1
+        self.outer_sends = False    # inside a method whose field sends may stay generic (C.OuterSend)
         self.types: dict[int, tuple] = {}
         self.protocols: list[TProto] = []
         self.owners: dict[str, set[str]] = {}
@@ -167,7 +179,10 @@ class Checker(Unifier, Reporter):
         return Require(inst(r.msg), r.span, r.literal, r.runtime)
 
     def watch(self, var, constraint):
-        if type(constraint) is C.Send and any(v.level > var.level for v in free_vars(constraint.types()[1:])):
+        # only a send whose arguments are the method's own (`self x + y`): one whose arguments are fixed
+        # (`self name , ' of'`) answers one type, the field's, and stays a plain constraint
+        if type(constraint) is C.Send and self.outer_sends and \
+                any(v.level > var.level for v in free_vars(constraint.args)):
             o = C.OuterSend(constraint, var.level)
             Unifier.watch(self, var, C.Outer(o))
             self.mark_outer(o)
@@ -302,7 +317,11 @@ class Checker(Unifier, Reporter):
             scope.vars[p.name] = Var(t, False, p.span)
             self.record(p, t)
         cx = Cx(mi.cls, mi.class_side, self_t, result, prune(ctx_t.args[0]))
-        t = self.infer(d.body, scope, cx)
+        self.outer_sends = _overrides_nothing(mi)
+        try:
+            t = self.infer(d.body, scope, cx)
+        finally:
+            self.outer_sends = False
         clash = self.unify(result, t)
         if clash:
             self.report(P.Mismatch("method body", (), clash, d.body.span, result, t))

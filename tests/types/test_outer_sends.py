@@ -61,3 +61,19 @@ q s printNl.
 """
     _, text = check_source(src)
     assert "`String` does not understand `+`." in text
+
+
+def test_a_method_an_override_is_compared_with_keeps_one_type():
+    """An override is checked against the method it overrides, so that method's type stays the one
+    the field gives it (`-> String`, not `-> a`)."""
+    src = """Object subclass: #Shape fields: (name n).
+Shape subclass: #Rect fields: (w).
+Shape >> describe = self name , ' of area'.
+Shape >> grow: k = self n + k.
+Rect >> describe = 'rect: ' , super describe.
+Rect >> grow: k = 3.
+(Rect fields: { name: 'r'. n: 1. w: 2 }) describe displayNl.
+((Rect fields: { name: 'r'. n: 1. w: 2 }) grow: 1) printNl.
+"""
+    result, text = check_source(src)
+    assert not result.diagnostics, text
