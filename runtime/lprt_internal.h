@@ -155,7 +155,15 @@ struct lprt__domain {
     lprt *rt;
     int index;
     pthread_t thread;
-    lprt__deque dq;
+    lprt__deque dq;   /* FIFO: turns that ended runnable (yields), wake-ups from elsewhere */
+    lprt__deque lifo; /* spawned and woken here: the owner pops the newest batch first, thieves the oldest */
+    int nfresh;        /* pushed onto lifo by the current turn: reordered oldest-first when it ends */
+    lprt_actor **flip; /* the reordering's buffer */
+    int flip_cap;
+    int lifo_work;     /* turns (at least 1 each) and reductions run from lifo since the oldest work last ran */
+    int turn_cost;     /* the last turn's: reductions spent, at least 1 */
+    bool from_lifo;    /* the last turn was taken from lifo */
+    unsigned breaks;   /* how often lifo_work reached the budget: alternates the queue served then */
     _Atomic(lprt_actor *) inbox; /* MPSC handover (Treiber stack of actors) */
     _Atomic int64_t bg_queued;   /* background actors in dq: the wake test leaves them out */
     _Atomic int parked;
@@ -248,6 +256,7 @@ bool lprt__wake(lprt_actor *a, int reason, uint64_t seq);
 void lprt__finish(lprt_actor *a, lprt_reason r); /* on the actor's own domain */
 void lprt__run_actor(lprt__domain *d, lprt_actor *a);
 void lprt__domain_kick(lprt__domain *d);
+int64_t lprt__domain_queued(lprt__domain *d); /* runnable actors in its queues (not the inbox) */
 
 /* det.c: deterministic simulation */
 lprt__det *lprt__det_new(const lprt_config *cfg);
