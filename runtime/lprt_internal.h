@@ -160,10 +160,10 @@ struct lprt__domain {
     int nfresh;        /* pushed onto lifo by the current turn: reordered oldest-first when it ends */
     lprt_actor **flip; /* the reordering's buffer */
     int flip_cap;
-    int lifo_work;     /* turns (at least 1 each) and reductions run from lifo since the oldest work last ran */
-    int turn_cost;     /* the last turn's: reductions spent, at least 1 */
+    int lifo_work;     /* reductions (at least 1 a turn) run from lifo since dq last had a round (sched.c) */
+    int turn_cost;     /* the last turn's */
     bool from_lifo;    /* the last turn was taken from lifo */
-    unsigned breaks;   /* how often lifo_work reached the budget: alternates the queue served then */
+    int64_t round;     /* turns of dq's round still due before lifo goes on */
     _Atomic(lprt_actor *) inbox; /* MPSC handover (Treiber stack of actors) */
     _Atomic int64_t bg_queued;   /* background actors in dq: the wake test leaves them out */
     _Atomic int parked;

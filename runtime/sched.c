@@ -309,19 +309,26 @@ static void flip_fresh(lprt__domain *d) {
     for (int i = 0; i < k; i++) lprt__dq_push(&d->lifo, d->flip[i]);
 }
 
-/* Newest batch first, until the turns taken from lifo since the oldest work last ran have cost a
-   turn's budget (each turn its reductions, at least 1): then the oldest entry of dq or of lifo,
-   alternately, so neither a spawning tree nor a message chain keeps the rest waiting. */
+/* Newest batch first, until the turns taken from lifo since dq last had a round have cost a turn's
+   budget (each turn its reductions, at least 1). Then the oldest entry of lifo runs, and a round of dq:
+   every actor queued there at that moment gets a turn before lifo goes on. So neither a spawning tree
+   nor a message chain keeps the rest waiting: an actor in dq waits for the actors ahead of it and at
+   most two budgets of lifo work; lifo's oldest entry for one budget per entry above it. */
 static lprt_actor *take_local(lprt__domain *d) {
     lprt_actor *a;
     if (d->from_lifo) d->lifo_work += d->turn_cost;
     d->from_lifo = false;
     if (d->lifo_work >= d->rt->budget) {
         d->lifo_work = 0;
-        lprt__deque *first = ++d->breaks & 1 ? &d->dq : &d->lifo;
-        a = dq_steal(d, first);
-        if (!a) a = dq_steal(d, first == &d->dq ? &d->lifo : &d->dq);
+        d->round = lprt__dq_size(&d->dq);
+        a = lprt__dq_steal(&d->lifo);
         if (a) return a;
+    }
+    if (d->round > 0) {
+        d->round--;
+        a = dq_steal(d, &d->dq);
+        if (a) return a;
+        d->round = 0;
     }
     /* the only entry: the top is the bottom, and taking it there costs one store fewer */
     a = lprt__dq_size(&d->lifo) == 1 ? lprt__dq_steal(&d->lifo) : lprt__dq_pop(&d->lifo);
