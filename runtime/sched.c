@@ -1,19 +1,19 @@
 /* sched.c — domains, the run loop, parking, and actor state transitions.
  *
  * Each domain is an OS thread with two Chase-Lev deques and an MPSC inbox.
- * Actors spawned or woken by a turn are collected while it runs and pushed,
- * when it ends, onto `lifo` as one batch; the domain runs the newest batch
- * first, in the order the turn made it runnable, so a tree of spawns is
- * walked depth first and few of its actors are alive at once. Turns that end
- * runnable (yields) and actors handed over from elsewhere go to `dq`, which
- * runs FIFO (a yielding actor goes behind the others). Every FAIR_EVERY-th
- * turn takes the oldest entry of one of the two instead, so nothing queued
- * waits for ever, whatever keeps spawning. Thieves take the oldest work of
- * either. With nothing to do a domain parks on a futex. Parking protocol:
- * read the futex word, publish parked=1 (seq_cst), re-check inbox and deques,
- * then futex_wait on the old word. A waker publishes work (seq_cst) and then
- * reads `parked`; if set it bumps the word and wakes. One side always sees
- * the other.
+ * Actors spawned or woken by a turn go onto `lifo` as it runs (thieves see
+ * them at once) and are put back in order when it ends: the domain runs the
+ * newest batch first, in the order the turn made it runnable, so a tree of
+ * spawns is walked depth first and few of its actors are alive at once.
+ * Turns that end runnable (yields) and actors handed over from elsewhere go
+ * to `dq`, which runs FIFO (a yielding actor goes behind the others). After a
+ * turn budget's worth of lifo turns, lifo's oldest entry and a round of dq
+ * run (take_local), so nothing queued waits for ever, whatever keeps
+ * spawning. Thieves take the oldest work of either. With nothing to do a
+ * domain parks on a futex. Parking protocol: read the futex word, publish
+ * parked=1 (seq_cst), re-check inbox and deques, then futex_wait on the old
+ * word. A waker publishes work (seq_cst) and then reads `parked`; if set it
+ * bumps the word and wakes. One side always sees the other.
  *
  * Waking an actor is a CAS on its state word (see lprt_internal.h): exactly one
  * waker moves WAITING(s) -> RUNNABLE(s+1, reason) and enqueues it.            */
