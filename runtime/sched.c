@@ -330,8 +330,7 @@ static lprt_actor *take_local(lprt__domain *d) {
         if (a) return a;
         d->round = 0;
     }
-    /* the only entry: the top is the bottom, and taking it there costs one store fewer */
-    a = lprt__dq_size(&d->lifo) == 1 ? lprt__dq_steal(&d->lifo) : lprt__dq_pop(&d->lifo);
+    a = lprt__dq_take(&d->lifo);
     if (a) {
         d->from_lifo = true;
         return a;
