@@ -64,6 +64,7 @@ static void tree_main(lprt_actor *self, void *ud) {
 /* ---- no starvation ---- */
 static _Atomic int stop;
 static _Atomic long spawned_live;
+#define LIVE_CAP (SANITIZED ? 200 : 2000) /* endless actors alive at once, about */
 typedef struct {
     unsigned seed;
     int turns; /* -1: not started */
@@ -76,7 +77,7 @@ static int endless_step(lprt_actor *self, void *ud) {
     if (g->turns < 0) {
         g->turns = (int)(h_rand(&g->seed) % 3);
         /* at least one successor: the newest end of the queue never runs dry */
-        int kids = atomic_load(&spawned_live) < 2000 ? 1 + (int)(h_rand(&g->seed) % 2) : 1;
+        int kids = atomic_load(&spawned_live) < LIVE_CAP ? 1 + (int)(h_rand(&g->seed) % 2) : 1;
         for (int i = 0; i < kids && !atomic_load(&stop); i++) endless(lprt_runtime(self), h_rand(&g->seed));
     }
     lprt_reductions(self, (int)(h_rand(&g->seed) % 50) + 1);
@@ -98,7 +99,7 @@ static void root(lprt_actor *self, void *ud) {
     /* keeps the tree from ever running out: the queue's newest end is never empty */
     unsigned seed = (unsigned)(uintptr_t)ud;
     while (!atomic_load(&stop)) {
-        if (atomic_load(&spawned_live) < 2000) endless(lprt_runtime(self), h_rand(&seed));
+        if (atomic_load(&spawned_live) < LIVE_CAP) endless(lprt_runtime(self), h_rand(&seed));
         lprt_reductions(self, 1);
     }
     atomic_fetch_sub(&spawned_live, 1);
