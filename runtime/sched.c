@@ -287,6 +287,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     } else if (r == LPRT_BLOCK) {
         block(d, a, seq);
     } else {
+        d->turn_cost = d->rt->budget; /* preempted (engines that count their own reductions) or yielding */
         requeue(d, a, LPRT_WAKE_YIELD, seq);
     }
 }

@@ -1,14 +1,15 @@
 /* t_fair.c — the run queues' order and fairness (sched.c): the actors a turn spawns run in the
- * order it spawned them, a spawn tree runs depth first (few of its actors alive at once), and work
- * that never stops spawning starves nobody: over random seeds on 1, 2 and 4 domains, a yielding
- * actor, a sleeper, a ping-pong and a sibling queued behind an endless tree of spawns all finish. */
+ * order it spawned them, a spawn tree runs depth first (few of its actors alive at once), a turn
+ * that yields counts as a whole budget of newest-first work, and work that never stops spawning
+ * starves nobody: over random seeds on 1, 2 and 4 domains, a yielding actor, a sleeper, a
+ * ping-pong and a sibling queued behind an endless tree of spawns all finish. */
 #include "harness.h"
 
 #include <unistd.h>
 
 static lprt *fair_new(int domains, int budget) {
     lprt_config cfg = {.domains = domains, .budget = budget};
-    lprt_hooks hooks = {h_retain, h_release, h_on_exit, h_unobserved, NULL};
+    lprt_hooks hooks = {.retain = h_retain, .release = h_release, .on_exit = h_on_exit, .unobserved = h_unobserved};
     return lprt_new(&cfg, &hooks);
 }
 
@@ -59,6 +60,48 @@ static void tree_main(lprt_actor *self, void *ud) {
     alive(1);
     lprt_release(lprt_spawn_fiber(lprt_runtime(self), tree, root, 16384));
     CHECK(h_recv_num(self) == 11111);
+}
+
+/* ---- a turn that ends by yielding costs a whole budget (engines counting their own reductions):
+   a chain of step actors, each spawning the next and yielding without lprt_reductions, lets the
+   actors queued FIFO run between its links, not once every budget's worth of links (1 domain) ---- */
+static _Atomic int chain_done;
+static long ticker_turns;
+static int chain_link(lprt_actor *self, void *ud) {
+    intptr_t *left = ud;
+    if (*left >= 0) { /* first turn: the next link, then a yield */
+        if (*left > 0) {
+            intptr_t *next = malloc(sizeof *next);
+            *next = *left - 1;
+            lprt_release(lprt_spawn_step(lprt_runtime(self), chain_link, next));
+        } else {
+            atomic_store(&chain_done, 1);
+        }
+        *left = -1;
+        return LPRT_YIELD;
+    }
+    free(left);
+    return LPRT_DONE;
+}
+static int ticker(lprt_actor *self, void *ud) {
+    if (atomic_load(&chain_done)) {
+        lprt_send(ud, VAL(ticker_turns));
+        lprt_release(ud);
+        return LPRT_DONE;
+    }
+    ticker_turns++;
+    return LPRT_YIELD;
+}
+static void chain_main(lprt_actor *self, void *ud) {
+    lprt *rt = lprt_runtime(self);
+    lprt_retain(self);
+    lprt_release(lprt_spawn_step(rt, ticker, self));
+    intptr_t *n = malloc(sizeof *n);
+    *n = 3000;
+    lprt_release(lprt_spawn_step(rt, chain_link, n));
+    long turns = h_recv_num(self);
+    printf("  a chain of 3000 yielding spawns: a yielding actor had %ld turns meanwhile\n", turns);
+    CHECK(turns > 100);
 }
 
 /* ---- no starvation ---- */
@@ -174,6 +217,9 @@ int main(void) {
     h_run(rt, lprt_create_fiber(rt, tree_main, NULL, 0));
     printf("  tree of 11111 actors, 1 domain: at most %ld alive\n", atomic_load(&live_max));
     CHECK(atomic_load(&live_max) < 1000);
+
+    rt = fair_new(1, 0);
+    h_run(rt, lprt_create_fiber(rt, chain_main, NULL, 0));
 
     int seeds = SANITIZED ? 3 : 8;
     for (size_t d = 0; d < 3; d++) {
