@@ -30,7 +30,7 @@ bool lprt__deadlocked(lprt *rt) {
     if (!main || W_STATE(atomic_load_explicit(&main->st, memory_order_seq_cst)) == LPRT_ST_DEAD) return false;
     for (int i = 0; i < rt->ndomains; i++) {
         lprt__domain *d = &rt->domains[i];
-        if (atomic_load_explicit(&d->inbox, memory_order_seq_cst) || lprt__dq_size(&d->dq) > 0) return false;
+        if (atomic_load_explicit(&d->inbox, memory_order_seq_cst) || lprt__domain_queued(d) > 0) return false;
     }
     pthread_mutex_lock(&rt->timers.mu);
     size_t timers = rt->timers.n;

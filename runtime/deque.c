@@ -89,8 +89,15 @@ lprt_actor *lprt__dq_steal(lprt__deque *q) {
     }
 }
 
-int64_t lprt__dq_size(lprt__deque *q) {
-    int64_t b = atomic_load_explicit(&q->bottom, memory_order_seq_cst);
+lprt_actor *lprt__dq_take(lprt__deque *q) {
+    int64_t b = atomic_load_explicit(&q->bottom, memory_order_relaxed);
     int64_t t = atomic_load_explicit(&q->top, memory_order_seq_cst);
-    return b > t ? b - t : 0;
+    if (b - t > 1) return lprt__dq_pop(q);
+    if (b - t < 1) return NULL;
+    /* the only entry: taken at the top as a thief would, one CAS and no store to bottom */
+    lprt__dq_array *a = atomic_load_explicit(&q->array, memory_order_relaxed);
+    lprt_actor *x = atomic_load_explicit(&a->buf[t & (a->size - 1)], memory_order_relaxed);
+    return atomic_compare_exchange_strong_explicit(&q->top, &t, t + 1, memory_order_seq_cst, memory_order_relaxed)
+               ? x
+               : NULL;
 }

@@ -148,15 +148,28 @@ void lprt__dq_init(lprt__deque *q);
 void lprt__dq_destroy(lprt__deque *q);
 void lprt__dq_push(lprt__deque *q, lprt_actor *a); /* owner */
 lprt_actor *lprt__dq_pop(lprt__deque *q);          /* owner, LIFO */
+lprt_actor *lprt__dq_take(lprt__deque *q);         /* owner, LIFO: lprt__dq_pop, cheaper on one entry */
 lprt_actor *lprt__dq_steal(lprt__deque *q);        /* anyone, FIFO */
-int64_t lprt__dq_size(lprt__deque *q);
+static inline int64_t lprt__dq_size(lprt__deque *q) {
+    int64_t b = atomic_load_explicit(&q->bottom, memory_order_seq_cst);
+    int64_t t = atomic_load_explicit(&q->top, memory_order_seq_cst);
+    return b > t ? b - t : 0;
+}
 
 /* ---- domains (sched.c) ---- */
 struct lprt__domain {
     lprt *rt;
     int index;
     pthread_t thread;
-    lprt__deque dq;
+    lprt__deque dq;   /* FIFO: turns that ended runnable (yields), wake-ups from elsewhere */
+    lprt__deque lifo; /* spawned and woken here: the owner pops the newest batch first, thieves the oldest */
+    int nfresh;        /* pushed onto lifo by the current turn: reordered oldest-first when it ends */
+    lprt_actor **flip; /* the reordering's buffer */
+    int flip_cap;
+    int lifo_work;     /* reductions (at least 1 a turn) run from lifo since dq last had a round (sched.c) */
+    int turn_cost;     /* the last turn's */
+    bool from_lifo;    /* the last turn was taken from lifo */
+    int64_t round;     /* turns of dq's round still due before lifo goes on */
     _Atomic(lprt_actor *) inbox; /* MPSC handover (Treiber stack of actors) */
     _Atomic int64_t bg_queued;   /* background actors in dq: the wake test leaves them out */
     _Atomic int parked;
@@ -250,6 +263,7 @@ bool lprt__wake(lprt_actor *a, int reason, uint64_t seq);
 void lprt__finish(lprt_actor *a, lprt_reason r); /* on the actor's own domain */
 void lprt__run_actor(lprt__domain *d, lprt_actor *a);
 void lprt__domain_kick(lprt__domain *d);
+int64_t lprt__domain_queued(lprt__domain *d); /* runnable actors in its queues (not the inbox) */
 
 /* det.c: deterministic simulation */
 lprt__det *lprt__det_new(const lprt_config *cfg);

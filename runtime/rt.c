@@ -48,6 +48,7 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
         d->index = i;
         d->rng = 0x9e3779b9u * (unsigned)(i + 1);
         lprt__dq_init(&d->dq);
+        lprt__dq_init(&d->lifo);
     }
     return rt;
 }
@@ -55,6 +56,8 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
 static void rt_destroy(lprt *rt) {
     for (int i = 0; i < rt->ndomains; i++) {
         lprt__dq_destroy(&rt->domains[i].dq);
+        lprt__dq_destroy(&rt->domains[i].lifo);
+        free(rt->domains[i].flip);
         lprt__stack_cache_free(&rt->domains[i]);
     }
     lprt__stack_pool_free(rt);

@@ -1,12 +1,19 @@
 /* sched.c — domains, the run loop, parking, and actor state transitions.
  *
- * Each domain is an OS thread with a Chase-Lev deque and an MPSC inbox. It
- * takes work FIFO from the top of its own deque (fair: a yielding actor goes
- * behind the others), then from its inbox, then steals from the other
- * deques; with nothing to do it parks on a futex. Parking protocol: read the
- * futex word, publish parked=1 (seq_cst), re-check inbox and deques, then
- * futex_wait on the old word. A waker publishes work (seq_cst) and then reads
- * `parked`; if set it bumps the word and wakes. One side always sees the other.
+ * Each domain is an OS thread with two Chase-Lev deques and an MPSC inbox.
+ * Actors spawned or woken by a turn go onto `lifo` as it runs (thieves see
+ * them at once) and are put back in order when it ends: the domain runs the
+ * newest batch first, in the order the turn made it runnable, so a tree of
+ * spawns is walked depth first and few of its actors are alive at once.
+ * Turns that end runnable (yields) and actors handed over from elsewhere go
+ * to `dq`, which runs FIFO (a yielding actor goes behind the others). After a
+ * turn budget's worth of lifo turns, lifo's oldest entry and a round of dq
+ * run (take_local), so nothing queued waits for ever, whatever keeps
+ * spawning. Thieves take the oldest work of either. With nothing to do a
+ * domain parks on a futex. Parking protocol: read the futex word, publish
+ * parked=1 (seq_cst), re-check inbox and deques, then futex_wait on the old
+ * word. A waker publishes work (seq_cst) and then reads `parked`; if set it
+ * bumps the word and wakes. One side always sees the other.
  *
  * Waking an actor is a CAS on its state word (see lprt_internal.h): exactly one
  * waker moves WAITING(s) -> RUNNABLE(s+1, reason) and enqueues it.            */
@@ -51,21 +58,24 @@ static void wake_one_parked(lprt *rt, lprt__domain *me) {
 
 static bool background(lprt_actor *a) { return atomic_load_explicit(&a->background, memory_order_relaxed); }
 
-/* The run queue's push and take, counting the background actors queued (sched.c's wake test). */
-static void dq_push(lprt__domain *d, lprt_actor *a) {
+/* The run queues' push and take, counting the background actors queued (sched.c's wake test). */
+static void dq_push(lprt__domain *d, lprt__deque *q, lprt_actor *a) {
     if (background(a)) atomic_fetch_add_explicit(&d->bg_queued, 1, memory_order_relaxed);
-    lprt__dq_push(&d->dq, a);
+    lprt__dq_push(q, a);
 }
 
-static lprt_actor *dq_steal(lprt__domain *d) {
-    lprt_actor *a = lprt__dq_steal(&d->dq);
+static lprt_actor *counted(lprt__domain *d, lprt_actor *a) {
     if (a && background(a)) atomic_fetch_sub_explicit(&d->bg_queued, 1, memory_order_relaxed);
     return a;
 }
 
+static lprt_actor *dq_steal(lprt__domain *d, lprt__deque *q) { return counted(d, lprt__dq_steal(q)); }
+
+int64_t lprt__domain_queued(lprt__domain *d) { return lprt__dq_size(&d->dq) + lprt__dq_size(&d->lifo); }
+
 /* Queued work another domain could take: the background actors are left out. */
 static int64_t program_queued(lprt__domain *d) {
-    return lprt__dq_size(&d->dq) - atomic_load_explicit(&d->bg_queued, memory_order_relaxed);
+    return lprt__domain_queued(d) - atomic_load_explicit(&d->bg_queued, memory_order_relaxed);
 }
 
 /* Where a background actor woken from outside the domains goes: home, unless home is parked
@@ -97,7 +107,7 @@ static void inbox_drain(lprt__domain *d) {
     while (rev) {
         lprt_actor *n = rev->qnext;
         rev->qnext = NULL;
-        dq_push(d, rev);
+        dq_push(d, &d->dq, rev);
         rev = n;
     }
 }
@@ -111,11 +121,11 @@ void lprt__schedule(lprt_actor *a) {
     lprt__domain *me = lprt__cur_domain;
     lprt__domain *home = a->home;
     if (me && me->rt == rt) {
-        /* Woken by an actor running here. With our deque empty it runs next
-           on this domain (typically as soon as the waker blocks: message
-           passing chains such as the thread ring stay on one domain and cost
-           no futex wake); a parked home domain is handed the actor only when
-           it would otherwise queue behind other work here. */
+        /* Spawned or woken by a turn running here: it joins the turn's batch,
+           which runs next on this domain (typically as soon as the waker
+           blocks: message passing chains such as the thread ring stay on one
+           domain and cost no futex wake); a parked home domain is handed the
+           actor only when it would otherwise queue behind other work here. */
         bool bg = background(a);
         if (!bg && home && home != me && program_queued(me) > 0 &&
             atomic_load_explicit(&home->parked, memory_order_seq_cst)) {
@@ -123,8 +133,13 @@ void lprt__schedule(lprt_actor *a) {
             domain_wake_if_parked(home);
             return;
         }
-        dq_push(me, a);
-        if (!bg && atomic_load_explicit(&rt->nparked, memory_order_seq_cst) > 0 && program_queued(me) > 1)
+        if (bg) {
+            dq_push(me, &me->dq, a);
+            return;
+        }
+        lprt__dq_push(&me->lifo, a);
+        me->nfresh++;
+        if (atomic_load_explicit(&rt->nparked, memory_order_seq_cst) > 0 && program_queued(me) > 1)
             wake_one_parked(rt, me);
         return;
     }
@@ -163,7 +178,7 @@ bool lprt__wake(lprt_actor *a, int reason, uint64_t seq) {
 static void requeue(lprt__domain *d, lprt_actor *a, int reason, uint64_t seq) {
     atomic_store_explicit(&a->st, W_MAKE(LPRT_ST_RUNNABLE, reason, seq + 1), memory_order_seq_cst);
     if (d->rt->det) lprt__det_push(d->rt, a);
-    else dq_push(d, a);
+    else dq_push(d, &d->dq, a);
 }
 
 static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
@@ -251,6 +266,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     a->wake_reason = W_REASON(w);
     int budget = a->budget = d->rt->det ? lprt__det_budget(d->rt) : d->rt->budget;
     a->wait_kind = WAIT_NONE;
+    d->turn_cost = 1;
     if (atomic_load_explicit(&a->kill_pending, memory_order_acquire)) {
         if (a->kind == LPRT_FIBER) lprt__fiber_unwind(d, a);
         lprt__finish(a, take_kill_reason(a));
@@ -259,6 +275,7 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     lprt__cur_actor = a;
     int r = a->kind == LPRT_STEP ? a->step(a, a->ud) : lprt__fiber_resume(d, a);
     lprt__cur_actor = NULL;
+    d->turn_cost = budget - a->budget > 1 ? budget - a->budget : 1;
     if (d->rt->det) lprt__det_worked(d->rt, budget - a->budget);
     if (r == LPRT_DONE) {
         lprt_reason own = a->own_reason;
@@ -270,14 +287,64 @@ void lprt__run_actor(lprt__domain *d, lprt_actor *a) {
     } else if (r == LPRT_BLOCK) {
         block(d, a, seq);
     } else {
+        d->turn_cost = d->rt->budget; /* preempted (engines that count their own reductions) or yielding */
         requeue(d, a, LPRT_WAKE_YIELD, seq);
     }
 }
 
+/* The last turn's batch, pushed newest last, is taken back from lifo's bottom and pushed again
+   oldest last, so that it runs in the order the turn made it runnable (what thieves took meanwhile
+   is simply not there). */
+static void flip_fresh(lprt__domain *d) {
+    int n = d->nfresh;
+    d->nfresh = 0;
+    if (n < 2) return;
+    if (n > d->flip_cap) {
+        d->flip_cap = n > 2 * d->flip_cap ? n : 2 * d->flip_cap;
+        d->flip = realloc(d->flip, (size_t)d->flip_cap * sizeof *d->flip);
+        if (!d->flip) abort();
+    }
+    int k = 0;
+    lprt_actor *a;
+    while (k < n && (a = lprt__dq_pop(&d->lifo))) d->flip[k++] = a;
+    for (int i = 0; i < k; i++) lprt__dq_push(&d->lifo, d->flip[i]);
+}
+
+/* Newest batch first, until the turns taken from lifo since dq last had a round have cost a turn's
+   budget (each turn its reductions, at least 1). Then the oldest entry of lifo runs, and a round of dq:
+   every actor queued there at that moment gets a turn before lifo goes on. So neither a spawning tree
+   nor a message chain keeps the rest waiting: an actor in dq waits for the actors ahead of it and at
+   most two budgets of lifo work; lifo's oldest entry for one budget per entry above it. */
+static lprt_actor *take_local(lprt__domain *d) {
+    lprt_actor *a;
+    if (d->from_lifo) d->lifo_work += d->turn_cost;
+    d->from_lifo = false;
+    if (d->lifo_work >= d->rt->budget) {
+        d->lifo_work = 0;
+        d->round = lprt__dq_size(&d->dq);
+        a = lprt__dq_steal(&d->lifo);
+        if (a) return a;
+    }
+    if (d->round > 0) {
+        d->round--;
+        a = dq_steal(d, &d->dq);
+        if (a) return a;
+        d->round = 0;
+    }
+    a = lprt__dq_take(&d->lifo);
+    if (a) {
+        d->from_lifo = true;
+        return a;
+    }
+    d->lifo_work = 0;
+    return dq_steal(d, &d->dq);
+}
+
 static lprt_actor *find_work(lprt__domain *d) {
     lprt *rt = d->rt;
+    flip_fresh(d);
     if (atomic_load_explicit(&d->inbox, memory_order_relaxed)) inbox_drain(d);
-    lprt_actor *a = dq_steal(d);
+    lprt_actor *a = take_local(d);
     if (a) return a;
     int n = rt->ndomains;
     d->rng = d->rng * 1103515245u + 12345u;
@@ -285,7 +352,8 @@ static lprt_actor *find_work(lprt__domain *d) {
     for (int i = 0; i < n; i++) {
         lprt__domain *v = &rt->domains[(off + i) % n];
         if (v == d) continue;
-        a = dq_steal(v);
+        a = dq_steal(v, &v->lifo);
+        if (!a) a = dq_steal(v, &v->dq);
         if (a) {
             atomic_fetch_add_explicit(&rt->st_steals, 1, memory_order_relaxed);
             return a;
@@ -298,7 +366,7 @@ static bool any_work(lprt__domain *d) {
     lprt *rt = d->rt;
     if (atomic_load_explicit(&d->inbox, memory_order_seq_cst)) return true;
     for (int i = 0; i < rt->ndomains; i++)
-        if (lprt__dq_size(&rt->domains[i].dq) > 0) return true;
+        if (lprt__domain_queued(&rt->domains[i]) > 0) return true;
     return false;
 }
 

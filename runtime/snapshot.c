@@ -100,7 +100,7 @@ int lprt_domain_snapshot(lprt *rt, lprt_domain_info *out, int cap) {
         out[i].turns = atomic_load_explicit(&d->turns, memory_order_relaxed);
         out[i].parked_ns = atomic_load_explicit(&d->parked_ns, memory_order_relaxed) +
                            (since > 0 && now > since ? (uint64_t)(now - since) : 0);
-        int64_t q = lprt__dq_size(&d->dq);
+        int64_t q = lprt__domain_queued(d);
         out[i].queued = q > 0 ? (size_t)q : 0;
     }
     return rt->ndomains;
