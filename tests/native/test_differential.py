@@ -37,7 +37,7 @@ def unsupported_doc(doc) -> str | None:
 # The checker's well-typed programs (tests/types/well_typed), which the type tests run through `lp run`.
 WELL_TYPED = sorted((ROOT / "tests/types/well_typed").glob("*.lp"))
 UNSUPPORTED_WELL_TYPED: dict[str, str] = {}
-# tests/seeds/snippets are not compared natively yet (open work of issue 12).
+# tests/seeds/snippets are compared natively, on 1 and 2 domains, by tests/seeds/test_seed_snippets.py.
 # Actor programs are compared on 1 and 2 domains by tests/native/test_actors.py.
 COMPARED = [p for p in PROGRAMS + EXAMPLES if p.name not in UNSUPPORTED and p not in ACTOR_PROGRAMS]
 COMPARED += [p for p in WELL_TYPED if p.name not in UNSUPPORTED_WELL_TYPED and p not in ACTOR_PROGRAMS]

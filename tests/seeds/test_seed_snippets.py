@@ -36,14 +36,10 @@ def test_snippet_checks_and_runs(snippet, domains, tmp_path):
             assert r.stdout.decode() == snippet.expected_output
 
 
-def _uses_actors(snippet) -> bool:
-    return any("Actor" in src for src in snippet.sources())
-
-
-@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if _uses_actors(s)], ids=lambda s: s.name)
-def test_actor_snippet_as_a_binary_matches_lp_run(snippet, tmp_path):
-    """Each snippet that uses actors, built with `lp build`, prints byte for byte what `lp run`
-    prints (stdout, stderr, exit status) on 1 and 2 domains (issue 12)."""
+@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
+def test_snippet_as_a_binary_matches_lp_run(snippet, tmp_path):
+    """Each snippet, built with `lp build`, prints byte for byte what `lp run` prints (stdout,
+    stderr, exit status) on 1 and 2 domains (issues 11 and 12)."""
     for i, src in enumerate(snippet.sources()):
         f = tmp_path / f"{snippet.name}_{i}.lp"
         f.write_text(src)
