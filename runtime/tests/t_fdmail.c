@@ -91,19 +91,23 @@ static void main_fiber(lprt_actor *self, void *ud) {
     (void)ud;
     lprt *rt = lprt_runtime(self);
     enum { PAIRS = 8 };
-    static pair_arg args[PAIRS], wargs[PAIRS];
+    /* one set per round: a writer or sender of round 0 may still be leaving its loop (reading its
+       pair_arg) when round 1 starts */
+    static pair_arg rounds_args[2][PAIRS], rounds_wargs[2][PAIRS];
     int fds[PAIRS][2];
     long waits = 0;
     for (int round = 0; round < 2; round++) {
+        pair_arg *args = rounds_args[round], *wargs = rounds_wargs[round];
         for (int i = 0; i < PAIRS; i++) {
             CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, fds[i]) == 0);
             for (int k = 0; k < 2; k++) CHECK(fcntl(fds[i][k], F_SETFL, O_NONBLOCK) == 0);
             args[i] = (pair_arg){fds[i][0], SCALE(ROUNDS), (unsigned)(i + 1 + 100 * round), NULL, self, 0, 0, 0};
+            pair_arg *w = &wargs[i];
+            *w = args[i];   /* before the host runs: it changes its own pair_arg */
+            w->fd = fds[i][1];
             args[i].host = round == 0 ? lprt_spawn_fiber(rt, fiber_host, &args[i], 0)
                                       : lprt_spawn_step(rt, step_host, &args[i]);
-            pair_arg *w = &wargs[i];
-            *w = args[i];
-            w->fd = fds[i][1];
+            w->host = args[i].host;
             lprt_release(lprt_spawn_fiber(rt, writer, w, 0));
             lprt_release(lprt_spawn_fiber(rt, sender, w, 0));
         }
