@@ -485,6 +485,10 @@ class FunctionGen:
         if any(is_dynamic(v.ty) for v, _, _ in incoming):
             ty = I.Ty("Dynamic")
         out_ty = ty if ty.known or is_dynamic(ty) else (incoming[0][0].ty if len(tys) == 1 else I.UNKNOWN)
+        if not counted(out_ty) and any(counted(v.ty) for v, _, _ in incoming):
+            # the checker types a discarded conditional or receive `nil` (UndefinedObject), but an arm
+            # may answer a counted value: typed so, it would never be dropped (a leak per statement)
+            out_ty = I.UNKNOWN
         return self.push(V(cls, bits, out_ty))
 
     def if_else(self, cond, arm_true, arm_false, ty: I.Ty) -> V | None:
