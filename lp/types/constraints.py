@@ -102,9 +102,9 @@ class OuterSend:
         return self.send.types()[1:]
 
 
-class Outer:
-    """An `OuterSend` on the outer variable it waits on. It shows no types: walking them would pull
-    the method's generic variables down to the outer variable's level."""
+class _OuterNote:
+    """An `OuterSend` noted on a variable. It shows no types: walking them (adjust, occurs) would
+    pull the method's generic variables down to the outer variable's level."""
     __slots__ = ("outer",)
 
     def __init__(self, outer):
@@ -115,6 +115,11 @@ class Outer:
 
     def copy(self, f):
         return self
+
+
+class Outer(_OuterNote):
+    """The note on the outer variable the send waits on: it types the send when that is bound."""
+    __slots__ = ()
 
     def fire(self, ck):
         o = self.outer
@@ -127,19 +132,10 @@ class Outer:
         o.send.fire(ck)
 
 
-class Mark:
-    """An `OuterSend` noted on one of the method's own variables, for generalisation and
-    instantiation to find (unify.generalize, unify.Instantiator); it fires nothing itself."""
-    __slots__ = ("outer",)
-
-    def __init__(self, outer):
-        self.outer = outer
-
-    def types(self):
-        return []
-
-    def copy(self, f):
-        return self
+class Mark(_OuterNote):
+    """The note on one of the method's own variables, for generalisation and instantiation to find
+    (unify.generalize, unify.Instantiator); it types nothing itself."""
+    __slots__ = ()
 
     def fire(self, ck):
         ck.mark_outer(self.outer)     # the variable got bound: mark the variables it was bound to

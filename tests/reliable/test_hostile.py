@@ -160,15 +160,21 @@ node := ((ReliableServers dir: 'data') serve: Box new) start.
 """
 
 
+def _check_errors(tmp_path, name, src):
+    """`lp check` of src, which must fail: its stderr and the headers of its diagnostics."""
+    prog = tmp_path / name
+    prog.write_text(src)
+    r = harness.run([*harness.LP, "check", prog.name], cwd=tmp_path)
+    err = r.stderr.decode()
+    assert r.status == 1, err
+    return err, [line for line in err.splitlines() if line.startswith("-- ")]
+
+
 def test_a_query_used_at_a_type_of_its_own_is_an_error_at_the_program_s_line(tmp_path):
     # pending: answers a Dictionary of its own: the try: that answers a String is the program's
     # mistake, and it used to fix the type of every answer of the node (errors inside the library)
-    prog = tmp_path / "pinned.lp"
-    prog.write_text(PINNED)
-    r = harness.run([*harness.LP, "check", prog.name], cwd=tmp_path)
-    err = r.stderr.decode()
-    headers = [line for line in err.splitlines() if line.startswith("-- ")]
-    assert r.status == 1 and len(headers) == 1, err
+    err, headers = _check_errors(tmp_path, "pinned.lp", PINNED)
+    assert len(headers) == 1, err
     assert "TYPE MISMATCH" in headers[0] and headers[0].endswith("pinned.lp:5:52")
     assert "does not understand" not in err
 
@@ -186,12 +192,8 @@ node := ((ReliableServers dir: 'data') serve: Box new) start.
 def test_a_receipt_and_a_list_of_calls_are_of_their_own_types(tmp_path):
     # root:op:input:id:, calls:id: and deliver: answered the type every grain call of the node
     # shares, so a program could use a receipt as a list of calls and the other way round
-    prog = tmp_path / "mixed.lp"
-    prog.write_text(MIXED)
-    r = harness.run([*harness.LP, "check", prog.name], cwd=tmp_path)
-    err = r.stderr.decode()
-    headers = [line for line in err.splitlines() if line.startswith("-- ")]
-    assert r.status == 1 and len(headers) == 3, err
+    err, headers = _check_errors(tmp_path, "mixed.lp", MIXED)
+    assert len(headers) == 3, err
     assert [h.split()[-1] for h in headers] == ["mixed.lp:5:51", "mixed.lp:6:31", "mixed.lp:7:155"], err
     assert "`Receipt` does not understand `size`." in err
     assert "`Array[ReliableCall]` does not understand `result`." in err
