@@ -27,7 +27,7 @@ HIERARCHY = [
     ("Timeout", "Error", ()), ("NetworkError", "Error", ()), ("ConnectionRefused", "NetworkError", ()),
     ("ConnectionReset", "NetworkError", ()), ("ConnectionClosed", "NetworkError", ()),
     ("DNSError", "NetworkError", ()), ("LimitExceeded", "NetworkError", ()),
-    ("HttpHead", "Object", ("method", "target", "version", "headers", "path", "query", "body", "keepAlive")),
+    ("HttpRequest", "Object", ("method", "target", "version", "headers", "path", "query", "body", "keepAlive")),
     ("HttpWireError", "NetworkError", ("status",)),
     ("UDPSocket", "Object", ()), ("Datagram", "Object", ("data", "host", "port")),
     ("HttpStatusHead", "Object", ("version", "status", "reason", "headers")),

@@ -4,9 +4,9 @@ by measurement. The waits follow prims_net: "would block" registers an fd wait w
 and the send repeats when the actor wakes.
 
 `sock readHttpRequest: idleMs timeout: headMs bodyTimeout: bodyMs maxLine: a maxHeaders: b
-maxHead: c maxBody: d` answers `Maybe some:` an HttpHead (method, target, path, query, version,
-headers with lowercase names, a repeated field's values joined with ', ', the body as a ByteArray,
-and keepAlive), or `Maybe none` when the stream ends before a request. Waiting for a request's
+maxHead: c maxBody: d` answers `Maybe some:` an HttpRequest, the request the handler gets (method,
+target, path, query, version, headers with lowercase names, a repeated field's values joined with
+', ', the body as a ByteArray, and keepAlive), or `Maybe none` when the stream ends before a request. Waiting for a request's
 first byte longer than idleMs raises Timeout; once a byte is there the head must follow within
 headMs and then the body within bodyMs, else HttpWireError 408. A malformed or too large request
 raises HttpWireError with the status to answer (400, 413, 414, 431, 501, 505).
@@ -20,7 +20,8 @@ import threading
 
 from lp.interp.errors import LPRaise
 from lp.interp.net_values import Socket  # noqa: F401 (the receiver's class)
-from lp.interp.prims_net import _fmt, _int_arg, _ms, _Use, fail, os_error, read_some, wait_for, would_block, write
+from lp.interp.prims_net import (_fmt, _int_arg, _ms, _Use, fail, os_error, read_some, use, wait_for, would_block, write,
+                                 write_some)
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, LPDict, Maybe
 from lp.runtime.binding import ffi, lib
@@ -37,17 +38,7 @@ class _Scratch(threading.local):
 
 
 _scratch = _Scratch()
-_limits: dict[tuple, object] = {}
-
-
-def _limits_of(values: tuple):
-    """The C limits struct for these values, made once (servers use one set of limits each)."""
-    lim = _limits.get(values)
-    if lim is None:
-        if len(_limits) > 64:
-            _limits.clear()
-        lim = _limits[values] = ffi.new("lprt_http_limits *", values)
-    return lim
+_limits: dict[tuple, "_RequestLimits"] = {}
 
 _TEXT = {400: "malformed request", 413: "the request body is too large", 414: "the request line is too long",
          431: "the request head is too large", 501: "not implemented",
@@ -80,15 +71,22 @@ def _headers(f, n) -> LPDict:
     return LPDict.of(headers.items())
 
 
+class _RequestLimits:
+    """The checked limits of readHttpRequest: (the C struct for the head, the body's, the timeouts)."""
+    __slots__ = ("c", "max_body", "head_ms", "body_ms")
+
+    def __init__(self, c, max_body, head_ms, body_ms):
+        self.c, self.max_body, self.head_ms, self.body_ms = c, max_body, head_ms, body_ms
+
+
 class _RequestWait:
     """A request being read: the phase ("idle" until its first byte, "head", then "length" or
-    "chunked" for its body), the limits (the C struct) and the head once parsed."""
-    __slots__ = ("phase", "limits", "max_body", "head_ms", "body_ms", "head", "length")
+    "chunked" for its body), its limits and the head once parsed."""
+    __slots__ = ("phase", "limits", "head", "length")
 
-    def __init__(self, limits, max_body, head_ms, body_ms):
+    def __init__(self, limits):
         self.phase = "idle"
         self.limits = limits
-        self.max_body, self.head_ms, self.body_ms = max_body, head_ms, body_ms
         self.head = None
         self.length = 0
 
@@ -105,13 +103,7 @@ def _read_request(p, s, idle_ms, head_ms, body_ms, max_line, max_headers, max_he
     frame = p.stack[-1]
     w = frame.wait
     if w is None:
-        for v in (head_ms, body_ms, max_line, max_headers, max_head, max_body):
-            _int_arg(p, v, what)
-        if min(max_line, max_headers, max_head) < 1 or max(max_line, max_head) > 1 << 24 or max_headers > 1024 \
-                or not 0 <= max_body <= 1 << 30:
-            fail(p, "Error", f"{what} the limits must be positive (lines and head at most 2^24, headers 1024, "
-                             "the body 2^30)")
-        st = _RequestWait(_limits_of((max_line, max_headers, max_head)), max_body, head_ms, body_ms)
+        st = _RequestWait(_request_limits(p, head_ms, body_ms, max_line, max_headers, max_head, max_body, what))
         deadline = _ms(p, idle_ms, what)
     else:
         deadline, st = w[1], w[2]
@@ -122,32 +114,58 @@ def _read_request(p, s, idle_ms, head_ms, body_ms, max_line, max_headers, max_he
         if r is not True:       # would block
             if st.phase == "idle" and lib.lprt_conn_buffered(s.conn):
                 st.phase = "head"
-                deadline = _ms(p, head_ms, what)
+                deadline = _ms(p, st.limits.head_ms, what)
             if st.phase == "head" and lib.lprt_now() >= deadline:
-                wire_error(p, 408, f"the request head did not arrive within {_fmt(head_ms)} ms")
+                wire_error(p, 408, f"the request head did not arrive within {_fmt(st.limits.head_ms)} ms")
             return wait_for(p, s.fd, r, deadline, st, f"{what} (waiting for a request)", idle_ms)
-        if st.phase != "none":
-            deadline = _ms(p, body_ms, what)
+        if st.phase == "none":
+            frame.wait = None
+            return Maybe(True, Instance(p.interp.classes["HttpRequest"], tuple(st.head)))
+        deadline = _ms(p, st.limits.body_ms, what)
     body = _body(p, s, st, what)
     if type(body) is int:       # would block
         if lib.lprt_now() >= deadline:
             wire_error(p, 408, _LATE)
-        return wait_for(p, s.fd, body, deadline, st, what, body_ms)
+        return wait_for(p, s.fd, body, deadline, st, what, st.limits.body_ms)
     frame.wait = None
     h = st.head
     h[6] = body
-    return Maybe(True, Instance(p.interp.classes["HttpHead"], tuple(h)))
+    return Maybe(True, Instance(p.interp.classes["HttpRequest"], tuple(h)))
+
+
+def _request_limits(p, head_ms, body_ms, max_line, max_headers, max_head, max_body, what):
+    """The checked limits of a readHttpRequest: send, made once per set of values (a server reads
+    every request with the same ones)."""
+    key = (head_ms, body_ms, max_line, max_headers, max_head, max_body)
+    lim = _limits.get(key)
+    if lim is not None and type(head_ms) is int and type(body_ms) is int and type(max_line) is int \
+            and type(max_headers) is int and type(max_head) is int and type(max_body) is int:
+        return lim
+    for v in key:
+        _int_arg(p, v, what)
+    if min(max_line, max_headers, max_head) < 1 or max(max_line, max_head) > 1 << 24 or max_headers > 1024 \
+            or not 0 <= max_body <= 1 << 30:
+        fail(p, "Error", f"{what} the limits must be positive (lines and head at most 2^24, headers 1024, "
+                         "the body 2^30)")
+    if len(_limits) > 64:
+        _limits.clear()
+    lim = _limits[key] = _RequestLimits(ffi.new("lprt_http_limits *", (max_line, max_headers, max_head)),
+                                        max_body, head_ms, body_ms)
+    return lim
 
 
 def _head(p, s, st, what):
     """Parse the head if it is complete: the "would block" code, NONE at end of stream, else True with
     st.head (method, target, version, headers, path, query, body, keepAlive) and st.phase the body's."""
-    with _Use(p, s, what):
-        r = lib.lprt_http_read_head(s.conn, st.limits, _scratch.fields, MAX_FIELDS)
+    f = _scratch.fields
+    use(p, s, what)
+    try:
+        r = lib.lprt_http_read_head(s.conn, st.limits.c, f, MAX_FIELDS)
+    finally:
+        s.busy = False
     if r >= 0:
-        f = _scratch.fields
         length, keep = _scratch.length, _scratch.keep
-        framing = lib.lprt_http_request_framing(f, r, st.max_body, length, keep)
+        framing = lib.lprt_http_request_framing(f, r, st.limits.max_body, length, keep)
         if framing < 0:
             wire_error(p, -framing, _FRAMING[framing])
         target = _text(f[1])
@@ -172,7 +190,7 @@ def _body(p, s, st, what):
     if st.phase == "length":
         r, data = read_some(p, s, what, lib.lprt_conn_read_exact, st.length)
     else:
-        r, data = read_some(p, s, what, lib.lprt_http_read_chunked, st.max_body)
+        r, data = read_some(p, s, what, lib.lprt_http_read_chunked, st.limits.max_body)
     if r >= 0:
         return data
     if would_block(r):
@@ -237,7 +255,10 @@ def _write_response(p, s, status, headers, body, keep, head_only, ms, what):
     cap = 256 + len(data) + sum(len(b) + 4 for b in alive)
     out = ffi.new("char[]", cap)
     size = lib.lprt_http_render_response(out, cap, status, fields, n, data, len(data), keep is True, head_only is True)
-    return write(p, s, ffi.buffer(out, size)[:], ms, what)
+    first = write_some(p, s, out, 0, what, size)     # most often all of it, with no copy
+    if first[0] >= size:
+        return size
+    return write(p, s, ffi.buffer(out, size)[:], ms, what, first)
 
 
 @prim("TCPSocket", "writeHttpResponse:headers:body:keepAlive:head:")
@@ -285,19 +306,19 @@ def _read_status(p, s, ms, max_head):
         _int_arg(p, max_head, what)
         if not 0 < max_head <= 1 << 24:
             fail(p, "Error", f"{what} the head limit must be between 1 and 2^24, not {max_head}")
-        st = _RequestWait(_limits_of((max_head, 1024, max_head)), 0, ms, ms)
+        limits = ffi.new("lprt_http_limits *", (max_head, 1024, max_head))
         deadline = _ms(p, ms, what)
     else:
-        deadline, st = w[1], w[2]
+        deadline, limits = w[1], w[2]
     with _Use(p, s, what):
-        r = lib.lprt_http_read_status(s.conn, st.limits, _scratch.fields, MAX_FIELDS)
+        r = lib.lprt_http_read_status(s.conn, limits, _scratch.fields, MAX_FIELDS)
     if r >= 0:
         frame.wait = None
         f = _scratch.fields
         cls = p.interp.classes["HttpStatusHead"]
         return Maybe(True, Instance(cls, (_text(f[0]), int(_text(f[1])), _text(f[2]), _headers(f, r))))
     if would_block(r):
-        return wait_for(p, s.fd, r, deadline, st, what, ms)
+        return wait_for(p, s.fd, r, deadline, limits, what, ms)
     frame.wait = None
     if r == lib.LPRT_NET_EOF:
         return NONE

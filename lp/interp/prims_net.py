@@ -109,16 +109,22 @@ def _str_arg(p, v, what):
     return v
 
 
+def use(p, s, what):
+    """Marks a socket busy for one call into C (which releases the GIL); the caller clears
+    s.busy when the call returns (_Use does both, for calls off the request path)."""
+    if type(s) is Socket and s.conn is None or type(s) is not Socket and s.fd < 0:
+        fail(p, "NetworkError", said(what, "the socket is closed"))
+    if s.busy:
+        fail(p, "NetworkError", said(what, "the socket is in use by another actor"))
+    s.busy = True
+
+
 class _Use:
-    """Marks a socket busy for one call into C (which releases the GIL)."""
+    """Marks a socket busy for one call into C, as a context manager."""
     __slots__ = ("s",)
 
     def __init__(self, p, s, what):
-        if type(s) is Socket and s.conn is None or type(s) is not Socket and s.fd < 0:
-            fail(p, "NetworkError", said(what, "the socket is closed"))
-        if s.busy:
-            fail(p, "NetworkError", said(what, "the socket is in use by another actor"))
-        s.busy = True
+        use(p, s, what)
         self.s = s
 
     def __enter__(self):
@@ -334,30 +340,38 @@ def _read_bytes(p, s, n, ms):
 
 # ---- writing
 
-def write_some(p, s, data: bytes, off: int, what):
-    """Write data[off:] until all is written, the socket would block or the write fails, with the
-    socket marked busy: (the offset reached, the last C result)."""
-    buf = ffi.from_buffer(data)
+def write_some(p, s, data, off: int, what, size=None):
+    """Write data[off:size] (bytes, or a cdata buffer of `size` bytes) until all is written, the
+    socket would block or the write fails, with the socket marked busy: (the offset reached, the
+    last C result)."""
+    if size is None:
+        size = len(data)
+        data = ffi.from_buffer(data)
     r = 0
-    with _Use(p, s, what):
-        while off < len(data):
-            r = lib.lprt_conn_write(s.conn, buf + off, len(data) - off)
+    use(p, s, what)
+    try:
+        while off < size:
+            r = lib.lprt_conn_write(s.conn, data + off, size - off)
             if r <= 0:
                 break
             off += r
+    finally:
+        s.busy = False
     return off, r
 
 
-def write(p, s, data, ms, what):
-    """Write all of `data` (bytes), waiting while the socket's buffer is full. When the send runs
-    again after a wait, the bytes are the ones the write began with (`data` is not used)."""
+def write(p, s, data, ms, what, first=None):
+    """Write all of `data` (bytes), waiting while the socket's buffer is full. `first` is the
+    (offset, C result) of a write_some the caller already made from the same bytes. When the send
+    runs again after a wait, the bytes are the ones the write began with (`data` is not used)."""
     frame = p.stack[-1]
     w = frame.wait
-    if w is None:
-        deadline, off = (-1 if ms is None else _ms(p, ms, what)), 0
-    else:
+    if w is not None:
         deadline, (off, data) = w[1], w[2]
-    off, r = write_some(p, s, data, off, what)
+        off, r = write_some(p, s, data, off, what)
+    else:
+        deadline = -1 if ms is None else _ms(p, ms, what)
+        off, r = first if first is not None else write_some(p, s, data, 0, what)
     if off >= len(data):
         frame.wait = None
         return len(data)

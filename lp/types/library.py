@@ -28,7 +28,7 @@ BUILTIN_FIELDS = {
     "Error": {"message": "String"},
     "Down": {"actor": "Actor[!]", "reason": "Reason"},
     "Exit": {"actor": "Actor[!]", "reason": "Reason"},
-    "HttpHead": {"method": "String", "target": "String", "version": "String", "headers": "Dictionary[String,String]",
+    "HttpRequest": {"method": "String", "target": "String", "version": "String", "headers": "Dictionary[String,String]",
                  "path": "String", "query": "String", "body": "ByteArray", "keepAlive": "Boolean"},
     "HttpWireError": {"status": "Integer"},
     "Datagram": {"data": "ByteArray", "host": "String", "port": "Integer"},
@@ -414,7 +414,7 @@ writeBytes: ByteArray -> Integer
 writeBytes: ByteArray timeout: Integer -> Integer
 close -> UndefinedObject
 isClosed -> Boolean
-readHttpRequest: Integer timeout: Integer bodyTimeout: Integer maxLine: Integer maxHeaders: Integer maxHead: Integer maxBody: Integer -> Maybe[HttpHead]
+readHttpRequest: Integer timeout: Integer bodyTimeout: Integer maxLine: Integer maxHeaders: Integer maxHead: Integer maxBody: Integer -> Maybe[HttpRequest]
 writeHttpResponse: Integer headers: Dictionary[String,String] body: String keepAlive: Boolean head: Boolean -> Integer
 writeHttpResponse: Integer headers: Dictionary[String,String] body: String keepAlive: Boolean head: Boolean timeout: Integer -> Integer
 readHttpChunked: Integer timeout: Integer -> ByteArray

@@ -44,7 +44,7 @@ static lpn_value instance(const char *cname, lpn_value *vals, int n) {
     return lpn_ref(o);
 }
 
-/* The values of a parsed request's HttpHead, the body (v[6]) still nil: made before the body is
+/* The field values of a parsed HttpRequest, the body (v[6]) still nil: made before the body is
    read, as the head's fields point into the connection's buffer, which reading may move. */
 static void request_values(const lprt_http_field *f, long n, int keep, lpn_value v[8]) {
     lpn_value target = lpnet_text(f[1].p, f[1].n);
@@ -71,7 +71,7 @@ enum { PHASE_IDLE, PHASE_HEAD };
 enum { BODY_NONE, BODY_LENGTH, BODY_CHUNKED };
 
 /* readHttpRequest: idleMs timeout: headMs bodyTimeout: bodyMs maxLine: maxHeaders: maxHead: maxBody:
-   (prims_http._read_request): Maybe some: an HttpHead, none at the end of the stream. */
+   (prims_http._read_request): Maybe some: an HttpRequest, none at the end of the stream. */
 lpn_value lpn_sock_read_http_request(lpn_value *a) {
     const char *what = "readHttpRequest:";
     const char *waiting = "readHttpRequest: (waiting for a request)";
@@ -131,7 +131,7 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
     request_values(f, n, keep, v);
     if (body_kind == BODY_NONE) {
         v[6] = lpn_bytes_new("", 0);
-        out = lpn_maybe_new(1, instance("HttpHead", v, 8));
+        out = lpn_maybe_new(1, instance("HttpRequest", v, 8));
         goto done;
     }
     if (lpnet_deadline(a[3], what, &deadline)) goto body_failed;
@@ -145,7 +145,7 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
         lpnet_done(s);
         if (r >= 0) {
             v[6] = lpn_bytes_new(p, (uint64_t)r);
-            out = lpn_maybe_new(1, instance("HttpHead", v, 8));
+            out = lpn_maybe_new(1, instance("HttpRequest", v, 8));
             goto done;
         }
         if (lpnet_would_block(r)) {

@@ -341,3 +341,34 @@ fine'
         "a header name must be a token (letters, digits and !#$%&'*+-.^_`|~), not 'X-A: evil'",
         "a header name must be a token (letters, digits and !#$%&'*+-.^_`|~), not ''",
         "a header value may not contain control characters: 'a\\x00b'"]]
+
+
+REQUESTS = """
+Import module: #HttpServer.
+handler := [:req |
+    HttpResponse ok: req method , ' ' , req path , ' ' , req query , ' ' , req keepAlive printString , ' '
+        , ((req header: 'Host') valueOr: '-') , ' ' , req text , String lf].
+made := HttpRequest fields: {
+    method: 'POST'. target: '/made?q=1'. path: '/made'. query: 'q=1'. version: 'HTTP/1.1'.
+    headers: (Dictionary new at: 'host' put: 'example'). body: 'body' asByteArray. keepAlive: false }.
+Transcript show: (handler value: made) body.
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: handler.
+ask := [:request |
+    sock := TCP connect: '127.0.0.1' port: server port timeout: 5000.
+    sock write: request.
+    ((sock readToEnd: 10000 timeout: 5000) asString lines select: [:l | l startsWith: 'GET']) do: [:l | l displayNl].
+    sock close].
+ask value: 'GET /kept HTTP/1.1' , String crlf , 'Host: a' , String crlf , String crlf
+    , 'GET /closed HTTP/1.1' , String crlf , 'Connection: close' , String crlf , String crlf.
+ask value: 'GET /old?x HTTP/1.0' , String crlf , String crlf.
+server stop printNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_handler_gets_the_parsed_request_and_a_program_can_make_one(tmp_path, mode):
+    """The runtime's parser makes the HttpRequest the handler gets (with keepAlive: whether the
+    connection stays open); a program makes one with fields: to call a handler without a socket."""
+    assert run_program(REQUESTS, tmp_path, mode) == (0, "POST /made q=1 false example body\n"
+                                                        "GET /kept  true a \nGET /closed  false - \n"
+                                                        "GET /old x false - \n0\n", "")
