@@ -454,6 +454,12 @@ typedef struct {
    its line too long (414), a header line, the header count or the head too
    large (431), the version not HTTP/1.0 or 1.1 (505). */
 long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);
+/* lprt_http_read_head and, when it read a head, lprt_http_request_framing on it (*framing is
+   what that answered, 0 otherwise), in one call: the interpreter's lock is released for each call
+   from Python, and on two domains every release can hand it to the other domain. When no head
+   was read, *buffered tells whether bytes of one have arrived. */
+long lprt_http_read_request(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap,
+                            size_t max_body, long long *length, int *keep_alive, long *framing, int *buffered);
 /* A response head, for clients: fields[0..2] = version, status (3 digits),
    reason; errors as above (a malformed status line is LPRT_HTTP_BAD_REQUEST). */
 long lprt_http_read_status(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);
@@ -492,6 +498,13 @@ int lprt_http_check_header(const lprt_http_field *name, const lprt_http_field *v
    that is more than cap, nothing past cap was written. */
 size_t lprt_http_render_response(char *out, size_t cap, int status, const lprt_http_field *headers, size_t nheaders,
                                  const void *body, size_t body_n, int keep_alive, int head_only);
+/* lprt_http_render_response into out (*size its length; -EINVAL, nothing written, when that is
+   more than cap) and lprt_conn_write of it until all is written or the socket takes no more, in
+   one call (as lprt_http_read_request, for the interpreter): the bytes written, or, when none
+   were, LPRT_NET_WANT_WRITE or -errno. */
+long lprt_http_send_response(lprt_conn *c, char *out, size_t cap, size_t *size, int status,
+                             const lprt_http_field *headers, size_t nheaders, const void *body, size_t body_n,
+                             int keep_alive, int head_only);
 
 /* ---- UDP (net_udp.c) ---- numeric addresses, the same "would block" rule. */
 /* addr NULL or "": every interface. port 0 picks one (lprt_net_local_port). */

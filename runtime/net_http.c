@@ -171,6 +171,14 @@ long lprt_http_read_status(lprt_conn *c, const lprt_http_limits *lim, lprt_http_
     return read_head(c, lim, fields, cap, 1);
 }
 
+long lprt_http_read_request(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap,
+                            size_t max_body, long long *length, int *keep_alive, long *framing, int *buffered) {
+    long n = read_head(c, lim, fields, cap, 0);
+    *framing = n >= 0 ? lprt_http_request_framing(fields, n, max_body, length, keep_alive) : 0;
+    *buffered = n < 0 && c->end > c->start;
+    return n;
+}
+
 /* One pass over a chunked body at the buffer's start: NEED_MORE, an error,
    or 0 with *total data bytes and *used encoded bytes. With `copy` (only after
    a pass without it succeeded) the data is moved to the buffer's start. */
@@ -373,4 +381,18 @@ size_t lprt_http_render_response(char *out, size_t cap, int status, const lprt_h
     PUTS("\r\n");
     if (!head_only && !bodiless) put(out, cap, &at, body, body_n);
     return at;
+}
+
+long lprt_http_send_response(lprt_conn *c, char *out, size_t cap, size_t *size, int status,
+                             const lprt_http_field *headers, size_t nheaders, const void *body, size_t body_n,
+                             int keep_alive, int head_only) {
+    *size = lprt_http_render_response(out, cap, status, headers, nheaders, body, body_n, keep_alive, head_only);
+    if (*size > cap) return -EINVAL;
+    size_t off = 0;
+    while (off < *size) {
+        long w = lprt_conn_write(c, out + off, *size - off);
+        if (w < 0) return off ? (long)off : w;
+        off += (size_t)w;
+    }
+    return (long)off;
 }

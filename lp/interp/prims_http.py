@@ -20,8 +20,8 @@ import threading
 
 from lp.interp.errors import LPRaise
 from lp.interp.net_values import Socket  # noqa: F401 (the receiver's class)
-from lp.interp.prims_net import (_fmt, _int_arg, _ms, _Use, fail, os_error, read_some, use, wait_for, would_block, write,
-                                 write_some)
+from lp.interp.prims_net import (_fmt, _int_arg, _ms, _Use, fail, os_error, now, read_some, use, wait_for, would_block,
+                                 write, write_some)
 from lp.interp.registry import prim
 from lp.interp.values import NONE, Instance, LPDict, Maybe
 from lp.runtime.binding import ffi, lib
@@ -35,6 +35,8 @@ class _Scratch(threading.local):
     def __init__(self):
         self.fields = ffi.new("lprt_http_field[]", MAX_FIELDS)
         self.length, self.keep = ffi.new("long long *"), ffi.new("int *")
+        self.framing, self.buffered = ffi.new("long *"), ffi.new("int *")
+        self.size = ffi.new("size_t *")
 
 
 _scratch = _Scratch()
@@ -112,10 +114,10 @@ def _read_request(p, s, idle_ms, head_ms, body_ms, max_line, max_headers, max_he
         if r is NONE:
             return r
         if r is not True:       # would block
-            if st.phase == "idle" and lib.lprt_conn_buffered(s.conn):
+            if st.phase == "idle" and _scratch.buffered[0]:
                 st.phase = "head"
                 deadline = _ms(p, st.limits.head_ms, what)
-            if st.phase == "head" and lib.lprt_now() >= deadline:
+            if st.phase == "head" and now(p) >= deadline:
                 wire_error(p, 408, f"the request head did not arrive within {_fmt(st.limits.head_ms)} ms")
             return wait_for(p, s.fd, r, deadline, st, f"{what} (waiting for a request)", idle_ms)
         if st.phase == "none":
@@ -124,7 +126,7 @@ def _read_request(p, s, idle_ms, head_ms, body_ms, max_line, max_headers, max_he
         deadline = _ms(p, st.limits.body_ms, what)
     body = _body(p, s, st, what)
     if type(body) is int:       # would block
-        if lib.lprt_now() >= deadline:
+        if now(p) >= deadline:
             wire_error(p, 408, _LATE)
         return wait_for(p, s.fd, body, deadline, st, what, st.limits.body_ms)
     frame.wait = None
@@ -157,15 +159,16 @@ def _request_limits(p, head_ms, body_ms, max_line, max_headers, max_head, max_bo
 def _head(p, s, st, what):
     """Parse the head if it is complete: the "would block" code, NONE at end of stream, else True with
     st.head (method, target, version, headers, path, query, body, keepAlive) and st.phase the body's."""
-    f = _scratch.fields
+    sc = _scratch
+    f, length, keep = sc.fields, sc.length, sc.keep
     use(p, s, what)
     try:
-        r = lib.lprt_http_read_head(s.conn, st.limits.c, f, MAX_FIELDS)
+        r = lib.lprt_http_read_request(s.conn, st.limits.c, f, MAX_FIELDS, st.limits.max_body, length, keep,
+                                       sc.framing, sc.buffered)
     finally:
         s.busy = False
     if r >= 0:
-        length, keep = _scratch.length, _scratch.keep
-        framing = lib.lprt_http_request_framing(f, r, st.limits.max_body, length, keep)
+        framing = sc.framing[0]
         if framing < 0:
             wire_error(p, -framing, _FRAMING[framing])
         target = _text(f[1])
@@ -254,11 +257,19 @@ def _write_response(p, s, status, headers, body, keep, head_only, ms, what):
     fields, n, alive = _fields_of(p, headers, what)
     cap = 256 + len(data) + sum(len(b) + 4 for b in alive)
     out = ffi.new("char[]", cap)
-    size = lib.lprt_http_render_response(out, cap, status, fields, n, data, len(data), keep is True, head_only is True)
-    first = write_some(p, s, out, 0, what, size)     # most often all of it, with no copy
-    if first[0] >= size:
+    size_p = _scratch.size
+    use(p, s, what)
+    try:    # rendered and written in one call (most often all of it, with no copy)
+        r = lib.lprt_http_send_response(s.conn, out, cap, size_p, status, fields, n, data, len(data), keep is True,
+                                        head_only is True)
+    finally:
+        s.busy = False
+    size = size_p[0]
+    if r >= size:
         return size
-    return write(p, s, ffi.buffer(out, size)[:], ms, what, first)
+    assert size <= cap, "the response outgrew its buffer"
+    data = ffi.buffer(out, size)[:]     # the rest waits for the socket: what the write goes on with
+    return write(p, s, data, ms, what, write_some(p, s, data, r, what) if r >= 0 else (0, r))
 
 
 @prim("TCPSocket", "writeHttpResponse:headers:body:keepAlive:head:")

@@ -13,6 +13,7 @@ import errno
 import ipaddress
 import os
 import socket as pysocket
+import time
 
 from lp.interp.actors import deadline_after
 from lp.interp.errors import LPRaise, make_error, said
@@ -27,6 +28,7 @@ LINE_LIMIT = 65536
 WANT_READ, WANT_WRITE = lib.LPRT_NET_WANT_READ, lib.LPRT_NET_WANT_WRITE
 EOF_, TOO_LONG, TRUNCATED = lib.LPRT_NET_EOF, lib.LPRT_NET_TOO_LONG, lib.LPRT_NET_TRUNCATED
 _RESET = {errno.ECONNRESET, errno.EPIPE, errno.ECONNABORTED}
+INT64_MAX = (1 << 63) - 1
 
 
 def fail(p, cls, text):
@@ -48,7 +50,23 @@ def os_error(p, code, what):
 
 
 def _ms(p, ms, what):
-    return deadline_after(p.interp, ms, what + " timeout")
+    """The deadline `ms` milliseconds from now, as lprt_deadline_ms makes it. Computed here when the
+    runtime's clock is the monotonic clock (not `lp test`'s simulated one): a call into C releases the
+    interpreter's lock, and on two domains each release can hand it to the other domain's thread."""
+    r = p.interp.runtime
+    if r is None or r.deterministic or (type(ms) is not int and type(ms) is not float):
+        return deadline_after(p.interp, ms, what + " timeout")
+    now = time.monotonic_ns()
+    if not ms > 0:      # negative and NaN count as 0
+        return now
+    ms = int(min(ms, rt.MAX_MS))
+    return INT64_MAX if ms > (INT64_MAX - now) // 1_000_000 else now + ms * 1_000_000
+
+
+def now(p):
+    """The runtime's clock (lprt_now), read as _ms reads it."""
+    r = p.interp.runtime
+    return lib.lprt_now() if r is None or r.deterministic else time.monotonic_ns()
 
 
 def no_waits_in_simulation(p, what):
@@ -65,7 +83,7 @@ def wait_for(p, fd, code, deadline, state, what, ms, mail=False):
     a message reaching the actor's mailbox also ends the wait."""
     frame = p.stack[-1]
     no_waits_in_simulation(p, what)
-    if deadline != -1 and lib.lprt_now() >= deadline:
+    if deadline != -1 and now(p) >= deadline:
         fail(p, "Timeout", f"{what} timed out after {_fmt(ms)} ms")
     frame.wait = ("net", deadline, state)
     events = rt.WRITE if code == WANT_WRITE else rt.READ

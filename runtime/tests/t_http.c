@@ -5,9 +5,12 @@
  * connections, WebSocket frames (masking, lengths, limits, protocol errors),
  * chunked bodies (extensions, trailers,
  * pieces, 400 and 413), and that buffers stay within the limits; a request's
- * body framing and keep-alive, and responses assembled whole.             */
+ * body framing and keep-alive, and responses assembled whole; the
+ * interpreter's one-call forms (a request's head with its framing, a response
+ * rendered and written).                                                      */
 #include "harness.h"
 
+#include <errno.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -243,11 +246,52 @@ static void render(void) {
     CHECK(lprt_http_render_response(out, 10, 200, NULL, 0, "", 0, 1, 0) > 10 && out[10] == '#');
 }
 
+/* lprt_http_read_request: the head, its framing and whether bytes wait, in one call;
+   lprt_http_send_response: rendered and written, all of it, or as much as the socket takes. */
+static void one_call_forms(void) {
+    long long len = -1;
+    int keep = -1, buffered = -1;
+    long fr = -1;
+    fresh();
+    put("POST /p HTTP/1.1\r\nContent-Length: 3\r\n\r\nabcGET");
+    CHECK(lprt_http_read_request(conn, &lim, f, 64, 1000, &len, &keep, &fr, &buffered) == 1);
+    CHECK(is(f[0], "POST") && fr == 0 && len == 3 && keep == 1);
+    const char *body;
+    CHECK(lprt_conn_read_exact(conn, 3, &body) == 3 && memcmp(body, "abc", 3) == 0);
+    CHECK(lprt_http_read_request(conn, &lim, f, 64, 1000, &len, &keep, &fr, &buffered) == LPRT_NET_WANT_READ);
+    CHECK(buffered == 1 && fr == 0); /* "GET" is waiting for the rest of its head */
+    fresh();
+    CHECK(lprt_http_read_request(conn, &lim, f, 64, 1000, &len, &keep, &fr, &buffered) == LPRT_NET_WANT_READ);
+    CHECK(buffered == 0);
+    put("POST / HTTP/1.0\r\nContent-Length: 1001\r\n\r\n");
+    CHECK(lprt_http_read_request(conn, &lim, f, 64, 1000, &len, &keep, &fr, &buffered) == 1);
+    CHECK(fr == LPRT_HTTP_TOO_LARGE);
+
+    char out[256], got[256];
+    size_t size = 0;
+    fresh();
+    CHECK(lprt_http_send_response(conn, out, sizeof out, &size, 200, NULL, 0, "hi", 2, 0, 0) == (long)size);
+    const char *want = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\n"
+                       "Connection: close\r\n\r\nhi";
+    CHECK(size == strlen(want) && read(peer, got, sizeof got) == (ssize_t)size && memcmp(got, want, size) == 0);
+    CHECK(lprt_http_send_response(conn, out, 10, &size, 200, NULL, 0, "hi", 2, 0, 0) == -EINVAL && size > 10);
+    /* a peer that reads nothing: the socket takes part, then no more */
+    static char big[1 << 20], bigout[(1 << 20) + 256];
+    memset(big, 'x', sizeof big);
+    long w = lprt_http_send_response(conn, bigout, sizeof bigout, &size, 200, NULL, 0, big, sizeof big, 1, 0);
+    CHECK(w > 0 && (size_t)w < size);
+    CHECK(lprt_conn_write(conn, bigout + w, size - (size_t)w) == LPRT_NET_WANT_WRITE);
+    close(peer);
+    peer = -1;
+    CHECK(lprt_http_send_response(conn, out, sizeof out, &size, 200, NULL, 0, "hi", 2, 1, 0) < 0); /* EPIPE */
+}
+
 int main(void) {
     peer = -1;
     heads();
     framings();
     render();
+    one_call_forms();
     responses();
     chunked();
     websocket();

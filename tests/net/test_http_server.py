@@ -240,15 +240,27 @@ def test_every_response_is_written_once_and_one_that_cannot_be_sent_is_a_500(tmp
     holds one whole response), with a Content-Type unless the handler gave one (in any case); a response the handler made that cannot be sent (a status out of
     range, a header with a line break) is answered 500 and logged; a second stop answers 0 (what the first
     answers depends on whether the connections answered 500 have ended yet, so it is not printed)."""
-    from lp.interp import prims_net
+    from lp.interp import prims_http, prims_net
+    from lp.runtime.binding import ffi
     writes = []
     real = prims_net.write_some
 
-    def recording(p, s, data, off, what):
+    def recording(p, s, data, off, what, size=None):
         writes.append(bytes(data[off:]))
-        return real(p, s, data, off, what)
+        return real(p, s, data, off, what, size)
+
+    class RecordingLib:
+        """The C library, with the bytes of each response the server renders and writes in one call."""
+        def __getattr__(self, name):
+            return getattr(prims_net.lib, name)
+
+        def lprt_http_send_response(self, conn, out, cap, size, *rest):
+            r = prims_net.lib.lprt_http_send_response(conn, out, cap, size, *rest)
+            writes.append(bytes(ffi.buffer(out, max(r, 0))))
+            return r
 
     monkeypatch.setattr(prims_net, "write_some", recording)
+    monkeypatch.setattr(prims_http, "lib", RecordingLib())
     status, out, err = run_source(SENDS, tmp_path)
     assert status == 0, err
     assert out.splitlines()[:2] == ["#('HTTP/1.1 200 OK' 'X-Path: /a' 'Content-Type: text/plain; charset=utf-8')",
