@@ -293,3 +293,38 @@ def test_receive_or_mail_ends_its_wait_for_the_socket_when_a_message_arrives(tmp
     got = pokes + rest
     assert "echo hi" in rest
     assert [g for g in got if g != "echo hi"] == [f"poke {i}" for i in range(1, 21)]
+
+
+FLOOD = """
+Import module: #HttpServer.
+Object subclass: #Flood.
+Flood class >> send: ws text: t n: n = n = 0 ifTrue: [nil] ifFalse: [ws sendText: t. Flood send: ws text: t n: n - 1].
+main := Actor self.
+chunk := (1 to: 65536) inject: '' into: [:acc :i | acc , 'x'].
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
+    HttpResponse webSocket: [:ws | main ! #flooding. Flood send: ws text: chunk n: 100000]].
+server port printNl.
+main receive: { #flooding -> [] }.
+Actor sleep: 300.
+t := Actor millisecondClock.
+killed := server stop: 200.
+('stopped ' , killed printString , ((Actor millisecondClock - t) < 2500 ifTrue: [' in time'] ifFalse: [' late'])) displayNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_stop_is_bounded_when_a_websocket_client_reads_nothing(tmp_path, mode):
+    """A client that never reads: its socket fills while the handler sends, and the handler's actor
+    waits in a write with no deadline. stop: 200 still answers at once after its deadline (the close
+    frame is only written if the socket takes it at once; the stuck connection is killed) and the
+    program ends."""
+    with LPProcess(FLOOD, tmp_path, mode=mode) as lp:
+        port = int(lp.readline())
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            assert s.recv(12) == b"HTTP/1.1 101"
+            assert lp.readline() == "stopped 1 in time"          # the socket is never read again
+        rc, _, err = lp.finish()
+    assert (rc, err) == (0, "")
