@@ -480,6 +480,11 @@ long lprt_http_read_chunked(lprt_conn *c, size_t max_body, const char **out);
    unless "Connection: close", HTTP/1.0 only with "Connection: keep-alive"). */
 long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, size_t max_body, long long *length,
                                int *keep_alive);
+/* What HttpWireError says for a request refused with status (the negated LPRT_HTTP_* code
+   lprt_http_read_head answered), NULL for a code that is no such refusal; and for a framing
+   error lprt_http_request_framing answered. Both modes word their errors with these. */
+const char *lprt_http_error_text(long status);
+const char *lprt_http_framing_text(long framing);
 /* The reason phrase of a status code ("Unknown" for one it does not know). */
 const char *lprt_http_reason(int status);
 /* Whether a header a handler gave may be sent: 0, or what is wrong with it (a

@@ -396,3 +396,21 @@ long lprt_http_send_response(lprt_conn *c, char *out, size_t cap, size_t *size, 
     }
     return (long)off;
 }
+
+const char *lprt_http_error_text(long status) {
+    switch (status) {
+    case 400: return "malformed request";
+    case 413: return "the request body is too large";
+    case 414: return "the request line is too long";
+    case 431: return "the request head is too large";
+    case 501: return "not implemented";
+    case 505: return "only HTTP/1.0 and HTTP/1.1 are supported";
+    default: return NULL;
+    }
+}
+
+const char *lprt_http_framing_text(long framing) {
+    if (framing == LPRT_HTTP_BAD_REQUEST) return "malformed Content-Length, both it and Transfer-Encoding, or two Host fields";
+    if (framing == LPRT_HTTP_NOT_IMPLEMENTED) return "only the chunked transfer coding is supported";
+    return "the request body is too large";
+}

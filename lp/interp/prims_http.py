@@ -42,9 +42,13 @@ class _Scratch(threading.local):
 _scratch = _Scratch()
 _limits: dict[tuple, "_RequestLimits"] = {}
 
-_TEXT = {400: "malformed request", 413: "the request body is too large", 414: "the request line is too long",
-         431: "the request head is too large", 501: "not implemented",
-         505: "only HTTP/1.0 and HTTP/1.1 are supported"}
+
+
+def _refusal(status):
+    """What HttpWireError says for a request refused with this status, None for a code that is no
+    refusal (the runtime's words, which binaries use too)."""
+    t = lib.lprt_http_error_text(status)
+    return None if t == ffi.NULL else ffi.string(t).decode()
 
 
 def wire_error(p, status, text):
@@ -93,9 +97,6 @@ class _RequestWait:
         self.length = 0
 
 
-_FRAMING = {lib.LPRT_HTTP_BAD_REQUEST: "malformed Content-Length, both it and Transfer-Encoding, or two Host fields",
-            lib.LPRT_HTTP_NOT_IMPLEMENTED: "only the chunked transfer coding is supported",
-            lib.LPRT_HTTP_TOO_LARGE: "the request body is too large"}
 _LATE = "the request body did not arrive in time"
 
 
@@ -170,7 +171,7 @@ def _head(p, s, st, what):
     if r >= 0:
         framing = sc.framing[0]
         if framing < 0:
-            wire_error(p, -framing, _FRAMING[framing])
+            wire_error(p, -framing, ffi.string(lib.lprt_http_framing_text(framing)).decode())
         target = _text(f[1])
         path, _, query = target.partition("?")
         st.head = [_text(f[0]), target, _text(f[2]), _headers(f, r), path, query, EMPTY, keep[0] != 0]
@@ -181,8 +182,8 @@ def _head(p, s, st, what):
     p.stack[-1].wait = None
     if r == lib.LPRT_NET_EOF:
         return NONE
-    if -r in _TEXT:
-        wire_error(p, -r, _TEXT[-r])
+    if _refusal(-r):
+        wire_error(p, -r, _refusal(-r))
     os_error(p, r, f"{what} from {s.peer}")
 
 
@@ -200,8 +201,8 @@ def _body(p, s, st, what):
         return r
     if r in (lib.LPRT_NET_EOF, lib.LPRT_NET_TRUNCATED):
         wire_error(p, 400, "the connection ended inside the request body")
-    if -r in _TEXT:
-        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _TEXT[-r])
+    if _refusal(-r):
+        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _refusal(-r))
     os_error(p, r, f"{what} from {s.peer}")
 
 
@@ -300,8 +301,8 @@ def _read_chunked(p, s, max_body, ms):
         return data
     if would_block(r):
         return wait_for(p, s.fd, r, deadline, None, what, ms)
-    if -r in _TEXT:
-        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _TEXT[-r])
+    if _refusal(-r):
+        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _refusal(-r))
     os_error(p, r, f"{what} from {s.peer}")
 
 
@@ -333,7 +334,7 @@ def _read_status(p, s, ms, max_head):
     frame.wait = None
     if r == lib.LPRT_NET_EOF:
         return NONE
-    if -r in _TEXT:
+    if _refusal(-r):
         wire_error(p, 502, f"malformed HTTP response from {s.peer}" if r != lib.LPRT_HTTP_HEADERS_TOO_LARGE
                    else f"the response head from {s.peer} is longer than {max_head} bytes")
     os_error(p, r, f"{what} from {s.peer}")

@@ -8,17 +8,6 @@
 
 #include "lpnet.h"
 
-static const char *status_text(long status) {
-    switch (status) {
-    case 400: return "malformed request";
-    case 413: return "the request body is too large";
-    case 414: return "the request line is too long";
-    case 431: return "the request head is too large";
-    case 501: return "not implemented";
-    case 505: return "only HTTP/1.0 and HTTP/1.1 are supported";
-    default: return NULL;
-    }
-}
 
 #define wire_error(status, ...) lpnet_fail_with("HttpWireError", "status", status, __VA_ARGS__)
 
@@ -61,11 +50,6 @@ static void request_values(const lprt_http_field *f, long n, int keep, lpn_value
     v[7] = lpn_bool(keep);
 }
 
-static const char *framing_text(long framing) {
-    if (framing == LPRT_HTTP_BAD_REQUEST) return "malformed Content-Length, both it and Transfer-Encoding, or two Host fields";
-    if (framing == LPRT_HTTP_NOT_IMPLEMENTED) return "only the chunked transfer coding is supported";
-    return "the request body is too large";
-}
 
 enum { PHASE_IDLE, PHASE_HEAD };
 enum { BODY_NONE, BODY_LENGTH, BODY_CHUNKED };
@@ -116,7 +100,7 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
             continue;
         }
         if (n == LPRT_NET_EOF) out = lpn_maybe_new(0, LPN_NIL_VALUE);
-        else if (status_text(-n)) wire_error(-n, "%s", status_text(-n));
+        else if (lprt_http_error_text(-n)) wire_error(-n, "%s", lprt_http_error_text(-n));
         else lpnet_os_error_at(n, what, " from ", s->peer);
         goto done;
     }
@@ -124,7 +108,7 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
     int keep;
     long framing = lprt_http_request_framing(f, n, (size_t)max_body, &length, &keep);
     if (framing < 0) {
-        wire_error(-framing, "%s", framing_text(framing));
+        wire_error(-framing, "%s", lprt_http_framing_text(framing));
         goto done;
     }
     int body_kind = framing == 1 ? BODY_CHUNKED : length ? BODY_LENGTH : BODY_NONE;
@@ -158,8 +142,8 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
         }
         if (r == LPRT_NET_EOF || r == LPRT_NET_TRUNCATED)
             wire_error(400, "the connection ended inside the request body");
-        else if (status_text(-r))
-            wire_error(-r, "%s", r == LPRT_HTTP_BAD_REQUEST ? "malformed chunked body" : status_text(-r));
+        else if (lprt_http_error_text(-r))
+            wire_error(-r, "%s", r == LPRT_HTTP_BAD_REQUEST ? "malformed chunked body" : lprt_http_error_text(-r));
         else lpnet_os_error_at(r, what, " from ", s->peer);
         goto body_failed;
     }
@@ -196,7 +180,7 @@ lpn_value lpn_sock_read_http_chunked(lpn_value *a) {
             if (lpnet_wait(fd, r, deadline, what, a[2])) goto done;
             continue;
         }
-        if (status_text(-r)) wire_error(-r, "%s", r == LPRT_HTTP_BAD_REQUEST ? "malformed chunked body" : status_text(-r));
+        if (lprt_http_error_text(-r)) wire_error(-r, "%s", r == LPRT_HTTP_BAD_REQUEST ? "malformed chunked body" : lprt_http_error_text(-r));
         else {
             lpnet_os_error_at(r, what, " from ", s->peer);
         }
@@ -240,7 +224,7 @@ lpn_value lpn_sock_read_http_status(lpn_value *a) {
             continue;
         }
         if (r == LPRT_NET_EOF) out = lpn_maybe_new(0, LPN_NIL_VALUE);
-        else if (status_text(-r)) {
+        else if (lprt_http_error_text(-r)) {
             if (r != LPRT_HTTP_HEADERS_TOO_LARGE) wire_error(502, "malformed HTTP response from %s", s->peer);
             else wire_error(502, "the response head from %s is longer than %lld bytes", s->peer, (long long)max_head);
         } else {
