@@ -52,7 +52,7 @@ static long long at_least(const char *prog, const char *flag, const char *text, 
 }
 
 int main(int argc, char **argv) {
-    int domains = 1, quiet = 0;
+    int domains = 0, quiet = 0; /* 0: one domain per core, as `lp run` (LANGUAGE.md) */
     lpn_sim sim = {0};
     int faults = 0;
     const char *observe = NULL;
