@@ -11,12 +11,13 @@ import shutil
 import socket
 import subprocess
 import threading
+import time
 import urllib.request
 
 import pytest
 
 from tests.interp.helpers import run_source
-from tests.net.helpers import MODES, run_program
+from tests.net.helpers import MODES, LPProcess, run_program
 from tests.net.http_helpers import Server, raw, read_all, responses
 
 
@@ -384,3 +385,36 @@ def test_the_handler_gets_the_parsed_request_and_a_program_can_make_one(tmp_path
     assert run_program(REQUESTS, tmp_path, mode) == (0, "POST /made q=1 false example body\n"
                                                         "GET /kept  true a \nGET /closed  false - \n"
                                                         "GET /old x false - \n0\n", "")
+
+
+BIG = """
+Import module: #HttpServer.
+body := '' join: (Array new: 300000 withAll: 'abcdefghi' , String lf).
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: body].
+server port printNl.
+Actor self receive: { #never -> [] } after: 60000 do: [].
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_response_larger_than_the_socket_takes_reaches_a_slow_reader_whole(tmp_path, mode):
+    """3,000,000 bytes to a client that reads slowly: the server's write fills the socket, waits for
+    it, and goes on where it stopped (twice on one connection, then a HEAD)."""
+    with LPProcess(BIG, tmp_path, mode=mode) as lp:
+        port = int(lp.readline())
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+            s.sendall(b"GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\nHEAD /c HTTP/1.1\r\nConnection: close\r\n\r\n")
+            data = b""
+            while True:
+                chunk = s.recv(8192)
+                if not chunk:
+                    break
+                data += chunk
+                if len(data) < 200_000:
+                    time.sleep(0.001)     # slow at first: the server's socket buffer fills
+        got = responses(data)
+        body = b"abcdefghi\n" * 300_000
+        assert [(st, b) for st, _, b in got[:2]] == [(200, body), (200, body)]
+        assert len(got) == 3 and got[2][0] == 200 and got[2][2] == b"" and got[2][1]["content-length"] == "3000000"
+        lp.proc.kill()
