@@ -242,7 +242,7 @@ def cmd_run(args, sources: SourceMap) -> int:
     interp = Interpreter(sources, quiet=args.quiet, stack_limit=args.stack_limit)
     if checked is not None and os.environ.get("LP_TYPE_ORACLE"):
         from lp.interp import type_oracle
-        type_oracle.install(interp, checked.types)
+        type_oracle.install(interp, checked.types, checked.discarded)
     interp.load(imports + [main], checked.grain_shapes if checked is not None else None)
     prelude = []
     if args.observe is not None:

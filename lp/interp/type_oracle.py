@@ -13,30 +13,26 @@ from lp.types.terms import TCon, prune
 
 SELECTOR = " typeOracle:"   # a space: no LP source can name it
 
-# Types a value of another class may have, by design (docs/types.md "Known limits"): a single-branch
-# conditional is typed nil but answers its block's value when taken; `Class` is any class; a
-# `Number` is an Integer or a Float, checked as such below.
-_UNCHECKED = {"UndefinedObject", "Class", "Method", "Object"}
-
-
-def expectations(types: dict) -> dict:
-    """id(send node) -> (class name, class side) for every send the checker typed with a class."""
+def expectations(types: dict, discarded=frozenset()) -> dict:
+    """id(send node) -> (class name, class side) for every send the checker typed with a class,
+    except those whose value it typed as thrown away (a statement's conditional or receive, typed
+    nil whatever its arms answer: nothing can see that value)."""
     out = {}
     for key, (node, t) in types.items():
-        if type(node) is not A.Send:
+        if type(node) is not A.Send or key in discarded:
             continue
         t = prune(t)
-        if type(t) is not TCon or t.name in _UNCHECKED:
+        if type(t) is not TCon:
             continue
         name, class_side = (t.name[:-6], True) if t.name.endswith(" class") else (t.name, False)
         out[key] = (name, class_side)
     return out
 
 
-def install(interp, types: dict) -> None:
+def install(interp, types: dict, discarded=frozenset()) -> None:
     """Turn the oracle on for the programs `interp.load` compiles next."""
     from lp.interp.code import Primitive
-    interp.type_expectations = expectations(types)
+    interp.type_expectations = expectations(types, discarded)
     interp.classes["Object"].methods[SELECTOR] = Primitive(_check, SELECTOR)
 
 

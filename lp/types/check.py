@@ -21,6 +21,7 @@ class CheckResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     types: dict = field(default_factory=dict)    # id(node) -> (node, type)
     grain_shapes: dict = field(default_factory=dict)   # id(initial state node) -> (node, shape text)
+    discarded: set = field(default_factory=set)   # id(node) of expressions typed as values thrown away
 
     @property
     def ok(self) -> bool:
@@ -63,7 +64,7 @@ def check_program(program: A.Program, imports=()) -> CheckResult:
     rank = {f: i for i, f in enumerate(files)}
     diags = sorted(_root_causes(ck.diagnostics), key=lambda d: (rank.get(d.span.file if d.span else "", len(rank)),)
                    + _order(d))
-    return CheckResult(diags, ck.types, shapes)
+    return CheckResult(diags, ck.types, shapes, ck.discarded)
 
 
 def _in_stdlib(d: Diagnostic) -> bool:

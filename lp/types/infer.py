@@ -143,6 +143,7 @@ class Checker(Unifier, Reporter):
         self.level = 1
         self.outer_sends = False    # inside a method whose field sends may stay generic (C.OuterSend)
         self.types: dict[int, tuple] = {}
+        self.discarded: set[int] = set()   # nodes whose value the last inference of them threw away
         self.protocols: list[TProto] = []
         self.owners: dict[str, set[str]] = {}
         self._class_selectors = None   # every selector some class itself understands, once declared
@@ -477,6 +478,10 @@ class Checker(Unifier, Reporter):
             return ERR
         t = m(node, scope, cx, discard)
         self.types[id(node)] = (node, t)
+        if discard:
+            self.discarded.add(id(node))
+        else:
+            self.discarded.discard(id(node))
         return t
 
     def i_IntLit(self, n, scope, cx, discard):

@@ -40,7 +40,7 @@ def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, 
                 err.write(render_all(result.diagnostics, sources) + "\n")
         interp = Interpreter(sources, out=out, err=err, quiet=quiet, stack_limit=stack_limit)
         if oracle:
-            type_oracle.install(interp, result.types)
+            type_oracle.install(interp, result.types, result.discarded)
         interp.load(imports + [main])
         status = interp.run_main(main, domains, seed=seed)
     except LPError as e:
