@@ -3,7 +3,8 @@
 After the methods are inferred with one type per field (first pass), a field of a
 class that inherits from `Object` directly and has no subclasses becomes a type
 parameter when its type is still open: a variable no method sends anything to
-(`Box`'s `contents`), a type containing one (`items : Array[a]`) or naming a
+(`Box`'s `contents`) but messages whose arguments are the method's own (`self v , x`: outer
+sends, typed per call, constraints.OuterSend), a type containing one (`items : Array[a]`) or naming a
 class that is itself generic (a field holding a `Box`); an actor
 type is fixed whatever its protocol. A `reply` field is always a parameter: the
 address `ask:` fills differs per request. The checker then runs again with those fields as parameters, so each instance has its own types
@@ -35,7 +36,7 @@ def _open(t) -> bool:
     def walk(x):
         x = prune(x)
         if type(x) is TVar:
-            own = [c for c in x.pending or () if type(c) is not C.ProxySend and type(c) is not C.Mark]
+            own = [c for c in x.pending or () if type(c) not in (C.ProxySend, C.Mark, C.Outer)]
             (constrained if own else found).append(x)
         elif type(x) is TCon:
             for a in x.args:

@@ -53,14 +53,41 @@ q := S fields: { s: 'a' }.
     assert "The 1st argument of `join:` is `Integer`, but `S >> join:` needs `String`." in text
 
 
-def test_a_method_nobody_calls_is_still_checked_against_the_field():
+def test_a_method_nobody_calls_is_still_checked_against_a_field_another_method_fixes():
+    """`shout` sends the field `, '!'` (arguments of its own): the field is one type per program,
+    String, and `bad:` is checked against it, called or not."""
     src = """Object subclass: #S fields: (s).
 S >> bad: y = self s + y.
+S >> shout = self s , '!'.
 q := S fields: { s: 'a' }.
 q s printNl.
 """
     _, text = check_source(src)
     assert "`String` does not understand `+`." in text
+
+
+def test_a_field_only_outer_sends_use_is_a_type_parameter():
+    """A field whose methods only send it messages with their own arguments (`self s + y`,
+    `self v , x`) is left open by them: the class is generic in it, each instance has its own type,
+    and a method is checked where it is called on an instance its sends do not fit."""
+    src = """Object subclass: #S fields: (s).
+S >> bad: y = self s + y.
+q := S fields: { s: 'a' }.
+q s printNl.
+"""
+    assert check_source(src)[1] == ""
+    _, text = check_source(src + "(q bad: 1) printNl.\n")
+    assert "`String` does not understand `+`." in text and "3 | q := S fields: { s: 'a' }." in text
+    box = """Object subclass: #Box fields: (v).
+Box >> put: x = self with: { v: self v , x }.
+a := (Box fields: { v: #(1) }) put: #(2).
+b := (Box fields: { v: 'a' }) put: 'b'.
+(a v at: 2) printNl.
+(b v , 'c') printNl.
+"""
+    assert check_source(box)[1] == ""
+    _, text = check_source(box + "((Box fields: { v: 'a' }) put: #(1)) printNl.\n")
+    assert "The 1st argument of `put:` is `Array[Integer]`, but `Box >> put:` needs `String`." in text
 
 
 def test_a_method_an_override_is_compared_with_keeps_one_type():
