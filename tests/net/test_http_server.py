@@ -295,10 +295,15 @@ try value: (HttpLimits default with: { maxBody: -1 }).
 try value: (HttpLimits default with: { maxLine: 0 }).
 try value: (HttpLimits default with: { maxHeaders: 1025 }).
 try value: (HttpLimits default with: { maxHeadBytes: 16777217 }).
+try value: (HttpLimits default with: { idleTimeout: 0 }).
+try value: (HttpLimits default with: { headTimeout: -5 }).
+try value: (HttpLimits default with: { bodyTimeout: 9223372036854775807 }).
+try value: (HttpLimits default with: { idleTimeout: 1099511627776 }).
 """, tmp_path, mode)
     refused = "HttpServer: the limits must be positive (lines and head at most 2^24, headers 1024, the body 2^30)\n"
+    timeouts = "HttpServer: the timeouts must be from 1 ms to 2^40 ms\n"
     assert (status, err) == (0, "")
-    assert out == "started\n" + refused * 4
+    assert out == "started\n" + refused * 4 + timeouts * 3 + "started\n"
 
 
 HEADERS = """
@@ -417,4 +422,66 @@ def test_a_response_larger_than_the_socket_takes_reaches_a_slow_reader_whole(tmp
         body = b"abcdefghi\n" * 300_000
         assert [(st, b) for st, _, b in got[:2]] == [(200, body), (200, body)]
         assert len(got) == 3 and got[2][0] == 200 and got[2][2] == b"" and got[2][1]["content-length"] == "3000000"
+        lp.proc.kill()
+
+
+FD_SERVER = """
+Import module: #HttpServer.
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: 'fine'].
+server port printNl.
+Actor self receive: { #never -> [] } after: 60000 do: [].
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_server_out_of_file_descriptors_goes_on_accepting_once_some_are_free(tmp_path, mode):
+    """Connections up to the process's descriptor limit (here 64) and past it: accept fails with
+    EMFILE, which is logged and tried again; the open connections are closed, and a new one is
+    served (the acceptor died of the first EMFILE before, and the port refused connections)."""
+    import resource
+    with LPProcess(FD_SERVER, tmp_path, mode=mode) as lp:
+        port = int(lp.readline())
+        resource.prlimit(lp.proc.pid, resource.RLIMIT_NOFILE, (64, 64))
+        held = []
+        for _ in range(120):
+            try:
+                held.append(socket.create_connection(("127.0.0.1", port), timeout=2))
+            except OSError:
+                break
+        time.sleep(0.5)
+        for c in held:
+            c.close()
+        time.sleep(0.5)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as c:
+            c.sendall(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+            got = responses(read_all(c))
+        assert [(st, b) for st, _, b in got] == [(200, b"fine")]
+        lp.proc.kill()
+        _, _, err = lp.finish()
+    assert "HttpServer: accepting a connection failed (tried again in 100 ms): accept: Too many open files" in err
+
+
+NEVER_READS = """
+Import module: #HttpServer.
+body := '' join: (Array new: 2000000 withAll: 'abcdefghi' , String lf).
+limits := HttpLimits default with: { bodyTimeout: 500 }.
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: body] limits: limits.
+server port printNl.
+Actor self receive: { #never -> [] } after: 60000 do: [].
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_client_that_does_not_take_its_response_is_closed_after_the_body_timeout(tmp_path, mode):
+    """A 20 MB response to a client that reads nothing: the write waits at most bodyTimeout (here
+    500 ms), then the connection closes (it waited for the peer for ever before, holding the
+    response's memory)."""
+    with LPProcess(NEVER_READS, tmp_path, mode=mode) as lp:
+        port = int(lp.readline())
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as c:
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+            c.sendall(b"GET / HTTP/1.1\r\n\r\n")
+            time.sleep(2.5)
+            data = read_all(c)
+        assert data.startswith(b"HTTP/1.1 200 OK") and len(data) < 20_000_000
         lp.proc.kill()
