@@ -248,8 +248,9 @@ def _write_response(p, s, status, headers, body, keep, head_only, ms, what):
     types than the checker's, from a program run without it) raises HttpWireError 500."""
     if p.stack[-1].wait is not None:
         return write(p, s, None, ms, what)     # the rest of the bytes the write began with
-    if type(status) is not int or not 100 <= status <= 999:
-        wire_error(p, 500, f"{what} the status must be an Integer between 100 and 999, not {p.interp.describe(status)}")
+    if type(status) is not int or not 200 <= status <= 999:
+        wire_error(p, 500, f"{what} the status must be an Integer between 200 and 999 (a 1xx is interim: no final "
+                           f"answer would follow), not {p.interp.describe(status)}")
     if type(headers) is not LPDict:
         wire_error(p, 500, f"{what} expects a Dictionary of headers, not {p.interp.describe(headers)}")
     data = body.encode("utf-8") if type(body) is str else body

@@ -330,9 +330,10 @@ static lpn_value write_response(lpn_value *a, int has_ms) {
     lprt_http_field *fields = NULL;
     char *buf = NULL, d1[256], d2[256];
     lpn_value status = a[1], hd = a[2], body = a[3];
-    if (status.cls != LPN_INT || (int64_t)status.bits < 100 || (int64_t)status.bits > 999) {
+    if (status.cls != LPN_INT || (int64_t)status.bits < 200 || (int64_t)status.bits > 999) {
         described(status, d1, sizeof d1);
-        wire_error(500, "%s the status must be an Integer between 100 and 999, not %s", what, d1);
+        wire_error(500, "%s the status must be an Integer between 200 and 999 (a 1xx is interim: no final answer "
+                        "would follow), not %s", what, d1);
         goto done;
     }
     if (hd.cls != LPN_DICT) {

@@ -370,6 +370,8 @@ made := HttpRequest fields: {
     method: 'POST'. target: '/made?q=1'. path: '/made'. query: 'q=1'. version: 'HTTP/1.1'.
     headers: (Dictionary new at: 'host' put: 'example'). body: 'body' asByteArray. keepAlive: false }.
 Transcript show: (handler value: made) body.
+mixed := made with: { headers: (Dictionary new at: 'X-Name' put: 'Ada') }.
+{ mixed header: 'X-Name'. mixed header: 'x-name'. mixed header: 'X-NAME'. mixed header: 'Host' } printNl.
 server := HttpServer startHost: '127.0.0.1' port: 0 handler: handler.
 ask := [:request |
     sock := TCP connect: '127.0.0.1' port: server port timeout: 5000.
@@ -388,6 +390,8 @@ def test_the_handler_gets_the_parsed_request_and_a_program_can_make_one(tmp_path
     """The runtime's parser makes the HttpRequest the handler gets (with keepAlive: whether the
     connection stays open); a program makes one with fields: to call a handler without a socket."""
     assert run_program(REQUESTS, tmp_path, mode) == (0, "POST /made q=1 false example body\n"
+                                                        "#(Maybe some: 'Ada' Maybe some: 'Ada' Maybe some: 'Ada' "
+                                                        "Maybe none)\n"
                                                         "GET /kept  true a \nGET /closed  false - \n"
                                                         "GET /old x false - \n0\n", "")
 
@@ -485,3 +489,29 @@ def test_a_client_that_does_not_take_its_response_is_closed_after_the_body_timeo
             data = read_all(c)
         assert data.startswith(b"HTTP/1.1 200 OK") and len(data) < 20_000_000
         lp.proc.kill()
+
+
+INTERIM = """
+Import module: #HttpServer.
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req |
+    req path = '/100' ifTrue: [HttpResponse status: 100 body: ''] ifFalse: [HttpResponse status: 103 body: '']].
+{ '/100'. '/103' } do: [:path |
+    sock := TCP connect: '127.0.0.1' port: server port timeout: 5000.
+    sock write: 'GET ' , path , ' HTTP/1.1' , String crlf , String crlf.
+    ((sock readLine: 5000) valueOr: 'nothing') displayNl.
+    sock close].
+server stop printNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_handler_s_interim_status_is_a_500(tmp_path, mode):
+    """A 1xx is interim: a client waits for the final answer after it, and none would come (the
+    connection stayed open, the client timed out). The handler's 100 or 103 is answered 500 and
+    logged; the 101 of a WebSocket upgrade is the server's own."""
+    status, out, err = run_program(INTERIM, tmp_path, mode)
+    assert (status, out.replace("\r", "")) == (0, "HTTP/1.1 500 Internal Server Error\n" * 2 + "0\n")
+    why = ("error: HttpServer: the handler answered a response that cannot be sent: writeHttpResponse: the status "
+           "must be an Integer between 200 and 999 (a 1xx is interim: no final answer would follow), not the "
+           "Integer {}")
+    assert err.splitlines() == [why.format(100), why.format(103)]
