@@ -279,3 +279,37 @@ def test_response_heads_are_checked(tmp_path, mode):
                    f"HttpWireError(message: 'malformed HTTP response from 127.0.0.1:{port}', status: 502)",
                    "Http: bad port in http://127.0.0.1:99999/"]
 
+
+
+OWN_HEADERS = """
+Import module: #Http.
+l := TCP listenHost: '127.0.0.1' port: 0.
+url := 'http://127.0.0.1:' , l port printString , '/p'.
+Actor spawn: [:me |
+    c := l accept: 5000.
+    h := (1 to: 4) collect: [:x | (c readLine: 5000) valueOr: ''].
+    (' / ' join: h) displayNl.
+    c write: 'HTTP/1.1 200 OK' , String crlf , 'Content-Length: 2' , String crlf , String crlf , 'ok'.
+    c close].
+(Http get: url headers: (Dictionary new at: 'HOST' put: 'example.org') timeout: 5000) text displayNl.
+try := [:k :v | (Error try: [Http get: url headers: (Dictionary new at: k put: v) timeout: 500. 'sent'] onError: [:e | e messageText]) displayNl].
+try value: 'Content-Length' value: '1'.
+try value: 'transfer-encoding' value: 'chunked'.
+try value: 'X(Y)' value: 'v'.
+try value: 'X' value: 'a' , 0 asCharacter asString , 'b'.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_program_s_framing_headers_and_non_tokens_are_refused_and_its_host_replaces_the_url_s(tmp_path, mode):
+    """Content-Length or Transfer-Encoding next to the client's own is how a request is smuggled past
+    a proxy; they, a name that is not a token and a control character in a value are refused before
+    anything is sent. A Host the program gives (any case) is sent instead of the URL's, once."""
+    status, out, err = run_program(OWN_HEADERS, tmp_path, mode)
+    assert (status, err) == (0, "")
+    assert out.splitlines() == [
+        "GET /p HTTP/1.1 / Host: example.org / User-Agent: LP / ", "ok",
+        "Http: the client writes Content-Length itself (and sends no chunked body), not 'Content-Length'",
+        "Http: the client writes Content-Length itself (and sends no chunked body), not 'transfer-encoding'",
+        "Http: a header name must be a token (letters, digits and !#$%&'*+-.^_`|~), not 'X(Y)'",
+        "Http: the value of the header X may not contain control characters"]
