@@ -460,6 +460,13 @@ long lprt_http_read_head(lprt_conn *c, const lprt_http_limits *lim, lprt_http_fi
    was read, *buffered tells whether bytes of one have arrived. */
 long lprt_http_read_request(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap,
                             size_t max_body, long long *length, int *keep_alive, long *framing, int *buffered);
+/* After a request head whose body is still to come (framing and length as
+   lprt_http_request_framing answered them; lprt_http_read_request calls it):
+   when the client asked to be told to go on (Expect: 100-continue) and none of
+   the body has arrived, the interim "100 Continue" (RFC 9110 10.1.1), best
+   effort: a socket that would block gets none, and the client sends the body
+   after its own wait. */
+void lprt_http_continue(lprt_conn *c, const lprt_http_field *fields, long nheaders, long framing, long long length);
 /* A response head, for clients: fields[0..2] = version, status (3 digits),
    reason; errors as above (a malformed status line is LPRT_HTTP_BAD_REQUEST). */
 long lprt_http_read_status(lprt_conn *c, const lprt_http_limits *lim, lprt_http_field *fields, size_t cap);

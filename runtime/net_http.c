@@ -175,9 +175,11 @@ long lprt_http_read_request(lprt_conn *c, const lprt_http_limits *lim, lprt_http
                             size_t max_body, long long *length, int *keep_alive, long *framing, int *buffered) {
     long n = read_head(c, lim, fields, cap, 0);
     *framing = n >= 0 ? lprt_http_request_framing(fields, n, max_body, length, keep_alive) : 0;
+    if (n >= 0 && *framing >= 0) lprt_http_continue(c, fields, n, *framing, *length);
     *buffered = n < 0 && c->end > c->start;
     return n;
 }
+
 
 /* One pass over a chunked body at the buffer's start: NEED_MORE, an error,
    or 0 with *total data bytes and *used encoded bytes. With `copy` (only after
@@ -263,12 +265,12 @@ static int has_token(const lprt_http_field *v, const char *token) { /* case-inse
 long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, size_t max_body, long long *length,
                                int *keep_alive) {
     const lprt_http_field *cl = NULL, *te = NULL;
-    int close = 0, keep = 0, n_cl = 0, n_host = 0;
+    int close = 0, keep = 0, n_cl = 0, n_host = 0, n_te = 0;
     for (long i = 0; i < nheaders; i++) {
         const lprt_http_field *name = &fields[3 + 2 * i], *value = &fields[4 + 2 * i];
         if (field_is(name, "content-length")) cl = value, n_cl++;
         else if (field_is(name, "host")) n_host++;
-        else if (field_is(name, "transfer-encoding")) te = value;
+        else if (field_is(name, "transfer-encoding")) te = value, n_te++;
         else if (field_is(name, "connection")) close |= has_token(value, "close"), keep |= has_token(value, "keep-alive");
     }
     *keep_alive = fields[2].p[7] == '1' ? !close : keep;
@@ -276,7 +278,8 @@ long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, siz
     if (n_host > 1) return LPRT_HTTP_BAD_REQUEST; /* RFC 9112 3.2 */
     if (te && te->n) {
         if (cl) return LPRT_HTTP_BAD_REQUEST;
-        if (te->n != 7 || !has_token(te, "chunked")) return LPRT_HTTP_NOT_IMPLEMENTED;
+        /* two fields are one list of two codings (RFC 9112 6.1): chunked twice is no framing either */
+        if (n_te > 1 || te->n != 7 || !has_token(te, "chunked")) return LPRT_HTTP_NOT_IMPLEMENTED;
         return 1;
     }
     if (!cl) return 0;
@@ -289,6 +292,18 @@ long lprt_http_request_framing(const lprt_http_field *fields, long nheaders, siz
     if ((unsigned long long)n > max_body) return LPRT_HTTP_TOO_LARGE;
     *length = n;
     return 0;
+}
+
+void lprt_http_continue(lprt_conn *c, const lprt_http_field *fields, long nheaders, long framing, long long length) {
+    if ((framing != 1 && length == 0) || c->end > c->start) return;
+    for (long i = 0; i < nheaders; i++) {
+        const lprt_http_field *name = &fields[3 + 2 * i], *value = &fields[4 + 2 * i];
+        if (field_is(name, "expect") && value->n == 12 && has_token(value, "100-continue")) {
+            static const char interim[] = "HTTP/1.1 100 Continue\r\n\r\n";
+            (void)lprt_conn_write(c, interim, sizeof interim - 1);
+            return;
+        }
+    }
 }
 
 const char *lprt_http_reason(int status) {

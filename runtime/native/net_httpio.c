@@ -118,6 +118,10 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
         out = lpn_maybe_new(1, instance("HttpRequest", v, 8));
         goto done;
     }
+    nsock *cs = lpnet_use(a[0], NS_TCP, what);
+    if (!cs) goto body_failed;
+    lprt_http_continue(cs->conn, f, n, framing, length);
+    lpnet_done(cs);
     if (lpnet_deadline(a[3], what, &deadline)) goto body_failed;
     for (;;) {
         nsock *s = lpnet_use(a[0], NS_TCP, what);

@@ -313,3 +313,21 @@ def test_a_program_s_framing_headers_and_non_tokens_are_refused_and_its_host_rep
         "Http: the client writes Content-Length itself (and sends no chunked body), not 'transfer-encoding'",
         "Http: a header name must be a token (letters, digits and !#$%&'*+-.^_`|~), not 'X(Y)'",
         "Http: the value of the header X may not contain control characters"]
+
+
+URLS = """
+Import module: #Http.
+{ 'http://h:81?a=1'. 'HTTP://h/x#top'. 'Https://h:8443/a?b'. 'http://u:p@h:81/'. 'http://h#frag'. 'ftp://h/' } do: [:u |
+    (Error try: [p := Http parse: u. p host , ' ' , p port printString , ' ' , p tls printString , ' ' , p target]
+        onError: [:e | e messageText]) displayNl].
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_urls_with_a_query_after_the_host_a_fragment_or_a_user(tmp_path, mode):
+    """`http://h:81?a=1` asks for `/?a=1` (it said "bad port"), the scheme is read in any case, a
+    fragment is not sent, and a user name or password is refused in words that say so."""
+    assert run_program(URLS, tmp_path, mode) == (0, "h 81 false /?a=1\nh 80 false /x\nh 8443 true /a?b\n"
+                                                    "Http: a user name or password in the URL is not supported: "
+                                                    "http://u:p@h:81/\nh 80 false /\nHttp: not an http: URL: ftp://h/\n",
+                                                 "")

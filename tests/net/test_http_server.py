@@ -515,3 +515,50 @@ def test_a_handler_s_interim_status_is_a_500(tmp_path, mode):
            "must be an Integer between 200 and 999 (a 1xx is interim: no final answer would follow), not the "
            "Integer {}")
     assert err.splitlines() == [why.format(100), why.format(103)]
+
+
+def test_expect_100_continue_gets_the_interim_answer_before_the_body(server):
+    """A client that asks to be told to go on (curl does, for bodies over 1 KiB) waits for `100
+    Continue` before sending the body (curl waits a second without it); a body already sent with
+    the head gets none."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /e HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        assert s.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        s.sendall(b"hello")
+        got = responses(s.recv(1000))
+    assert [(st, b) for st, _, b in got] == [(200, b"POST /e  - hello")]
+    data = raw(server.port, b"POST /f HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi")
+    assert data.startswith(b"HTTP/1.1 200 OK") and b"POST /f  - hi" in data
+    assert server.stop()[0] == 0
+
+
+def test_two_transfer_encodings_and_an_http_1_0_keep_alive(server):
+    """Two Transfer-Encoding fields are one list of two codings: 501. An HTTP/1.0 client that asks
+    for keep-alive is told it is kept (it would otherwise wait for the end of the stream)."""
+    data = raw(server.port, b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n")
+    assert data.startswith(b"HTTP/1.1 501 ")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        first = s.recv(1000)
+        s.sendall(b"GET /b HTTP/1.0\r\n\r\n")
+        second = read_all(s)
+    assert b"\r\nConnection: keep-alive\r\n" in first and first.endswith(b"GET /a  - ")
+    assert [(st, b) for st, _, b in responses(second)] == [(200, b"GET /b  - ")] and b"keep-alive" not in second
+    assert server.stop()[0] == 0
+
+
+STOPS = """
+Import module: #HttpServer.
+server := HttpServer startHost: '127.0.0.1' port: 0 handler: [:req | HttpResponse ok: 'x'].
+main := Actor self.
+1 to: 3 do: [:i | Actor spawn: [:me | main ! server stop]].
+answers := (1 to: 3) collect: [:i | main receive: { Integer -> [:n | n] }].
+answers printNl.
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_stops_asked_at_once_all_answer_without_leaving_messages(tmp_path, mode):
+    """Three actors stop one server at once: each gets 0 (nothing to kill), and the acceptor does
+    not end with their requests unread (it printed `actor 2 ended with 2 unmatched messages`)."""
+    assert run_program(STOPS, tmp_path, mode) == (0, "#(0 0 0)\n", "")
