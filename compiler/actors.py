@@ -188,7 +188,7 @@ def _key_text(key) -> str:
 
 def _what(e: I.Receive) -> str:
     if not e.entries:
-        return "in receive: " + ANY
+        return "in receive " + ANY     # `me receive` (lp/interp/deadlock.py names the selector)
     text = " or ".join(_key_text(k) for k, _, _ in e.entries)
     return "in receive: for " + (text if len(text) <= 200 else text[:200] + "...")
 

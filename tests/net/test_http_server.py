@@ -69,11 +69,12 @@ def test_keep_alive_and_pipelining_on_one_connection(server):
         rest = responses(read_all(s))
     assert [b for _, _, b in rest] == [b"GET /2  - ", b"POST /3  - abc", b"GET /4  - "]
     assert [h.get("connection") for _, h, _ in rest] == [None, None, "close"]
-    # HTTP/1.0 closes unless asked to keep alive
+    # HTTP/1.0 closes unless asked to keep alive, and then says it keeps the connection
     assert responses(raw(server.port, b"GET /old HTTP/1.0\r\n\r\n"))[0][1]["connection"] == "close"
     kept = responses(raw(server.port, b"GET /k HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n"
                                       b"GET /c HTTP/1.0\r\n\r\n"))
-    assert [(b, h.get("connection")) for _, h, b in kept] == [(b"GET /k  - ", None), (b"GET /c  - ", "close")]
+    assert [(b, h.get("connection")) for _, h, b in kept] == [(b"GET /k  - ", "keep-alive"),
+                                                              (b"GET /c  - ", "close")]
 
 
 @pytest.mark.parametrize("request_bytes,status", [
