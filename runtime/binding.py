@@ -11,6 +11,7 @@ import itertools
 import sys
 import struct
 import threading
+import time
 import traceback
 
 from ._lprt import ffi, lib
@@ -39,6 +40,7 @@ def now_ns():
     return lib.lprt_now()
 
 
+INT64_MAX = (1 << 63) - 1
 MAX_MS = 2 ** 62   # past the clock's range: the runtime saturates such a deadline to "never"
 
 
@@ -50,6 +52,19 @@ def deadline_after(ms):
     if not ms > 0:
         return lib.lprt_deadline_ms(0)
     return lib.lprt_deadline_ms(int(min(ms, MAX_MS)))
+
+
+def monotonic_deadline_after(ms):
+    """deadline_after without a call into C (which releases Python's lock, so on two domains the
+    other domain's thread can take it): the runtime's clock is CLOCK_MONOTONIC, Python's
+    time.monotonic_ns, unless it is `lp test`'s simulated clock (then use deadline_after)."""
+    if ms is None:
+        return -1
+    now = time.monotonic_ns()
+    if not ms > 0:
+        return now
+    ms = int(min(ms, MAX_MS))
+    return INT64_MAX if ms > (INT64_MAX - now) // 1_000_000 else now + ms * 1_000_000
 
 
 class _Values:

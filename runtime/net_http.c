@@ -180,7 +180,6 @@ long lprt_http_read_request(lprt_conn *c, const lprt_http_limits *lim, lprt_http
     return n;
 }
 
-
 /* One pass over a chunked body at the buffer's start: NEED_MORE, an error,
    or 0 with *total data bytes and *used encoded bytes. With `copy` (only after
    a pass without it succeeded) the data is moved to the buffer's start. */

@@ -6,8 +6,8 @@ and the send repeats when the actor wakes.
 `sock readHttpRequest: idleMs timeout: headMs bodyTimeout: bodyMs maxLine: a maxHeaders: b
 maxHead: c maxBody: d` answers `Maybe some:` an HttpRequest, the request the handler gets (method,
 target, path, query, version, headers with lowercase names, a repeated field's values joined with
-', ', the body as a ByteArray, and keepAlive), or `Maybe none` when the stream ends before a request. Waiting for a request's
-first byte longer than idleMs raises Timeout; once a byte is there the head must follow within
+', ', the body as a ByteArray, and keepAlive), or `Maybe none` when the stream ends before a
+request. Waiting for a request's first byte longer than idleMs raises Timeout; once a byte is there the head must follow within
 headMs and then the body within bodyMs, else HttpWireError 408. A malformed or too large request
 raises HttpWireError with the status to answer (400, 413, 414, 431, 501, 505).
 `sock writeHttpResponse: status headers: d body: text keepAlive: k head: h` writes a whole
@@ -41,7 +41,6 @@ class _Scratch(threading.local):
 
 _scratch = _Scratch()
 _limits: dict[tuple, "_RequestLimits"] = {}
-
 
 
 def _refusal(status):
@@ -182,8 +181,9 @@ def _head(p, s, st, what):
     p.stack[-1].wait = None
     if r == lib.LPRT_NET_EOF:
         return NONE
-    if _refusal(-r):
-        wire_error(p, -r, _refusal(-r))
+    text = _refusal(-r)
+    if text:
+        wire_error(p, -r, text)
     os_error(p, r, f"{what} from {s.peer}")
 
 
@@ -201,8 +201,9 @@ def _body(p, s, st, what):
         return r
     if r in (lib.LPRT_NET_EOF, lib.LPRT_NET_TRUNCATED):
         wire_error(p, 400, "the connection ended inside the request body")
-    if _refusal(-r):
-        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _refusal(-r))
+    text = _refusal(-r)
+    if text:
+        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else text)
     os_error(p, r, f"{what} from {s.peer}")
 
 
@@ -302,8 +303,9 @@ def _read_chunked(p, s, max_body, ms):
         return data
     if would_block(r):
         return wait_for(p, s.fd, r, deadline, None, what, ms)
-    if _refusal(-r):
-        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else _refusal(-r))
+    text = _refusal(-r)
+    if text:
+        wire_error(p, -r, "malformed chunked body" if r == lib.LPRT_HTTP_BAD_REQUEST else text)
     os_error(p, r, f"{what} from {s.peer}")
 
 

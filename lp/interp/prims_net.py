@@ -28,7 +28,6 @@ LINE_LIMIT = 65536
 WANT_READ, WANT_WRITE = lib.LPRT_NET_WANT_READ, lib.LPRT_NET_WANT_WRITE
 EOF_, TOO_LONG, TRUNCATED = lib.LPRT_NET_EOF, lib.LPRT_NET_TOO_LONG, lib.LPRT_NET_TRUNCATED
 _RESET = {errno.ECONNRESET, errno.EPIPE, errno.ECONNABORTED}
-INT64_MAX = (1 << 63) - 1
 
 
 def fail(p, cls, text):
@@ -56,11 +55,7 @@ def _ms(p, ms, what):
     r = p.interp.runtime
     if r is None or r.deterministic or (type(ms) is not int and type(ms) is not float):
         return deadline_after(p.interp, ms, what + " timeout")
-    now = time.monotonic_ns()
-    if not ms > 0:      # negative and NaN count as 0
-        return now
-    ms = int(min(ms, rt.MAX_MS))
-    return INT64_MAX if ms > (INT64_MAX - now) // 1_000_000 else now + ms * 1_000_000
+    return rt.monotonic_deadline_after(ms)
 
 
 def now(p):

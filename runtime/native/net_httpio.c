@@ -75,13 +75,14 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
     lprt_http_limits limits = {(size_t)max_line, (size_t)max_headers, (size_t)max_head};
     size_t cap = 3 + 2 * (size_t)max_headers + 2;
     f = malloc(cap * sizeof *f);
-    int phase = PHASE_IDLE;
-    long n;
+    int phase = PHASE_IDLE, keep, buffered;
+    long n, framing;
+    long long length;
     for (;;) {
         nsock *s = lpnet_use(a[0], NS_TCP, what);
         if (!s) goto done;
-        n = lprt_http_read_head(s->conn, &limits, f, cap);
-        size_t buffered = n < 0 ? lprt_conn_buffered(s->conn) : 0;
+        /* the head, its framing and, when asked, the interim 100 Continue: as under lp run */
+        n = lprt_http_read_request(s->conn, &limits, f, cap, (size_t)max_body, &length, &keep, &framing, &buffered);
         int fd = lprt_conn_fd(s->conn);
         lpnet_done(s);
         if (n >= 0) break;
@@ -104,9 +105,6 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
         else lpnet_os_error_at(n, what, " from ", s->peer);
         goto done;
     }
-    long long length;
-    int keep;
-    long framing = lprt_http_request_framing(f, n, (size_t)max_body, &length, &keep);
     if (framing < 0) {
         wire_error(-framing, "%s", lprt_http_framing_text(framing));
         goto done;
@@ -118,10 +116,6 @@ lpn_value lpn_sock_read_http_request(lpn_value *a) {
         out = lpn_maybe_new(1, instance("HttpRequest", v, 8));
         goto done;
     }
-    nsock *cs = lpnet_use(a[0], NS_TCP, what);
-    if (!cs) goto body_failed;
-    lprt_http_continue(cs->conn, f, n, framing, length);
-    lpnet_done(cs);
     if (lpnet_deadline(a[3], what, &deadline)) goto body_failed;
     for (;;) {
         nsock *s = lpnet_use(a[0], NS_TCP, what);
