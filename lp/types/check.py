@@ -8,7 +8,7 @@ from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
 from lp.types import actors, overrides, proxies, traps
 from lp.types import problems as P
-from lp.types.generics import generic_fields, recursive_classes
+from lp.types.generics import generic_fields, recursive_classes, unsettled
 from lp.types.grain_shapes import grain_shapes
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.order import Order
@@ -96,8 +96,27 @@ def _check(ck: Checker, program, imports):
     ck.proxied = proxies.proxied_classes(items)
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
-    generic = generic_fields(ck)
-    first = ck
+    generic, strict = generic_fields(ck), generic_fields(ck, strict=True)
+    done = _typed(ck, generic, program, items, modules)
+    loose = unsettled(done, generic, strict)
+    if loose:
+        # Errors in the methods of a class generic in a field they send to: the methods may use the
+        # field's value at several types, as one the program trusts (a Dynamic value); with one type
+        # for those fields the sends wait as in the first pass. The reading with fewer errors wins.
+        other = _typed(ck, {c: (strict[c] if c in loose else fs) for c, fs in generic.items()
+                            if c not in loose or strict.get(c)}, program, items, modules)
+        if _errors(other) < _errors(done):
+            return other
+    return done
+
+
+def _errors(ck: Checker) -> int:
+    return sum(d.severity == "error" for d in ck.diagnostics)
+
+
+def _typed(first: Checker, generic, program, items, modules) -> Checker:
+    """The program checked with the fields `generic` names as type parameters (none: the first pass's
+    checker goes on to the statements)."""
     while True:   # again, with those fields as parameters (the first pass's diagnostics recur)
         ck = Checker(first.parts, generic) if generic else first
         if generic:

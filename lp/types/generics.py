@@ -27,16 +27,16 @@ from lp.types.reports import encloses
 from lp.types.terms import TCon, TVar, prune
 
 
-def _open(t) -> bool:
-    """Does t still contain a free variable, none waiting on a send (but through a proxy: a grain's
-    state is a grain server's field)? An actor's protocol does not
-    count: a field a method uses as an actor (`ChildSpec`'s `start : Block[Actor[p]]`) is fixed."""
+def _open(t, strict: bool = False) -> bool:
+    """Does t still contain a free variable (but an actor's protocol: a field a method uses as an
+    actor, `ChildSpec`'s `start : Block[Actor[p]]`, is fixed)? Strictly, also none waiting on a send
+    but through a proxy (a grain's state is a grain server's field) or an outer send."""
     found, constrained = [], []
 
     def walk(x):
         x = prune(x)
         if type(x) is TVar:
-            own = [c for c in x.pending or () if type(c) not in (C.ProxySend, C.Mark, C.Outer)]
+            own = strict and [c for c in x.pending or () if type(c) not in (C.ProxySend, C.Mark, C.Outer)]
             (constrained if own else found).append(x)
         elif type(x) is TCon:
             for a in x.args:
@@ -46,13 +46,14 @@ def _open(t) -> bool:
 
 
 def _faulty(ck) -> set[str]:
-    """Classes with a method the first pass reported an error in: they stay as they were checked,
-    so the second pass reports the same diagnostics in the same words."""
+    """Classes with a method a pass reported an error in. After the first pass they stay as they were
+    checked, so the second pass reports the same diagnostics in the same words; after the second, a
+    class generic only in fields its methods send to (`unsettled`) goes back to one type for them."""
     spans = [d.span for d in ck.diagnostics if d.span is not None]
     return {mi.cls.name for mi in ck.method_list if any(encloses(mi.decl.span, s) for s in spans)}
 
 
-def generic_fields(ck) -> dict[str, list[str]]:
+def generic_fields(ck, strict: bool = False) -> dict[str, list[str]]:
     """class name -> its fields that are type parameters, from the first pass's field types."""
     out = {}
     faulty = _faulty(ck)
@@ -63,7 +64,7 @@ def generic_fields(ck) -> dict[str, list[str]]:
             if "reply" in ck.table.all_fields(info.name) and not _inherited(ck, info, "reply"):
                 out[info.name] = ["reply"]
             continue
-        free = [f for f in info.fields if (f == "reply" or _open(info.field_types[f])) and not _inherited(ck, info, f)]
+        free = [f for f in info.fields if (f == "reply" or _open(info.field_types[f], strict)) and not _inherited(ck, info, f)]
         if free:
             out[info.name] = free
     # A field whose type names a class that is generic (`sample : Box`, a grain server made in a method
@@ -81,6 +82,14 @@ def generic_fields(ck) -> dict[str, list[str]]:
                 out[info.name] = [f for f in info.fields if f in have or f in more]
                 changed = True
     return out
+
+
+def unsettled(ck, generic, strict) -> set[str]:
+    """The classes of `generic` whose parameters the methods constrain (strictly they would have fewer)
+    and whose methods the pass with them reported errors in: the methods use the field's value at
+    several types, as a value the program trusts (the blocks of a dictionary of servers, answering
+    Dynamic values); one type per program keeps those sends waiting as the first pass did."""
+    return {c for c in _faulty(ck) & set(generic) if generic[c] != strict.get(c, [])}
 
 
 def _inherited(ck, info, f) -> bool:

@@ -33,6 +33,7 @@ class _Shapes:
         self.ck = ck
         self.table = ck.table
         self.nominal: dict[str, str] = {}   # class -> its definition, once made
+        self.instance: dict[str, object] = {}   # a generic class written nominally -> its one instance type
         self.pending: list[str] = []
 
     def user_class(self, name):
@@ -46,6 +47,20 @@ class _Shapes:
         """Written inline with its parameters: a class with parameters (beyond a reply), no subclasses and
         no superclass but Object (generics.py makes only those generic)."""
         return bool(set(info.params) - {"reply"}) and not info.subclasses and info.superclass == "Object"
+
+    def own_instance(self, info):
+        """The instance type a generic class's fields of one type hold it as (`next : Maybe[Node[Integer]]`),
+        if they hold it and all the same way: instances like it are written `<Node>`, defined once with
+        those parameters, so a recursive generic class has a finite shape too."""
+        found = {}
+        for f, t in info.field_types.items():
+            if f not in info.params and not isinstance(t, tuple):
+                for inst in _instances(t, info.name):
+                    found.setdefault(self.arguments(inst), inst)
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def arguments(self, inst) -> str:
+        return "".join(self.of(a, DEEPEST - 8) for a in prune(inst).args)
 
     def of(self, t, depth=0) -> str:
         t = prune(t)
@@ -63,8 +78,11 @@ class _Shapes:
         if info is None:
             return "*"
         if self.generic(info):
-            return f"({t.name}:" + "".join(self.field(t.name, f, t, depth + 1)
-                                          for f in self.table.all_fields(t.name)) + ")"
+            own = self.own_instance(info)
+            if own is None or self.arguments(own) != self.arguments(t):
+                return f"({t.name}:" + "".join(self.field(t.name, f, t, depth + 1)
+                                              for f in self.table.all_fields(t.name)) + ")"
+            self.instance[t.name] = own
         self.want(t.name)
         return f"<{t.name}>"
 
@@ -85,11 +103,24 @@ class _Shapes:
         while self.pending:
             name = self.pending.pop()
             self.nominal[name] = ""   # placeholder: a class met again while defining refers to itself
-            self.nominal[name] = "".join(self.field(name, f, None, 1) for f in self.table.all_fields(name))
+            inst = self.instance.get(name)
+            self.nominal[name] = "".join(self.field(name, f, inst, 1) for f in self.table.all_fields(name))
             for sub in self.table.get(name).subclasses:
                 if self.user_class(sub) is not None:
                     self.want(sub)
         return "".join(f";{n}={d}" for n, d in sorted(self.nominal.items()))
+
+
+def _instances(t, name: str) -> list:
+    out, stack = [], [t]
+    while stack:
+        x = prune(stack.pop())
+        if type(x) is TCon:
+            if x.name == name:
+                out.append(x)
+            else:
+                stack.extend(x.args)
+    return out
 
 
 def state_shape(ck, t) -> str | None:

@@ -63,9 +63,10 @@ def _check(ck, cname, sym, role, arg_class):
     if not (sel.endswith(":") and sel.count(":") == 1) or not _has(ck, cname, sel):
         ck.report(P.ReliableUnknownMethod(role, sel, cname, near, sym.span))
         return
-    answer = ck.send(ck.table.instance_type(cname, level=ck.level), sel, [TCon(arg_class)], sym,
-                     ck.new_proto(), False, arg_nodes=(sym,))
-    clash = ck.unify(TCon("Step"), answer)
+    answer = ck.send(ck.table.instance_type(cname, level=ck.level), sel,
+                     [ck.table.instance_type(arg_class, level=ck.level)], sym, ck.new_proto(), False, arg_nodes=(sym,))
+    step = ck.table.instance_type("Step", level=ck.level)   # Step is generic in a program that leaves its fields open
+    clash = ck.unify(step, answer)
     if clash:
         ck.report(P.Mismatch("reliable handler", (role, sel), clash, sym.span, TCon("Step"), answer))
 

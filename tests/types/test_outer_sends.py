@@ -54,11 +54,11 @@ q := S fields: { s: 'a' }.
 
 
 def test_a_method_nobody_calls_is_still_checked_against_a_field_another_method_fixes():
-    """`shout` sends the field `, '!'` (arguments of its own): the field is one type per program,
-    String, and `bad:` is checked against it, called or not."""
+    """`hi` builds an S with a String: the field is one type per program, String, and `bad:` is
+    checked against it, called or not."""
     src = """Object subclass: #S fields: (s).
 S >> bad: y = self s + y.
-S >> shout = self s , '!'.
+S class >> hi = S fields: { s: 'hi' }.
 q := S fields: { s: 'a' }.
 q s printNl.
 """

@@ -85,9 +85,12 @@ def test_generic_classes_have_a_type_per_instance():
     t = types_of_bindings("Object subclass: #Box fields: (contents).\nb := Box fields: { contents: 1 }.\n"
                           "c := b with: { contents: 'a' }.\nObject subclass: #Get fields: (reply).\n"
                           "g := Get new.\nObject subclass: #C fields: (n).\nC >> inc = C fields: { n: self n + 1 }.\n"
-                          "k := C fields: { n: 1 }.\n")
-    # a field a method fixes (n + 1) keeps one type; a reply built without one is nil
-    assert t == {"b": "Box[Integer]", "c": "Box[String]", "g": "Get[UndefinedObject]", "k": "C"}
+                          "k := C fields: { n: 1 }.\nj := C fields: { n: 2.5 }.\nObject subclass: #D fields: (n).\n"
+                          "D class >> zero = D fields: { n: 0 }.\nm := D zero.\n")
+    # a field methods send to (n + 1) is a parameter too; one a method builds with an Integer keeps one
+    # type; a reply built without one is nil
+    assert t == {"b": "Box[Integer]", "c": "Box[String]", "g": "Get[UndefinedObject]", "k": "C[Integer]",
+                 "j": "C[Float]", "m": "D"}
 
 
 
