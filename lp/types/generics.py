@@ -64,7 +64,8 @@ def generic_fields(ck, strict: bool = False) -> dict[str, list[str]]:
             if "reply" in ck.table.all_fields(info.name) and not _inherited(ck, info, "reply"):
                 out[info.name] = ["reply"]
             continue
-        free = [f for f in info.fields if (f == "reply" or _open(info.field_types[f], strict)) and not _inherited(ck, info, f)]
+        tight = strict or _overrides(ck, info)
+        free = [f for f in info.fields if (f == "reply" or _open(info.field_types[f], tight)) and not _inherited(ck, info, f)]
         if free:
             out[info.name] = free
     # A field whose type names a class that is generic (`sample : Box`, a grain server made in a method
@@ -90,6 +91,13 @@ def unsettled(ck, generic, strict) -> set[str]:
     several types, as a value the program trusts (the blocks of a dictionary of servers, answering
     Dynamic values); one type per program keeps those sends waiting as the first pass did."""
     return {c for c in _faulty(ck) & set(generic) if generic[c] != strict.get(c, [])}
+
+
+def _overrides(ck, info) -> bool:
+    """Does the class override a selector it inherits? The override check compares its methods with
+    the inherited ones on the fields' one type (`A >> tag = self v first` against `Object >> tag`
+    answering a String), so only fields no method sends anything to may be parameters."""
+    return any(_inherited(ck, info, sel) for sel in info.methods)
 
 
 def _inherited(ck, info, f) -> bool:

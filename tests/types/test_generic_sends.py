@@ -1,0 +1,66 @@
+"""A class is generic in a field its methods send messages to (docs/types.md "Generic classes").
+
+The sends are typed per instance, as a method argument's are: a Stack whose `topPlus` sends its top
+element `+ 1` holds Integers, Floats and Strings in one program, and `topPlus` on the Strings is the
+error. An override of an inherited selector keeps its class's fields one type per program (the
+override check compares on that type). The fallback to one type per field when the generic reading
+finds errors in a class's own methods is what lets stdlib/reliable.lp check clean
+(tests/types/test_seeds_and_examples.py::test_stdlib_module_checks)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.interp.helpers import run_source
+from tests.types.helpers import check_source
+
+PROGRAM = Path(__file__).parents[1] / "native" / "programs" / "generic_sends.lp"
+
+
+def test_one_stack_class_holds_several_element_types(tmp_path):
+    src = PROGRAM.read_text()
+    result, text = check_source(src)
+    assert not result.diagnostics, text
+    status, out, err = run_source(src, tmp_path)
+    assert (status, out) == (0, "3\n2.5\n3\n#('A' 'B')\nb!\n3\n1.25\n"), err
+
+
+STACK = """Object subclass: #Stack fields: (items).
+Stack >> topPlus = self items last + 1.
+Stack >> top = self items last.
+ints := Stack fields: { items: #(1 2) }.
+words := Stack fields: { items: #('a') }.
+(ints topPlus + words top size) printNl.
+"""
+
+
+def test_a_send_an_instance_does_not_fit_is_the_error_at_the_send_pointing_at_the_instance():
+    assert check_source(STACK)[1] == ""
+    result, text = check_source(STACK + "words topPlus printNl.\n")
+    assert len(result.diagnostics) == 1, text
+    assert "`String` does not understand `+`." in text
+    assert "2 | Stack >> topPlus = self items last + 1." in text
+    assert "5 | words := Stack fields: { items: #('a') }." in text
+
+
+def test_a_field_a_method_builds_with_one_type_is_not_a_parameter():
+    src = """Object subclass: #Counter fields: (n).
+Counter class >> zero = Counter fields: { n: 0 }.
+Counter >> inc = self with: { n: self n + 1 }.
+a := Counter zero inc.
+b := Counter fields: { n: 2.5 }.
+"""
+    _, text = check_source(src)
+    assert "`Counter`'s field `n` holds `Integer`" in text
+
+
+def test_an_override_keeps_the_fields_its_answer_reads_one_type():
+    """Generic in v, `A >> tag` would answer an Integer for an A of Integers where `Object >> tag`,
+    which `shout` calls, answers a String: `self tag , '!'` would fail at run time."""
+    src = """Object subclass: #A fields: (v).
+Object >> tag = 'obj'.
+Object >> shout = self tag , '!'.
+A >> tag = self v first.
+(A fields: { v: #(1 2) }) shout displayNl.
+"""
+    _, text = check_source(src)
+    assert "This expression is `Integer`, but the way its value is used needs `String`." in text
