@@ -19,7 +19,7 @@ from lp.types.errors import Reporter, did_you_mean
 from lp.types.generics import align, param_of
 from lp.types.method_graph import MethodGraph
 from lp.types.reports import class_problem
-from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, INSTANCE_SIGS, INTERNAL, PARAMS,
+from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, FIELD_SIGS, INSTANCE_SIGS, INTERNAL, PARAMS,
                               UNIVERSAL_SIGS, builtin_owners)
 from lp.types.terms import DYN, ERR, TCon, TProto, TSpecial, TVar, con, free_vars, prune, show
 from lp.types.unify import Clash, Instantiator, Unifier, generalize
@@ -341,6 +341,8 @@ class Checker(Unifier, Reporter):
                 else:
                     sig = (INSTANCE_SIGS.get(anc.name, {}).get(sel) if anc.name != "Object"
                            else UNIVERSAL_SIGS.get(sel))
+                    if sig is None and sel in FIELD_SIGS.get(anc.name, {}):   # a builtin field's reader
+                        sig = overrides.FieldReader(FIELD_SIGS[anc.name][sel])
                 if sig is not None:
                     break
         if sig is not None and not sig.special and len(sig.args) == len(mi.decl.params):

@@ -185,11 +185,17 @@ def check_method_over_field(ck, mi, anc, f):
     if mi.decl.params:
         ck.report(P.FieldReaderWithArguments(method_name(mi), f, anc.name, mi.decl.span))
         return
-    ft = anc.field_types[f]
+    ft = ck.field_type(anc, f, mi.decl, mine.args[1])
+    general = fresh_vars([ft], ck.level)   # a type parameter of the field (`reply`): any type per instance
     clash = ck.unify(ft, mine.args[-1])
     if clash:
         ck.report(P.Mismatch("field reader override", (method_name(mi), f, anc.name), clash, mi.decl.span,
                              ft, mine.args[-1], anc.decl.span, title="incompatible override"))
+    elif less_general(general, ck.level):
+        answer = prune(mine.args[-1])
+        ck.report(P.FieldReaderLessGeneral(method_name(mi), f, anc.name,
+                                           None if type(answer) is TVar else show(answer, Namer()),
+                                           mi.decl.span, anc.decl.span))
 
 
 # ---- class-side constructors are inherited (hostile report 1.1, 1.12) ----------------------------
@@ -248,14 +254,14 @@ def check_object_methods(ck):
         # ends in Object's instance methods) the class-side `sel` of each builtin class and its heirs
         overriders = [(c, t.get(sel), False) for c, t in INSTANCE_SIGS.items() if c not in ("Object", "Reason")] + \
             [(c, t.get(sel), True) for c, t in CLASS_SIGS.items()] + \
-            [(c, _FieldReader(t[sel]), False) for c, t in FIELD_SIGS.items() if sel in t]   # a field is a method
+            [(c, FieldReader(t[sel]), False) for c, t in FIELD_SIGS.items() if sel in t]   # a field is a method
         for cname, sig, class_side in overriders:
             if sig is not None and cname in ck.table.classes and \
                     ck.guard(om.decl, _library_over_object, ck, om, cname, sig, class_side) is False:
                 break
 
 
-class _FieldReader:
+class FieldReader:
     """A builtin class's field (`Error`'s `message`) as the unary library method that reads it."""
     args = ()
     special = False

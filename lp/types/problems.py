@@ -174,6 +174,16 @@ class FieldLessGeneral:
 
 
 @dataclass
+class FieldReaderLessGeneral:
+    method: MethodName     # `Sub >> reply`
+    field: str
+    owner: str
+    answer: str | None     # what the method answers, shown (None: a type the program fixes elsewhere)
+    span: Span
+    declared: Span | None
+
+
+@dataclass
 class FieldReaderWithArguments:
     method: MethodName     # `B >> v`
     field: str

@@ -314,6 +314,15 @@ def _field_less_general(p: P.FieldLessGeneral):
                       hint="a field is a method answering its value; name it differently")
 
 
+def _field_reader_less_general(p: P.FieldReaderLessGeneral):
+    return Diagnostic("override less general", f"{named(p.method)} overrides the reader of the field `{p.field}` of "
+                      f"`{p.owner}`, whose type is each instance's own (a type parameter), but it answers "
+                      + (f"`{p.answer}`" if p.answer else "a value of one type for the whole program (another field's, say)")
+                      + " whatever the instance holds.", p.span,
+                      notes=(Note("The field is declared here:", p.declared),) if p.declared else (),
+                      hint="a field is a method answering its value; name the method differently")
+
+
 def _field_reader_with_arguments(p: P.FieldReaderWithArguments):
     return Diagnostic("incompatible override", f"{named(p.method)} has the name of the field `{p.field}` of `{p.owner}` plus "
                       "arguments; the field's reader takes none.", p.span)
@@ -693,6 +702,7 @@ RENDER = {
     P.NarrowerOverride: _narrower_override, P.InheritedConstructor: _inherited_constructor, P.Mismatch: _mismatch,
     P.OverrideLessGeneral: _override_less_general, P.FieldOverridesPrimitive: _field_overrides_primitive,
     P.FieldLessGeneral: _field_less_general, P.FieldReaderWithArguments: _field_reader_with_arguments,
+    P.FieldReaderLessGeneral: _field_reader_less_general,
     P.BuiltInSelector: _built_in_selector, P.ObjectMethodOverPrimitive: _object_method_over_primitive,
     P.ObjectMethodOverLibrary: _object_method_over_library,
     P.RuntimeMessageToPlainReceive: _runtime_message_to_plain_receive, P.InternalError: _internal_error,

@@ -1,0 +1,42 @@
+"""Holes a hostile round found in the checker (hostile12), each closed at its root: rejected when
+wrong, with the diagnostic a user sees, and accepted (and run) when right."""
+from __future__ import annotations
+
+from tests.soundness.test_families import checked_run
+from tests.types.helpers import check_source
+
+
+def test_a_subclass_reader_of_a_generic_reply_field_must_answer_the_field():
+    """`Sub >> reply = 7` would be the address a server replies to: `7 ! 42` at run time."""
+    src = """Object subclass: #Req fields: (reply).
+Req subclass: #Sub.
+Sub >> reply = 7.
+srv := Actor spawn: [:me | me receive: { Req -> [:r | r reply ! 42] }].
+f := srv ask: Sub new.
+"""
+    result, text = check_source(src)
+    assert [d.title for d in result.diagnostics] == ["override less general"], text
+    assert "`Sub >> reply` overrides the reader of the field `reply` of `Req`" in text
+    assert "it answers `Integer` whatever the instance holds" in text
+
+
+def test_a_reader_of_a_field_of_one_type_may_answer_it(tmp_path):
+    src = """Object subclass: #Req fields: (n).
+Req subclass: #Sub.
+Sub >> n = 7.
+(Req fields: { n: 1 }) n printNl.
+(Sub fields: { n: 2 }) n printNl.
+"""
+    assert checked_run(src, tmp_path)[:2] == (0, "1\n7\n")
+
+
+def test_an_error_subclass_message_must_answer_a_string(tmp_path):
+    src = """Error subclass: #AppError.
+AppError >> message = 3.
+(Error try: [AppError raise: 'x'] onError: [:e | e message , '!']) displayNl.
+"""
+    result, text = check_source(src)
+    assert [d.title for d in result.diagnostics] == ["incompatible override"], text
+    assert "`AppError >> message` redefines a library method, and its answer is `Integer`" in text
+    ok = src.replace("AppError >> message = 3.", "AppError >> message = 'app'.")
+    assert checked_run(ok, tmp_path)[:2] == (0, "app!\n")
