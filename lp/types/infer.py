@@ -146,6 +146,7 @@ class Checker(Unifier, Reporter):
         self.discarded: set[int] = set()   # nodes whose value the last inference of them threw away
         self.protocols: list[TProto] = []
         self.owners: dict[str, set[str]] = {}
+        self._user_selectors: set[str] | None = None
         self._class_selectors = None   # every selector some class itself understands, once declared
         self.method_list: list[MethodInfo] = []
         self.statements: list = []      # the main programs' statements (of every module), once declared
@@ -659,7 +660,7 @@ class Checker(Unifier, Reporter):
                     return r
         super_send = type(recv) is A.Name and recv.name == "super" and cx.cls is not None
         rt = self.infer(recv, scope, cx)
-        arg_discard = sel in DISCARDING or (discard and sel in BRANCHING_SIGS)
+        arg_discard = (sel in DISCARDING or (discard and sel in BRANCHING_SIGS)) and self.library_runs(rt, sel)
         ats = [self.block_arg(a, scope, cx, arg_discard) for a in args]
         start = cx.cls.superclass if super_send else None
         return self.send(rt, sel, ats, n, cx.actor, discard, arg_nodes=args, start=start)
@@ -903,6 +904,34 @@ class Checker(Unifier, Reporter):
         self.report(P.NotUnderstood(name[:-6] if name.endswith(" class") else show(t), sel, span, because, near,
                                     instance_side, class_side, "class" if name.endswith(" class") else "instance"))
         return ERR
+
+    def library_runs(self, rt, sel) -> bool:
+        """Is the `sel` a send to a receiver of type rt reaches the library's (whose block arguments'
+        values it throws away), not a method of the program, which may use them (`Coll >> do: b =
+        (b value: 1) , '!'`)? Not known yet (a variable): only when no method of the program has `sel`
+        (stdlib/core.lp's implement library selectors, typed by their signatures)."""
+        if self._user_selectors is None:
+            self._user_selectors = {mi.decl.selector for mi in self.method_list if mi.decl.span is None
+                                    or not mi.decl.span.file.replace("\\", "/").endswith("stdlib/core.lp")}
+        if sel not in self._user_selectors:
+            return True
+        r = prune(rt)
+        if type(r) is not TCon:
+            return False
+        if r.name.endswith(" class"):
+            for info in self.table.chain(r.name[:-6]):
+                if sel in info.cmethods:
+                    return False
+                if info.builtin and sel in CLASS_SIGS.get(info.name, {}):
+                    return True
+            return False
+        for info in self.table.chain(r.name):
+            if info.builtin and (INSTANCE_SIGS.get(info.name, {}).get(sel) if info.name != "Object"
+                                 else UNIVERSAL_SIGS.get(sel)) is not None:
+                return True
+            if sel in info.methods:
+                return False
+        return False
 
     def class_side_selector(self, sel) -> bool:
         """Does some class itself (not its instances) understand `sel`, so a receiver may be a class?"""

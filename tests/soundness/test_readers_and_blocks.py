@@ -40,3 +40,28 @@ AppError >> message = 3.
     assert "`AppError >> message` redefines a library method, and its answer is `Integer`" in text
     ok = src.replace("AppError >> message = 3.", "AppError >> message = 'app'.")
     assert checked_run(ok, tmp_path)[:2] == (0, "app!\n")
+
+
+def test_a_block_given_to_a_program_method_named_like_a_loop_keeps_its_value():
+    """`do:`, `ifTrue:ifFalse:` and the like throw their blocks' values away in the library, so the
+    checker lets a block's last statement answer anything there; a method of the program with that
+    selector may use the value."""
+    for src in ["Object subclass: #Coll.\nColl >> do: b = (b value: 1) , '!'.\n((Coll new) do: [:x | x]) displayNl.\n",
+                "Object subclass: #Tri.\nTri >> ifTrue: a ifFalse: b = (a value , b value) displayNl.\n"
+                "(Tri new) ifTrue: [1] ifFalse: ['s'].\n",
+                "Object subclass: #Pool.\nPool class >> spawn: b = b value: 7.\n"
+                "(Pool spawn: [:x | x > 5 ifTrue: [1] ifFalse: ['s']]) printNl.\n"]:
+        result, text = check_source(src)
+        assert result.errors, src
+
+
+def test_library_loops_still_throw_their_blocks_values_away(tmp_path):
+    src = """Object subclass: #Coll.
+Coll >> do: b = (b value: 1) , '!'.
+((Coll new) do: [:x | x printString]) displayNl.
+(#(1 -2) do: [:x | x > 0 ifTrue: [1] ifFalse: ['neg']]) printNl.
+"""
+    assert checked_run(src, tmp_path)[:2] == (0, "1!\n#(1 -2)\n")
+    # a receiver not known yet may be a Coll, whose do: uses the value: the arms must agree
+    result, text = check_source(src + "Object subclass: #U.\nU class >> each: c = c do: [:x | x > 0 ifTrue: [1] ifFalse: ['neg']].\n")
+    assert "The branches of this `ifTrue:ifFalse:` answer different types" in text
