@@ -737,7 +737,10 @@ class Checker(Unifier, Reporter):
                     return ERR
                 if sig.special:
                     overrides.inherited_construction(self, cname, sel, node, r)
-                    return self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)
+                    t = self.parts.class_sends[sel](self, cname, ats, node, actor, arg_nodes, discard)
+                    if sel in overrides.CLASS_ITSELF and type(t) is TCon:
+                        t.open = r.open   # `self yourself` in a class-side method may be a subclass too
+                    return t
                 if discard and sel in BRANCHING_SIGS:
                     sig = BRANCHING_SIGS[sel]
                 if (info.name + " class", sel) in self.parts.runtime_messages:

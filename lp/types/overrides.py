@@ -93,6 +93,8 @@ def texts(theirs, mine, self_t):
 # method would silently replace at run time (`new` is not among them: a user `new` is what the
 # checker types a send of `new` by).
 CLASS_PRIMITIVES = frozenset({"printNl", "displayNl", "yourself", "fields:"})
+# Class-side sends answering the receiving class itself.
+CLASS_ITSELF = frozenset({"printNl", "displayNl", "yourself"})
 # The opaque `Reason` protocol: a reason is a Symbol or an Error at run time.
 REASON_SELECTORS = ("isNormal", "isKilled", "isError", "error")
 

@@ -158,7 +158,9 @@ def block_while(ck, recv, ats, node, actor, arg_nodes, discard):
 
 def block_on_do(ck, recv, ats, node, actor, arg_nodes, discard):
     r = ck.fresh()
-    ck.unify(TCon("Block", (r,)), recv)
+    clash = ck.unify(TCon("Block", (r,)), recv)
+    if clash:
+        ck.report(P.Mismatch("rule receiver", (node.selector,), clash, node.span, TCon("Block", (r,)), recv))
     err = ck.fresh()
     cls = prune(ats[0])
     if type(cls) is TVar:   # a class held in a variable or parameter: checked when its class is known

@@ -65,3 +65,17 @@ Coll >> do: b = (b value: 1) , '!'.
     # a receiver not known yet may be a Coll, whose do: uses the value: the arms must agree
     result, text = check_source(src + "Object subclass: #U.\nU class >> each: c = c do: [:x | x > 0 ifTrue: [1] ifFalse: ['neg']].\n")
     assert "The branches of this `ifTrue:ifFalse:` answer different types" in text
+
+
+def test_a_class_side_self_answered_by_yourself_or_printnl_may_be_a_subclass():
+    for src in ["Error subclass: #AppError fields: (code).\nError class >> boom: s = (self yourself new: s) signal.\n"
+                "(AppError try: [AppError boom: 'bad'] onError: [:e | e code + 1]) printNl.\n",
+                "Object subclass: #A.\nA subclass: #B fields: (x).\nA class >> me = self printNl.\no := B me new.\n"]:
+        result, text = check_source(src)
+        assert [d.title for d in result.diagnostics] == ["inherited constructor"], text
+
+
+def test_on_do_needs_a_block_of_no_arguments(tmp_path):
+    result, text = check_source("([:x | x + 1] on: Error do: [:e | 0]) printNl.\n")
+    assert "The receiver of `on:do:` is `Block[b -> c]`, but `on:do:` needs `Block[a]`." in text
+    assert checked_run("([1 + 1] on: Error do: [:e | 0]) printNl.\n", tmp_path)[:2] == (0, "2\n")
