@@ -11,6 +11,8 @@ position become TSEND, so loops written as recursion run in constant space.
 """
 from __future__ import annotations
 
+import math
+
 from lp.diagnostics import Diagnostic, LPError
 from lp.interp import code as C
 from lp.interp.values import Char, Symbol
@@ -37,7 +39,8 @@ class _Ctx:
         return len(self.code.template) - 1
 
     def const(self, value) -> int:
-        key = (type(value), value if not isinstance(value, (list, tuple)) else id(value))
+        key = (type(value), value if not isinstance(value, (list, tuple)) else id(value),
+               math.copysign(1.0, value) if type(value) is float else 0)   # 0.0 = -0.0, but they print apart
         r = self.consts.get(key)
         if r is None:
             r = self.consts[key] = self.new_reg(value)
