@@ -56,7 +56,7 @@ def _faulty(ck) -> set[str]:
 def generic_fields(ck, strict: bool = False) -> dict[str, list[str]]:
     """class name -> its fields that are type parameters, from the first pass's field types."""
     out = {}
-    faulty = _faulty(ck)
+    faulty = _faulty(ck) if strict else set()
     for info in ck.table.classes.values():
         if info.builtin or info.name in faulty:
             continue

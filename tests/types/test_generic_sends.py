@@ -64,3 +64,22 @@ A >> tag = self v first.
 """
     _, text = check_source(src)
     assert "This expression is `Integer`, but the way its value is used needs `String`." in text
+
+
+def test_a_block_field_two_methods_call_with_two_arities(tmp_path):
+    """One type per field, `run2:` and `run1:` clash in the first pass; generic, each instance has
+    its own block type (hostile12 finding 11)."""
+    src = """Object subclass: #Handler fields: (fn).
+Handler >> run2: x = self fn value: x value: x.
+Handler >> run1: x = self fn value: x.
+h := Handler fields: { fn: [:a :b | a + b] }.
+(h run2: 3) printNl.
+k := h with: { fn: [:a | a * 10] }.
+(k run1: 3) printNl.
+"""
+    result, text = check_source(src)
+    assert not result.diagnostics, text
+    assert run_source(src, tmp_path)[:2] == (0, "6\n30\n")
+    result, text = check_source(src + "(k run2: 3) printNl.\n")
+    assert "`Handler >> run2:` only works on `Handler[Block[a, a -> b]]`, but this receiver is " \
+        "`Handler[Block[Integer -> Integer]]`." in text, text
