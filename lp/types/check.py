@@ -8,7 +8,7 @@ from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
 from lp.types import actors, overrides, proxies, traps
 from lp.types import problems as P
-from lp.types.generics import generic_fields, recursive_classes, unsettled
+from lp.types.generics import generic_fields, recursive_classes, recursive_fields, unsettled
 from lp.types.grain_shapes import grain_shapes
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.order import Order
@@ -121,6 +121,7 @@ def _typed(first: Checker, generic, program, items, modules) -> Checker:
         ck = Checker(first.parts, generic) if generic else first
         if generic:
             ck.proxied = first.proxied
+            ck.recursive_fields = recursive_fields(first, generic)
             ck.guard(program, ck.declare, items)
             if len(ck.method_list) == len(first.method_list) and all(
                     a.decl is b.decl for a, b in zip(ck.method_list, first.method_list)):

@@ -19,7 +19,7 @@ class MethodInfo:
 
 class ClassInfo:
     __slots__ = ("name", "superclass", "decl", "builtin", "fields", "field_types", "methods",
-                 "cmethods", "subclasses", "params")
+                 "cmethods", "subclasses", "params", "templates")
 
     def __init__(self, name, superclass, decl=None, builtin=False):
         self.name = name
@@ -32,6 +32,7 @@ class ClassInfo:
         self.cmethods: dict[str, MethodInfo] = {}
         self.subclasses: list[str] = []
         self.params: list[str] = []          # generic fields: type parameters of each instance (Box[a])
+        self.templates: dict = {}            # a field holding the class again -> the placeholders of its params
 
 
 class ClassTable:

@@ -125,6 +125,70 @@ def _names_any(t, classes, own: str) -> bool:
     return False
 
 
+def recursive_fields(first, generic) -> dict:
+    """class -> field -> first-pass type, for each field of a class of `generic` that is not a parameter
+    and whose type names the class itself (`Node`'s `tail : Maybe[Node]`). In the second pass such a field
+    holds the class with the instance's own parameters (`Node[a]`'s tail is a `Maybe[Node[a]]`, as an ML
+    list's tail is a list of the same elements), so methods recursing through it stay generic."""
+    out = {}
+    for name, params in generic.items():
+        info = first.table.get(name)
+        if info is None or info.builtin or set(params) <= {"reply"}:
+            continue
+        for f in info.fields:
+            t = info.field_types.get(f)
+            if f not in params and not isinstance(t, tuple) and _names_bare(t, name) and not _inherited(first, info, f):
+                out.setdefault(name, {})[f] = t
+    return out
+
+
+def _names_bare(t, name) -> bool:
+    stack, seen = [t], set()
+    while stack:
+        x = prune(stack.pop())
+        if type(x) is TCon and id(x) not in seen:
+            seen.add(id(x))
+            if x.name == name and not x.args:
+                return True
+            stack.extend(x.args)
+        elif type(x) is not TCon and type(x) is not TVar:
+            return False   # an actor protocol: not copied
+    return False
+
+
+def own_template(info, t):
+    """A first-pass field type (`Maybe[Node]`) rebuilt for the second pass with the class as
+    `Node[p...]` over placeholders (answered too), which `filled` replaces by an instance's parameters;
+    its variables become new variables of the whole program, as any field's."""
+    holes = [TVar(0) for _ in info.params]
+    fresh = {}
+
+    def walk(x):
+        x = prune(x)
+        if type(x) is TVar:
+            return fresh.setdefault(id(x), TVar(0))
+        if type(x) is TCon:
+            if x.name == info.name and not x.args:
+                return TCon(x.name, tuple(holes), x.why)
+            return TCon(x.name, tuple(walk(a) for a in x.args), x.why)
+        return x
+    return walk(t), holes
+
+
+def filled(t, args: dict):
+    """t with the placeholders (by id) replaced; the parts without any shared."""
+    x = prune(t)
+    if type(x) is TVar:
+        return args.get(id(x), x)
+    if type(x) is TCon and x.args:
+        new = tuple(filled(a, args) for a in x.args)
+        if any(a is not b for a, b in zip(new, x.args)):
+            c = TCon(x.name, new, x.why)
+            c.open, c.ctx = x.open, x.ctx
+            return c
+    return x
+
+
 def param_of(ck, inst, f):
     """The parameter of instance type `inst` that field f is, or None if f is not one."""
     inst = prune(inst)

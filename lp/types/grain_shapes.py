@@ -48,13 +48,16 @@ class _Shapes:
         no superclass but Object (generics.py makes only those generic)."""
         return bool(set(info.params) - {"reply"}) and not info.subclasses and info.superclass == "Object"
 
-    def own_instance(self, info):
-        """The instance type a generic class's fields of one type hold it as (`next : Maybe[Node[Integer]]`),
-        if they hold it and all the same way: instances like it are written `<Node>`, defined once with
-        those parameters, so a recursive generic class has a finite shape too."""
+    def own_instance(self, info, inst):
+        """The instance type the fields of `inst` that are not parameters hold its class as (`next :
+        Maybe[Node[a]]` of a `Node[a]`, or of one type for the program), if they hold it and all the same
+        way: instances like it are written `<Node>`, defined once with those parameters, so a recursive
+        generic class has a finite shape too."""
         found = {}
         for f, t in info.field_types.items():
             if f not in info.params and not isinstance(t, tuple):
+                if f in info.templates:
+                    t = self.ck.field_type(info, f, None, inst)
                 for inst in _instances(t, info.name):
                     found.setdefault(self.arguments(inst), inst)
         return next(iter(found.values())) if len(found) == 1 else None
@@ -78,7 +81,7 @@ class _Shapes:
         if info is None:
             return "*"
         if self.generic(info):
-            own = self.own_instance(info)
+            own = self.own_instance(info, t)
             if own is None or self.arguments(own) != self.arguments(t):
                 return f"({t.name}:" + "".join(self.field(t.name, f, t, depth + 1)
                                               for f in self.table.all_fields(t.name)) + ")"
@@ -93,6 +96,8 @@ class _Shapes:
         owner = self.table.field_owner(cname, f)
         if owner is None or f in owner.params or isinstance(owner.field_types.get(f), tuple):
             return "*"
+        if f in owner.templates and inst is not None:
+            return self.of(self.ck.field_type(owner, f, None, inst), depth)
         return self.of(owner.field_types[f], depth)
 
     def want(self, name):

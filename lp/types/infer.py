@@ -16,7 +16,7 @@ from lp.types import overrides
 from lp.types import traps
 from lp.types.classes import ClassInfo, ClassTable, MethodInfo
 from lp.types.errors import Reporter, did_you_mean
-from lp.types.generics import align, param_of
+from lp.types.generics import align, filled, own_template, param_of
 from lp.types.method_graph import MethodGraph
 from lp.types.reports import class_problem
 from lp.types.library import (BRANCHING_SIGS, CLASS_SIGS, FIELD_SIGS, INSTANCE_SIGS, INTERNAL, PARAMS,
@@ -140,6 +140,7 @@ class Checker(Unifier, Reporter):
         self.parts = parts
         self.table = ClassTable()
         self.generic: dict[str, list[str]] = generic or {}   # class -> its generic fields (generics.py)
+        self.recursive_fields: dict = {}   # class -> field -> its first-pass type naming the class (generics.py)
         self.level = 1
         self.outer_sends = False    # inside a method whose field sends may stay generic (C.OuterSend)
         self.types: dict[int, tuple] = {}
@@ -239,6 +240,8 @@ class Checker(Unifier, Reporter):
         for d in v.kept:   # once every class has its fields: a subclass's parameters include inherited ones
             info = self.table.classes[d.name]
             info.params = [f for f in self.table.all_fields(d.name) if f in self.generic.get(d.name, ())]
+            for f, t in self.recursive_fields.get(d.name, {}).items():
+                info.field_types[f], info.templates[f] = own_template(info, t)
         for m in (i for i in items if isinstance(i, A.MethodDecl)):
             info = self.table.get(m.class_name)
             if info is None:
@@ -805,6 +808,12 @@ class Checker(Unifier, Reporter):
         t = info.field_types[f]
         if isinstance(t, tuple):
             return self.build(t, {}, None, why=node.span)
+        holes = info.templates.get(f)
+        if holes:
+            i = prune(inst) if inst is not None else None
+            args = i.args if type(i) is TCon and i.name == info.name and len(i.args) == len(holes) else \
+                [self.fresh() for _ in holes]
+            return filled(t, dict(zip(map(id, holes), args)))
         return t
 
     # ---- signatures ---------------------------------------------------------------------

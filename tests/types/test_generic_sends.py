@@ -83,3 +83,16 @@ k := h with: { fn: [:a | a * 10] }.
     result, text = check_source(src + "(k run2: 3) printNl.\n")
     assert "`Handler >> run2:` only works on `Handler[Block[a, a -> b]]`, but this receiver is " \
         "`Handler[Block[Integer -> Integer]]`." in text, text
+
+
+LIST = (Path(__file__).parents[1] / "native" / "programs" / "generic_lists.lp").read_text()
+
+
+def test_a_field_holding_its_own_class_holds_it_with_the_instance_parameters(tmp_path):
+    """`Node`'s tail is a `Maybe[Node[a]]` of a `Node[a]` (hostile12 finding 8: `length` worked on one
+    element type per program, since the tail held Nodes of one type)."""
+    result, text = check_source(LIST)
+    assert not result.diagnostics, text
+    assert run_source(LIST, tmp_path)[:2] == (0, "5\n#(3 2 1)\n#('b!' 'a!')\n#('3' '2' '1')\n5.0\n")
+    result, text = check_source(LIST + "((Node of: 1) push: 'x') length printNl.\n")
+    assert len(result.diagnostics) == 1 and "`String`" in text and "`Integer`" in text, text

@@ -27,15 +27,14 @@ Acct >> deposit: k = self with: { bal: self bal + k. log: self log copyWith: #de
 Acct >> freeze = Frozen fields: { bal: self bal. log: self log. why: 'asked' }.
 Grain for: Node initial: (Node fields: { next: Maybe none. val: 0 }).
 Grain for: Acct initial: (Acct fields: { bal: 0.0. log: #() }).
-""", tmp_path) == ["(Node:m<Node>i);Node=m<Node>*", "<Acct>;Acct=fay;Frozen=fays"]
-    # Node is generic in val (grow sends it + 1): the state's own val is an Integer; the nodes next
-    # holds are Nodes of one type per program, whose val no code here fixes. When grow is called on a
-    # Node[Integer], they are Nodes of Integers, written nominally once
+""", tmp_path) == ["<Node>;Node=m<Node>i", "<Acct>;Acct=fay;Frozen=fays"]
+    # Node is generic in val (grow sends it + 1); next holds a Node of the same val (a field naming its
+    # own class holds it with the instance's parameters), so a Node of Integers is written nominally once
     assert shapes("""
 Object subclass: #Node fields: (next val).
 Node >> grow = Node fields: { next: Maybe some: self. val: self val + 1 }.
-Grain for: Node initial: (Node fields: { next: Maybe none. val: 0 }) grow.
-""", tmp_path) == ["<Node>;Node=m<Node>i"]
+Grain for: Node initial: (Node fields: { next: Maybe none. val: 'a' }).
+""", tmp_path) == ["<Node>;Node=m<Node>s"]
 
 
 def test_generic_states_carry_their_parameters(tmp_path):
