@@ -8,7 +8,7 @@ from lp.diagnostics import Diagnostic
 from lp.syntax import ast as A
 from lp.types import actors, overrides, proxies, traps
 from lp.types import problems as P
-from lp.types.generics import generic_fields, recursive_classes, recursive_fields, unsettled
+from lp.types.generics import generic_fields, names_class, recursive_classes, recursive_fields, unsettled
 from lp.types.grain_shapes import grain_shapes
 from lp.types.infer import Checker, Cx, Scope
 from lp.types.order import Order
@@ -94,6 +94,7 @@ def _check(ck: Checker, program, imports):
         modules = [m for m in modules if m.file != program.file] + [program]
     items = [i for m in modules for i in m.items]
     ck.proxied = proxies.proxied_classes(items)
+    ck.remote = proxies.proxied_classes(items, grains=False)
     ck.guard(program, ck.declare, items)
     ck.guard(program, ck.infer_methods)
     generic, strict = generic_fields(ck), generic_fields(ck, strict=True)
@@ -117,23 +118,52 @@ def _errors(ck: Checker) -> int:
 def _typed(first: Checker, generic, program, items, modules) -> Checker:
     """The program checked with the fields `generic` names as type parameters (none: the first pass's
     checker goes on to the statements)."""
-    while True:   # again, with those fields as parameters (the first pass's diagnostics recur)
-        ck = Checker(first.parts, generic) if generic else first
-        if generic:
-            ck.proxied = first.proxied
-            ck.recursive_fields = recursive_fields(first, generic)
-            ck.guard(program, ck.declare, items)
-            if len(ck.method_list) == len(first.method_list) and all(
-                    a.decl is b.decl for a, b in zip(ck.method_list, first.method_list)):
-                ck.plan = first.plan   # the same declarations: the same method groups
-            ck.guard(program, ck.infer_methods)
-        _statements(ck, program, modules)
-        recursive = recursive_classes(ck) & set(generic)
-        if not recursive:
-            return ck
-        # a generic class whose instance type would contain itself (`H fields: { blk: [:x | x] }`
-        # applied to an H) stays nominal: its name stands for the recursion
+    ck, recursive = _pass(first, generic, {}, program, items, modules)
+    if not recursive:
+        return ck
+    # A generic class whose instance type would contain itself stays nominal: its name stands for the
+    # recursion (`H fields: { blk: [:x | x] }` applied to an H).
+    nominal, _ = _typed_nominal(first, generic, recursive, program, items, modules)
+    # A field whose type in that reading names the class (`Tree`'s `kids : Array[Tree]`, a parameter
+    # whose every instance held another Tree) can instead hold the class with the instance's own
+    # parameters, the others staying parameters: tried once, kept if it has no more errors.
+    again, sources = dict(generic), {}
+    for c in recursive:
+        info = nominal.table.get(c)
+        own = [f for f in generic[c] if info is not None and names_class(info.field_types.get(f), c)]
+        if own and set(generic[c]) - set(own) - {"reply"}:
+            again[c], sources[c] = [f for f in generic[c] if f not in own], nominal
+        else:
+            del again[c]
+    if not sources:
+        return nominal
+    ck, still = _pass(first, again, sources, program, items, modules)
+    return ck if not still and _errors(ck) <= _errors(nominal) else nominal
+
+
+def _typed_nominal(first, generic, recursive, program, items, modules):
+    while True:
         generic = {c: fs for c, fs in generic.items() if c not in recursive}
+        ck, recursive = _pass(first, generic, {}, program, items, modules)
+        if not recursive:
+            return ck, generic
+
+
+def _pass(first: Checker, generic, sources, program, items, modules):
+    """One pass over methods and statements with `generic`'s fields as parameters; `sources` names the
+    checker whose field types make a class's self-naming fields (generics.recursive_fields) when it is
+    not the first pass's. Answers the checker and the generic classes found recursive."""
+    ck = Checker(first.parts, generic) if generic else first
+    if generic:
+        ck.proxied = first.proxied
+        ck.recursive_fields = recursive_fields(first, generic, sources)
+        ck.guard(program, ck.declare, items)
+        if len(ck.method_list) == len(first.method_list) and all(
+                a.decl is b.decl for a, b in zip(ck.method_list, first.method_list)):
+            ck.plan = first.plan   # the same declarations: the same method groups
+        ck.guard(program, ck.infer_methods)
+    _statements(ck, program, modules)
+    return ck, recursive_classes(ck) & set(generic)
 
 
 def _statements(ck: Checker, program, modules):

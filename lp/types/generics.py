@@ -64,7 +64,7 @@ def generic_fields(ck, strict: bool = False) -> dict[str, list[str]]:
             if "reply" in ck.table.all_fields(info.name) and not _inherited(ck, info, "reply"):
                 out[info.name] = ["reply"]
             continue
-        tight = strict or _overrides(ck, info)
+        tight = strict or _overrides(ck, info) or info.name in ck.remote
         free = [f for f in info.fields if (f == "reply" or _open(info.field_types[f], tight)) and not _inherited(ck, info, f)]
         if free:
             out[info.name] = free
@@ -125,39 +125,45 @@ def _names_any(t, classes, own: str) -> bool:
     return False
 
 
-def recursive_fields(first, generic) -> dict:
-    """class -> field -> first-pass type, for each field of a class of `generic` that is not a parameter
-    and whose type names the class itself (`Node`'s `tail : Maybe[Node]`). In the second pass such a field
-    holds the class with the instance's own parameters (`Node[a]`'s tail is a `Maybe[Node[a]]`, as an ML
-    list's tail is a list of the same elements), so methods recursing through it stay generic."""
+def recursive_fields(first, generic, sources=None) -> dict:
+    """class -> field -> a type naming the class, for each field of a class of `generic` that is not a
+    parameter and whose type (the first pass's, or that of the checker `sources` names for the class)
+    names the class itself (`Node`'s `tail : Maybe[Node]`). In the next pass such a field holds the class
+    with the instance's own parameters (`Node[a]`'s tail is a `Maybe[Node[a]]`, as an ML list's tail is
+    a list of the same elements), so methods recursing through it stay generic."""
     out = {}
     for name, params in generic.items():
-        info = first.table.get(name)
+        src = (sources or {}).get(name, first)
+        info = src.table.get(name)
         if info is None or info.builtin or set(params) <= {"reply"}:
             continue
         for f in info.fields:
             t = info.field_types.get(f)
-            if f not in params and not isinstance(t, tuple) and _names_bare(t, name) and not _inherited(first, info, f):
+            if f not in params and names_class(t, name) and not _inherited(src, info, f):
                 out.setdefault(name, {})[f] = t
     return out
 
 
-def _names_bare(t, name) -> bool:
-    stack, seen = [t], set()
+def names_class(t, name) -> bool:
+    """Does type t name the class `name` (with or without parameters), and no actor protocol?"""
+    if t is None or isinstance(t, tuple):
+        return False
+    stack, seen, found = [t], set(), False
     while stack:
         x = prune(stack.pop())
         if type(x) is TCon and id(x) not in seen:
             seen.add(id(x))
-            if x.name == name and not x.args:
-                return True
-            stack.extend(x.args)
+            if x.name == name:
+                found = True
+            else:
+                stack.extend(x.args)
         elif type(x) is not TCon and type(x) is not TVar:
             return False   # an actor protocol: not copied
-    return False
+    return found
 
 
 def own_template(info, t):
-    """A first-pass field type (`Maybe[Node]`) rebuilt for the second pass with the class as
+    """A field type naming its class (`Maybe[Node]`) rebuilt for the next pass with the class as
     `Node[p...]` over placeholders (answered too), which `filled` replaces by an instance's parameters;
     its variables become new variables of the whole program, as any field's."""
     holes = [TVar(0) for _ in info.params]
@@ -168,7 +174,7 @@ def own_template(info, t):
         if type(x) is TVar:
             return fresh.setdefault(id(x), TVar(0))
         if type(x) is TCon:
-            if x.name == info.name and not x.args:
+            if x.name == info.name:
                 return TCon(x.name, tuple(holes), x.why)
             return TCon(x.name, tuple(walk(a) for a in x.args), x.why)
         return x

@@ -33,6 +33,9 @@ class Typed:
         self.t, self.span = t, span
 
 
+# How many outer-send copies may lead to a method's call before its calls share one instance (call_method).
+OUTER_DEPTH = 8
+
 # Selectors whose block arguments' values are thrown away.
 DISCARDING = {"do:", "timesRepeat:", "to:do:", "keysDo:", "valuesDo:", "keysAndValuesDo:", "doWithIndex:",
               "reverseDo:", "do:separatedBy:", "associationsDo:", "ensure:", "ifCurtailed:", "whileTrue:",
@@ -140,7 +143,9 @@ class Checker(Unifier, Reporter):
         self.parts = parts
         self.table = ClassTable()
         self.generic: dict[str, list[str]] = generic or {}   # class -> its generic fields (generics.py)
-        self.recursive_fields: dict = {}   # class -> field -> its first-pass type naming the class (generics.py)
+        self.remote: set[str] = set()   # classes a Remote proxy names (proxies.proxied_classes)
+        self.recursive_fields: dict = {}
+        self.deep_instances: dict = {}   # id(MethodInfo) -> its one instance deep in outer sends (call_method)   # class -> field -> its first-pass type naming the class (generics.py)
         self.level = 1
         self.outer_sends = False    # inside a method whose field sends may stay generic (C.OuterSend)
         self.types: dict[int, tuple] = {}
@@ -201,13 +206,18 @@ class Checker(Unifier, Reporter):
 
     def outer_instance(self, o, each):
         """One instantiation's copy of an outer send (`each` maps the scheme's variables), watched
-        on its receiver or fired now if the receiver's class is known."""
+        on its receiver or fired now if the receiver's class is known.
+
+        Its firing, and what that queues, counts one more in `firing_depth` (call_method)."""
         copy = o.send.copy(each)
+        depth = self.firing_depth + 1
         r = prune(copy.recv)
         if type(r) is TVar:
-            self.watch(r, copy)
+            self.watch(r, copy)   # queued, when r is bound, at the depth of the firing that binds it
         else:
+            saved, self.firing_depth = self.firing_depth, depth
             self.queue.append(copy)
+            self.firing_depth = saved
 
     def instance_of_outer(self, o):
         """A copy of a generalised outer send with fresh variables: the method's own check of it."""
@@ -773,7 +783,17 @@ class Checker(Unifier, Reporter):
         if t is None:  # an override of a universal selector, inferred in a later group
             return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False, actor=actor)
         if mi.scheme is not None:
-            t = self.instantiate(t)
+            if self.firing_depth > OUTER_DEPTH:
+                # A send in a copy of an outer send calling its method again (`Tree >> values` sending
+                # `k values` to each of the field's elements, once the field is known to hold Trees):
+                # each instantiation copies the send again, without an end. Deep in such a chain, the
+                # calls of a method share one instance, as a recursive call within one method group
+                # shares its method's type.
+                t = self.deep_instances.get(id(mi))
+                if t is None:
+                    t = self.deep_instances[id(mi)] = self.instantiate(mi.scheme)
+            else:
+                t = self.instantiate(t)
         ctx_t, self_t, *params, result = t.args
         self.unify(ctx_t, TCon("Actor", (actor,)))
         if (mi.cls.builtin or mi.cls.params) and not mi.class_side:

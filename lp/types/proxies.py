@@ -29,10 +29,12 @@ SIGS = {
 }
 
 
-def proxied_classes(items) -> set[str]:
+def proxied_classes(items, grains: bool = True) -> set[str]:
     """The classes some `Remote at:for:id:` or `Grain for:initial:...` names with a literal: a send
     whose receiver is unknown and whose selector only such a class understands waits for the
-    receiver's type (a proxy or an instance) instead of taking the class's instance type at once."""
+    receiver's type (a proxy or an instance) instead of taking the class's instance type at once.
+    Without `grains`, only the Remote ones: an object in another process, whose instance type the
+    program cannot see, so generics.generic_fields keeps its fields one type per program."""
     out = set()
     stack = list(items)
     while stack:
@@ -40,7 +42,7 @@ def proxied_classes(items) -> set[str]:
         if type(n) in (A.Send, A.Message):
             if n.selector in SIGS and len(n.args) > 1 and type(n.args[1]) is A.SymLit:
                 out.add(n.args[1].name)
-            elif n.selector.startswith(GRAIN_SERVERS) and n.args and type(n.args[0]) is A.Name:
+            elif grains and n.selector.startswith(GRAIN_SERVERS) and n.args and type(n.args[0]) is A.Name:
                 out.add(n.args[0].name)
         stack.extend(n.children())
     return out

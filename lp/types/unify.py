@@ -20,10 +20,37 @@ class Clash:
         self.kind = kind      # "mismatch", "arity", "occurs"
 
 
+class WorkQueue:
+    """Constraints to fire, each with the outer-send depth of the firing that queued it: a chain of
+    firings (an outer send's copy calling its method again, infer.outer_instance) counts through every
+    constraint on its way, whatever its kind."""
+    __slots__ = ("items", "owner")
+
+    def __init__(self, owner):
+        self.items, self.owner = [], owner
+
+    def append(self, c):
+        self.items.append((c, self.owner.firing_depth))
+
+    def extend(self, cs):
+        d = self.owner.firing_depth
+        self.items.extend((c, d) for c in cs)
+
+    def pop(self):
+        return self.items.pop()
+
+    def clear(self):
+        self.items.clear()
+
+    def __bool__(self):
+        return bool(self.items)
+
+
 class Unifier:
     def __init__(self):
-        self.queue = []       # constraints whose watched variable got bound
+        self.queue = WorkQueue(self)   # constraints whose watched variable got bound
         self._draining = False
+        self.firing_depth = 0   # how many outer-send copies led to the firing now (infer.outer_instance)
 
     # ---- levels -----------------------------------------------------------------
     def adjust(self, t, level, seen=None):
@@ -222,10 +249,11 @@ class Unifier:
         self._draining = True
         try:
             while self.queue:
-                c = self.queue.pop()
+                c, self.firing_depth = self.queue.pop()
                 c.fire(self)
         finally:
             self._draining = False
+            self.firing_depth = 0
 
 
 def proto_types(p):

@@ -33,10 +33,11 @@ counters := Grain for: Counter initial: (Counter fields: { n: 0 }).
 ((counters id: 'a') add: 1) size.
 """, tmp_path)
     assert rc == 1
-    assert "The grain `Counter` (`GrainRef[Counter]`) does not understand `ad:`" in err and "did you mean `add:`" in err
+    assert "The grain `Counter[Integer]` (`GrainRef[Counter[Integer]]`) does not understand `ad:`" in err \
+        and "did you mean `add:`" in err
     assert "prog.lp:10:" in err and "^^^" in err
     assert "The argument of `+` is `String`" in err
-    assert "`Counter` does not understand `size`" in err
+    assert "`Counter[Integer]` does not understand `size`" in err
 
 
 def test_a_method_that_raises_raises_in_the_caller_and_keeps_the_state(tmp_path):

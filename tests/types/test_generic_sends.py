@@ -96,3 +96,28 @@ def test_a_field_holding_its_own_class_holds_it_with_the_instance_parameters(tmp
     assert run_source(LIST, tmp_path)[:2] == (0, "5\n#(3 2 1)\n#('b!' 'a!')\n#('3' '2' '1')\n5.0\n")
     result, text = check_source(LIST + "((Node of: 1) push: 'x') length printNl.\n")
     assert len(result.diagnostics) == 1 and "`String`" in text and "`Integer`" in text, text
+
+
+def test_a_method_recursing_through_a_field_of_its_own_class_checks_in_bounded_work(monkeypatch):
+    """Once `leaf:` shows the kids hold Trees, each copy of `values`'s send to the kids called `values`
+    again, whose instance copied the send again: `lp check` ran until it ran out of memory (hostile12,
+    on main too). Counted in copies, not time, so the machine's load cannot change it."""
+    from lp.types.infer import Checker
+    copies = []
+    real = Checker.outer_instance
+
+    def counted(ck, o, each):
+        copies.append(o)
+        if len(copies) > 2000:   # without an end: stop it (the checker reports an internal error)
+            raise RuntimeError("outer sends copied without an end")
+        return real(ck, o, each)
+    monkeypatch.setattr(Checker, "outer_instance", counted)
+    src = """Object subclass: #Tree fields: (v kids).
+Tree class >> leaf: x = Tree fields: { v: x. kids: #() }.
+Tree >> map: b = Tree fields: { v: (b value: self v). kids: (self kids collect: [:k | k map: b]) }.
+Tree >> values = self kids inject: { self v } into: [:all :k | all , k values].
+((Tree leaf: 1) map: [:x | x printString]) values printNl.
+"""
+    result, text = check_source(src)
+    assert not result.diagnostics, text
+    assert len(copies) < 2000, len(copies)
