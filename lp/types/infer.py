@@ -33,8 +33,19 @@ class Typed:
         self.t, self.span = t, span
 
 
-# How many outer-send copies may lead to a method's call before its calls share one instance (call_method).
-OUTER_DEPTH = 8
+# How often a method may be instantiated again along one chain of deferred sends before its calls
+# there share one instance (Checker.call_method).
+UNFOLDINGS = 4
+
+
+def _unfolded(chain, key) -> int:
+    """How often `key` occurs in the linked chain (up to UNFOLDINGS)."""
+    n = 0
+    while chain is not None and n < UNFOLDINGS:
+        if chain[0] == key:
+            n += 1
+        chain = chain[1]
+    return n
 
 # Selectors whose block arguments' values are thrown away.
 DISCARDING = {"do:", "timesRepeat:", "to:do:", "keysDo:", "valuesDo:", "keysAndValuesDo:", "doWithIndex:",
@@ -144,8 +155,8 @@ class Checker(Unifier, Reporter):
         self.table = ClassTable()
         self.generic: dict[str, list[str]] = generic or {}   # class -> its generic fields (generics.py)
         self.remote: set[str] = set()   # classes a Remote proxy names (proxies.proxied_classes)
-        self.recursive_fields: dict = {}
-        self.deep_instances: dict = {}   # id(MethodInfo) -> its one instance deep in outer sends (call_method)   # class -> field -> its first-pass type naming the class (generics.py)
+        self.recursive_fields: dict = {}   # class -> field -> its first-pass type naming the class (generics.py)
+        self.deep_instances: dict = {}   # id(MethodInfo) -> its one instance past UNFOLDINGS (call_method)
         self.level = 1
         self.outer_sends = False    # inside a method whose field sends may stay generic (C.OuterSend)
         self.types: dict[int, tuple] = {}
@@ -206,18 +217,13 @@ class Checker(Unifier, Reporter):
 
     def outer_instance(self, o, each):
         """One instantiation's copy of an outer send (`each` maps the scheme's variables), watched
-        on its receiver or fired now if the receiver's class is known.
-
-        Its firing, and what that queues, counts one more in `firing_depth` (call_method)."""
+        on its receiver or fired now if the receiver's class is known."""
         copy = o.send.copy(each)
-        depth = self.firing_depth + 1
         r = prune(copy.recv)
         if type(r) is TVar:
-            self.watch(r, copy)   # queued, when r is bound, at the depth of the firing that binds it
+            self.watch(r, copy)
         else:
-            saved, self.firing_depth = self.firing_depth, depth
             self.queue.append(copy)
-            self.firing_depth = saved
 
     def instance_of_outer(self, o):
         """A copy of a generalised outer send with fresh variables: the method's own check of it."""
@@ -783,12 +789,15 @@ class Checker(Unifier, Reporter):
         if t is None:  # an override of a universal selector, inferred in a later group
             return self.apply_sig(UNIVERSAL_SIGS[mi.decl.selector], recv, ats, node, arg_nodes, False, actor=actor)
         if mi.scheme is not None:
-            if self.firing_depth > OUTER_DEPTH:
-                # A send in a copy of an outer send calling its method again (`Tree >> values` sending
-                # `k values` to each of the field's elements, once the field is known to hold Trees):
-                # each instantiation copies the send again, without an end. Deep in such a chain, the
-                # calls of a method share one instance, as a recursive call within one method group
-                # shares its method's type.
+            unfolded = _unfolded(self.firing_chain, id(mi))
+            if self._draining:   # what the instance's sends queue, now or when bound, follows this call
+                self.firing_chain = (id(mi), self.firing_chain)
+            if unfolded >= UNFOLDINGS:
+                # A deferred send reaching the method again through the sends its own instances defer
+                # (`Tree >> values` sending `k values` to the field's elements, once the field is known to
+                # hold Trees): each instantiation copies the sends again, without an end. Past a few such
+                # unfoldings the method's calls share one instance, as a recursive call within one
+                # method group shares its method's type.
                 t = self.deep_instances.get(id(mi))
                 if t is None:
                     t = self.deep_instances[id(mi)] = self.instantiate(mi.scheme)

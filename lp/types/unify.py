@@ -21,20 +21,20 @@ class Clash:
 
 
 class WorkQueue:
-    """Constraints to fire, each with the outer-send depth of the firing that queued it: a chain of
-    firings (an outer send's copy calling its method again, infer.outer_instance) counts through every
-    constraint on its way, whatever its kind."""
+    """Constraints to fire, each with the chain of method instantiations whose firings led to its being
+    queued (a linked list, newest first: infer.call_method). Whatever kind each constraint on the way
+    is, the chain goes on through it."""
     __slots__ = ("items", "owner")
 
     def __init__(self, owner):
         self.items, self.owner = [], owner
 
     def append(self, c):
-        self.items.append((c, self.owner.firing_depth))
+        self.items.append((c, self.owner.firing_chain))
 
     def extend(self, cs):
-        d = self.owner.firing_depth
-        self.items.extend((c, d) for c in cs)
+        chain = self.owner.firing_chain
+        self.items.extend((c, chain) for c in cs)
 
     def pop(self):
         return self.items.pop()
@@ -50,7 +50,7 @@ class Unifier:
     def __init__(self):
         self.queue = WorkQueue(self)   # constraints whose watched variable got bound
         self._draining = False
-        self.firing_depth = 0   # how many outer-send copies led to the firing now (infer.outer_instance)
+        self.firing_chain = None   # the instantiations that led to the firing now (WorkQueue)
 
     # ---- levels -----------------------------------------------------------------
     def adjust(self, t, level, seen=None):
@@ -249,11 +249,11 @@ class Unifier:
         self._draining = True
         try:
             while self.queue:
-                c, self.firing_depth = self.queue.pop()
+                c, self.firing_chain = self.queue.pop()
                 c.fire(self)
         finally:
             self._draining = False
-            self.firing_depth = 0
+            self.firing_chain = None
 
 
 def proto_types(p):
