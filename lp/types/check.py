@@ -153,8 +153,10 @@ def _pass(first: Checker, generic, sources, program, items, modules):
     """One pass over methods and statements with `generic`'s fields as parameters; `sources` names the
     checker whose field types make a class's self-naming fields (generics.recursive_fields) when it is
     not the first pass's. Answers the checker and the generic classes found recursive."""
-    ck = Checker(first.parts, generic) if generic else first
-    if generic:
+    reuse = not generic and not first.stated   # the first pass's checker goes on to the statements once
+    ck = first if reuse else Checker(first.parts, generic)
+    ck.stated = True
+    if not reuse:
         ck.proxied = first.proxied
         ck.recursive_fields = recursive_fields(first, generic, sources)
         ck.guard(program, ck.declare, items)

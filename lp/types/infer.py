@@ -157,6 +157,7 @@ class Checker(Unifier, Reporter):
         self.remote: set[str] = set()   # classes a Remote proxy names (proxies.proxied_classes)
         self.recursive_fields: dict = {}   # class -> field -> its first-pass type naming the class (generics.py)
         self.deep_instances: dict = {}   # id(MethodInfo) -> its one instance past UNFOLDINGS (call_method)
+        self.stated = False   # the program's statements have been checked by this checker (check.py)
         self.level = 1
         self.outer_sends = False    # inside a method whose field sends may stay generic (C.OuterSend)
         self.types: dict[int, tuple] = {}

@@ -152,3 +152,22 @@ def test_a_method_recursing_through_a_field_of_its_own_class_checks_in_bounded_w
     result, text = check_source(src)
     assert all(d.title != "internal checker error" for d in result.diagnostics), text
     assert all(e in text for e in expected) and bool(result.errors) == bool(expected), text
+
+
+def test_a_pass_without_parameters_checks_the_statements_once_per_checker():
+    """The readings check.py compares may each end with no generic class: the first pass's checker
+    goes on to the statements only once; a second such pass is a checker of its own (else its
+    statements' diagnostics would be reported twice)."""
+    import importlib
+    from lp.syntax.parser import parse_text
+    from lp.types.infer import Checker
+    from lp.types.parts import assemble
+    check = importlib.import_module("lp.types.check")
+    program = parse_text("x := 1 + 'a'.\n", "test.lp")
+    first = Checker(assemble())
+    first.guard(program, first.declare, program.items)
+    first.guard(program, first.infer_methods)
+    one, _ = check._pass(first, {}, {}, program, program.items, [program])
+    two, _ = check._pass(first, {}, {}, program, program.items, [program])
+    assert one is first and two is not first
+    assert len(one.diagnostics) == len(two.diagnostics) == 1
