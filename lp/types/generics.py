@@ -146,20 +146,24 @@ def recursive_fields(first, generic, sources=None) -> dict:
 
 def names_class(t, name) -> bool:
     """Does type t name the class `name` (with or without parameters), and no actor protocol?"""
-    if t is None or isinstance(t, tuple):
-        return False
-    stack, seen, found = [t], set(), False
+    return t is not None and not isinstance(t, tuple) and bool(instances_of(t, name, protocols=False))
+
+
+def instances_of(t, name, protocols=True) -> list:
+    """The instance types of class `name` in t (not looking inside them); without `protocols`, none
+    when t holds an actor protocol (which a field template does not copy)."""
+    out, stack, seen = [], [t], set()
     while stack:
         x = prune(stack.pop())
         if type(x) is TCon and id(x) not in seen:
             seen.add(id(x))
             if x.name == name:
-                found = True
+                out.append(x)
             else:
                 stack.extend(x.args)
-        elif type(x) is not TCon and type(x) is not TVar:
-            return False   # an actor protocol: not copied
-    return found
+        elif not protocols and type(x) is not TCon and type(x) is not TVar:
+            return []
+    return out
 
 
 def own_template(info, t):

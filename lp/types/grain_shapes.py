@@ -17,7 +17,7 @@ classes have finite shapes; a generic class's instance is written where it occur
 """
 from __future__ import annotations
 
-from lp.types.generics import param_of
+from lp.types.generics import instances_of, param_of
 from lp.types.constraints import Numeric
 from lp.types.terms import TCon, TVar, prune
 
@@ -58,8 +58,8 @@ class _Shapes:
             if f not in info.params and not isinstance(t, tuple):
                 if f in info.templates:
                     t = self.ck.field_type(info, f, None, inst)
-                for inst in _instances(t, info.name):
-                    found.setdefault(self.arguments(inst), inst)
+                for held in instances_of(t, info.name):
+                    found.setdefault(self.arguments(held), held)
         return next(iter(found.values())) if len(found) == 1 else None
 
     def arguments(self, inst) -> str:
@@ -114,18 +114,6 @@ class _Shapes:
                 if self.user_class(sub) is not None:
                     self.want(sub)
         return "".join(f";{n}={d}" for n, d in sorted(self.nominal.items()))
-
-
-def _instances(t, name: str) -> list:
-    out, stack = [], [t]
-    while stack:
-        x = prune(stack.pop())
-        if type(x) is TCon:
-            if x.name == name:
-                out.append(x)
-            else:
-                stack.extend(x.args)
-    return out
 
 
 def state_shape(ck, t) -> str | None:
