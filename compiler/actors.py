@@ -7,7 +7,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from lp.compiler import prims
-from lp.compiler.codegen import REDUCTION, VAL, V, c64
+from lp.compiler.codegen import VAL, V, c64
 from lp.compiler.dynamic import trusted_read
 from lp.compiler.layout import CLASS_VALUE, I64, PTR
 from lp.compiler.prims import prim
@@ -262,22 +262,17 @@ BUDGET = 2000   # reductions in a turn (runtime/native/actors.c, the interpreter
 
 
 def thread_local(gv) -> None:
-    """The per-domain-thread globals (lpn_depth): actors.c saves and restores
+    """The per-domain-thread globals (lpn_depth, lpn_reductions): actors.c saves and restores
     them around every fiber switch."""
     gv.storage_class = "thread_local(localexec)"
 
 
 def spend_reduction(g, unwind) -> None:
-    """One reduction (a loop back-edge): past the turn's budget, yield; an actor killed meanwhile
-    comes back only to unwind (`unwind()` emits that path)."""
-    w = g.b.add(g.b.load(g.mod.depth), c64(REDUCTION))
-    g.b.store(w, g.mod.depth)
-    preempt_if_spent(g, w, unwind)
-
-
-def preempt_if_spent(g, w, unwind) -> None:
-    """w: lpn_depth just updated; its high half counts the reductions spent in this turn."""
-    with g.b.if_then(g.b.icmp_unsigned(">=", w, c64(BUDGET * REDUCTION)), likely=False):
+    """One reduction (a frame's entry, a loop back-edge): past the turn's budget, yield; an actor
+    killed meanwhile comes back only to unwind (`unwind()` emits that path)."""
+    spent = g.b.add(g.b.load(g.mod.reductions), c64(1))
+    g.b.store(spent, g.mod.reductions)
+    with g.b.if_then(g.b.icmp_unsigned(">=", spent, c64(BUDGET)), likely=False):
         k = g.b.call(g.mod.c("lpn_preempt"), [])
         with g.b.if_then(g.b.icmp_signed("!=", k, c64(0)), likely=False):
             unwind()

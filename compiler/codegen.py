@@ -21,11 +21,6 @@ VAL = ir.LiteralStructType([I64, I64])
 BLOCK_CAPS = 32      # offsetof(lpn_block, cap)
 INST_FIELDS = 16     # offsetof(lpn_inst, field)
 ARR_ITEMS = 16       # offsetof(lpn_arr, item)
-# lpn_depth (runtime/native/lpn.h): live LP frames in the low 32 bits, reductions spent in this
-# turn in the high 32 bits, so a frame's entry counts both with one add
-DEPTH_MASK = 0xFFFFFFFF
-REDUCTION = 1 << 32
-FRAME_AND_REDUCTION = REDUCTION + 1
 
 
 def fn_type(nargs: int) -> ir.FunctionType:
@@ -72,6 +67,7 @@ class FunctionGen:
         self.env: dict[int, V] = {}
         self.caps: dict[int, int] = {}
         self.block_ptr = None
+        self.depth = None         # the frame count this function's prologue stored
         self.home = None          # this method's Home token (a method some block `^`s from)
         self.last: set = set()    # reads that move their variable (compiler/lastuse.py)
         self.method = None        # (MethodDef, Variant) when this is a method's function
@@ -129,30 +125,31 @@ class FunctionGen:
         return self.kind in ("method", "block", "main")
 
     def prologue(self) -> None:
-        """Count this frame and spend a reduction with one update of `lpn_depth` (docs/native.md
+        """Count this frame in `lpn_depth` and spend a reduction in `lpn_reductions` (docs/native.md
         "Depth"): past --stack-limit, or below the fiber's stack floor, tail-call the function's
         cold path (compiler/deep.py): the same call on the actor's deep stack, or the stack
         overflow error answered to the caller, which records the frame of the send that
-        overflowed; past the turn's budget, yield (an actor killed meanwhile only unwinds)."""
-        from lp.compiler.actors import preempt_if_spent
-        from lp.compiler.deep import cold_path
-        w = self.b.add(self.b.load(self.mod.depth), c64(FRAME_AND_REDUCTION))
-        self.b.store(w, self.mod.depth)
-        depth = self.b.and_(w, c64(DEPTH_MASK))
-        sp = self.b.ptrtoint(self.b.call(self.mod.stacksave(), []), I64)
+        overflowed; past the turn's budget, yield (an actor killed meanwhile only unwinds).
+        The depth this frame counted is kept (`self.depth`): leaving stores it less one, so
+        no return reads lpn_depth back, which chained every call to the last one's store."""
+        from lp.compiler.actors import BUDGET
+        from lp.compiler.deep import cold_path, yield_path
+        depth = self.depth = self.b.add(self.b.load(self.mod.depth), c64(1))
+        self.b.store(depth, self.mod.depth)
+        sp = self.mod.stack_pointer(self.b)
         over = self.b.or_(self.b.icmp_unsigned(">", depth, self.b.load(self.mod.depth_limit)),
                           self.b.icmp_unsigned("<", sp, self.b.load(self.mod.stack_floor)))
         with self.b.if_then(over, likely=False):
             self.b.ret(self.b.call(cold_path(self), list(self.fn.args), tail="tail", cconv="tailcc"))
 
-        def killed():
-            self.drop_all()
-            self.ret(self.make(UNWIND, 0, I.UNKNOWN))
-        preempt_if_spent(self, w, killed)
+        spent = self.b.add(self.b.load(self.mod.reductions), c64(1))
+        self.b.store(spent, self.mod.reductions)
+        with self.b.if_then(self.b.icmp_unsigned(">=", spent, c64(BUDGET)), likely=False):
+            self.b.ret(self.b.call(yield_path(self), list(self.fn.args), tail="tail", cconv="tailcc"))
 
     def leave(self) -> None:
         if self.counts_depth():
-            self.b.store(self.b.sub(self.b.load(self.mod.depth), c64(1)), self.mod.depth)
+            self.b.store(self.b.sub(self.depth, c64(1)), self.mod.depth)
 
     def ret(self, v: V) -> None:
         self.leave()

@@ -4,7 +4,10 @@ which stay where they came in, so F keeps no more registers and no larger frame 
 answers the stack overflow error past the limit; below the floor it asks for the actor's deep stack
 (`lpn_stack_grow`: a spawned actor not on it yet) and makes the same call of F again there, through
 a packer per arity (`lpn.deep.N`) that puts the arguments in a frame of its own and has
-`lpn_deep_call` run F on the deep stack; else the same error."""
+`lpn_deep_call` run F on the deep stack; else the same error. Past the turn's reduction budget F
+tail-calls `F.yield`, which yields and then makes the same call of F again: with no path from
+either back into F's body, LLVM keeps the depth and reduction counts F stored in registers for
+the frames it inlines into F (docs/native.md "Depth")."""
 from __future__ import annotations
 
 from llvmlite import ir
@@ -61,7 +64,7 @@ def cold_path(g) -> ir.Function:
     g.owned (its arguments). A copy always inlined (compiler/variants.py) shares the stack pointer
     of the frame it is inlined in, whose own check passed, so its `.cold` never grows: taking its
     address for the packer would keep it out of line too (fib 37 took 40% longer)."""
-    from lp.compiler.codegen import DEPTH_MASK, FRAME_AND_REDUCTION, c64, counted
+    from lp.compiler.codegen import c64, counted
     mod, fn = g.mod, g.fn
     f = ir.Function(mod.module, fn.function_type, name=fn.name + ".cold")
     f.calling_convention = "tailcc"
@@ -71,7 +74,7 @@ def cold_path(g) -> ir.Function:
     own = {id(a): c for a, c in zip(fn.args, f.args)}
     b = ir.IRBuilder(f.append_basic_block())
     w = b.load(mod.depth)
-    deeper = b.icmp_unsigned(">", b.and_(w, c64(DEPTH_MASK)), b.load(mod.depth_limit))
+    deeper = b.icmp_unsigned(">", w, b.load(mod.depth_limit))
     overflow = f.append_basic_block("overflow")
     if "alwaysinline" in fn.attributes:
         b.branch(overflow)
@@ -83,7 +86,8 @@ def cold_path(g) -> ir.Function:
         grown = b.icmp_unsigned("!=", b.call(mod.c("lpn_stack_grow"), []), ir.Constant(I32, 0))
         b.cbranch(grown, deep, overflow)
         b.position_at_end(deep)
-        b.store(b.sub(b.load(mod.depth), c64(FRAME_AND_REDUCTION)), mod.depth)   # that call counts it
+        b.store(b.sub(w, c64(1)), mod.depth)   # that call counts it
+        b.store(b.sub(b.load(mod.reductions), c64(1)), mod.reductions)
         b.ret(b.call(_packer(mod, fn.function_type), [fn, *f.args]))
     b.position_at_end(overflow)
     b.call(mod.c("lpn_stack_overflow"), [])
@@ -92,4 +96,36 @@ def cold_path(g) -> ir.Function:
             b.call(mod.rt("drop"), [own.get(id(v.cls), v.cls), own.get(id(v.bits), v.bits)])
     b.store(b.sub(b.load(mod.depth), c64(1)), mod.depth)
     b.ret(ir.Constant(fn.function_type.return_type, [c64(UNWIND), c64(0)]))
+    return f
+
+
+def yield_path(g) -> ir.Function:
+    """`F.yield` for the function g is generating, whose prologue has counted its frame and a
+    reduction that reached the budget: uncount the frame, yield (`lpn_preempt`), then make the
+    same call again (an inlined copy's out-of-line method, the same frame). The reduction count is
+    left at -1, so the call's prologue makes it 0, where `lp run` starts the new turn. An actor
+    killed meanwhile drops the arguments and unwinds."""
+    from dataclasses import replace
+
+    from lp.compiler.codegen import c64, counted
+    mod, fn = g.mod, g.fn
+    again = fn
+    if g.method is not None and g.method[1].inline:
+        again = mod.method_fn(g.method[0], replace(g.method[1], inline=0))
+    f = ir.Function(mod.module, fn.function_type, name=fn.name + ".yield")
+    f.calling_convention = "tailcc"
+    f.linkage = "internal"
+    for a in ("nounwind", "noinline", "cold"):
+        f.attributes.add(a)
+    own = {id(a): c for a, c in zip(fn.args, f.args)}
+    b = ir.IRBuilder(f.append_basic_block())
+    b.store(b.sub(b.load(mod.depth), c64(1)), mod.depth)
+    killed = b.icmp_signed("!=", b.call(mod.c("lpn_preempt"), []), c64(0))
+    with b.if_then(killed, likely=False):
+        for v in reversed(g.owned):
+            if counted(v.ty):
+                b.call(mod.rt("drop"), [own.get(id(v.cls), v.cls), own.get(id(v.bits), v.bits)])
+        b.ret(ir.Constant(fn.function_type.return_type, [c64(UNWIND), c64(0)]))
+    b.store(c64(-1), mod.reductions)
+    b.ret(b.call(again, list(f.args), tail="tail", cconv="tailcc"))
     return f

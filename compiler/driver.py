@@ -17,6 +17,7 @@ def _target_machine(opt: int):
     import llvmlite.binding as llvm
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
+    llvm.initialize_native_asmparser()   # the stack pointer read (module.stack_pointer) is inline asm
     target = llvm.Target.from_default_triple()
     return llvm.get_default_triple(), target.create_target_machine(
         cpu="", features="", opt=opt, reloc="pic", codemodel="default")

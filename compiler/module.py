@@ -5,6 +5,8 @@ Methods are emitted on demand (a worklist), so only what main can reach is compi
 """
 from __future__ import annotations
 
+import platform
+
 import functools
 
 from llvmlite import ir
@@ -127,6 +129,9 @@ class ModuleGen:
         self.depth_limit = ir.GlobalVariable(self.module, I64, name="lpn_depth_limit")
         self.depth_limit.linkage = "external"
         actors.thread_local(self.depth)
+        self.reductions = ir.GlobalVariable(self.module, I64, name="lpn_reductions")
+        self.reductions.linkage = "external"
+        actors.thread_local(self.reductions)
         self.stack_floor = ir.GlobalVariable(self.module, I64, name="lpn_stack_floor")
         self.stack_floor.linkage = "external"
         actors.thread_local(self.stack_floor)
@@ -158,6 +163,15 @@ class ModuleGen:
             f = ir.Function(self.module, ir.FunctionType(ty, [I64, I64]), name=name)
             self.cfuncs[name] = f
         return f
+
+    def stack_pointer(self, b: ir.IRBuilder):
+        """The stack pointer as an i64, read with no side effect (x86-64: inline asm LLVM may
+        merge within one frame, where `llvm.stacksave` would keep every later load of
+        lpn_depth from reusing the value stored before it)."""
+        if platform.machine() in ("x86_64", "AMD64"):
+            asm = ir.InlineAsm(ir.FunctionType(I64, []), "mov %rsp, $0", "=r", side_effect=False)
+            return b.call(asm, [], attrs=("nounwind", "readnone"))
+        return b.ptrtoint(b.call(self.stacksave(), []), I64)
 
     def stacksave(self) -> ir.Function:
         f = self.cfuncs.get("llvm.stacksave.p0")

@@ -31,7 +31,8 @@ typedef struct { lpn_foreign f; lprt_actor *a; uint64_t id; } actor_ref;
 typedef struct nactor {   /* its runtime actor and id: ref.a, ref.id */
     actor_ref ref;               /* its Actor value; a count of 0: no value refers to it */
     lpn_ctx cx;                  /* saved while the fiber is switched out */
-    uint64_t depth;              /* lpn_depth: frames and reductions spent */
+    uint64_t depth;              /* lpn_depth */
+    uint64_t reductions;         /* lpn_reductions */
     uint64_t floor;              /* lpn_stack_floor */
     lpn_value block;             /* the spawned block, until it runs */
     int is_main;
@@ -87,7 +88,7 @@ static void killed(nactor *s) {
     lpn_signalled(LPN_NIL_VALUE);
 }
 
-/* This thread's lpn_cx, lpn_depth and lpn_stack_floor. A fiber may resume on another domain
+/* This thread's lpn_cx, lpn_depth, lpn_reductions and lpn_stack_floor. A fiber may resume on another domain
    thread, and C compilers keep a thread-local's address across calls (to them the thread pointer
    never changes), so code running after a switch, or after LP code that may switch, reaches them
    through these. */
@@ -99,6 +100,10 @@ __attribute__((noinline)) static uint64_t *depth_here(void) {
     __asm__ volatile("");
     return &lpn_depth;
 }
+__attribute__((noinline)) static uint64_t *reductions_here(void) {
+    __asm__ volatile("");
+    return &lpn_reductions;
+}
 __attribute__((noinline)) static uint64_t *floor_here(void) {
     __asm__ volatile("");
     return &lpn_stack_floor;
@@ -107,6 +112,7 @@ __attribute__((noinline)) static uint64_t *floor_here(void) {
 static void tls_save(nactor *s) {
     s->cx = lpn_cx;
     s->depth = lpn_depth;
+    s->reductions = lpn_reductions;
     s->floor = lpn_stack_floor;
 }
 
@@ -114,6 +120,7 @@ static void tls_restore(nactor *s) {
     *cx_here() = s->cx;
     memset(&s->cx, 0, sizeof s->cx);   /* the running context owns its trace again */
     *depth_here() = s->depth;
+    *reductions_here() = s->reductions;
     *floor_here() = s->floor;
 }
 
@@ -160,7 +167,7 @@ void lpn_actor_set_grain(void *grain, void (*free_fn)(void *)) {
 }
 
 int64_t lpn_preempt(void) {
-    lpn_depth &= LPN_DEPTH_MASK;   /* a new turn: no reductions spent */
+    lpn_reductions = 0;   /* a new turn: no reductions spent */
     nactor *s = self_state();
     if (!s) return 0;
     tls_save(s);
@@ -580,6 +587,7 @@ static void actor_fiber(lprt_actor *self, void *ud) {
     nactor *s = ud;
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
+    lpn_reductions = 0;
     lpn_stack_floor_set(ACTOR_STACK);
     lpn_value blk = s->block;
     s->block = LPN_NIL_VALUE;
@@ -1180,6 +1188,7 @@ static void main_fiber(lprt_actor *self, void *ud) {
     (void)self;
     memset(&lpn_cx, 0, sizeof lpn_cx);
     lpn_depth = 0;
+    lpn_reductions = 0;
     lpn_stack_floor_set(main_stack_bytes);
     main_result = program_main();
     lpn_ctx *cx = cx_here();

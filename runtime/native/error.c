@@ -9,6 +9,7 @@
 
 __thread lpn_ctx lpn_cx;
 __thread uint64_t lpn_depth = 0;
+__thread uint64_t lpn_reductions = 0;
 __thread uint64_t lpn_stack_floor = 0;
 int64_t lpn_depth_limit = 200000;
 
@@ -98,7 +99,7 @@ lpn_value lpn_dynamic_items(lpn_value v, const uint64_t *ids, uint64_t n, const 
 }
 
 lpn_value lpn_stack_overflow(void) {
-    int64_t depth = (int64_t)(lpn_depth & LPN_DEPTH_MASK);
+    int64_t depth = (int64_t)lpn_depth;
     if (depth <= lpn_depth_limit && !lpn_stack_large())   /* a deep stack could not be mapped */
         return lpn_raise("stack overflow: this actor's stack is full after %lld nested calls (%d KiB: no memory "
                          "for a larger one)", (long long)depth, LPN_ACTOR_STACK_KIB);

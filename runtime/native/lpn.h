@@ -133,12 +133,13 @@ typedef struct lpn_ctx {
     uint64_t caught;          /* the last error lpn_catch answered (its bits, only compared) */
     int64_t caught_site;      /* the site it was raised at, -1 when unknown */
 } lpn_ctx;
-/* The running actor's frame and reduction count (per domain thread; actors.c saves and restores
-   it with lpn_cx around every switch): the low 32 bits are the nested non-tail LP calls, the high
-   32 bits the reductions spent in this turn (method and block entries, loop back-edges), so the
-   generated prologue counts both with one add (docs/native.md "Depth"). */
+/* The running actor's nested non-tail LP calls and the reductions it spent in this turn (method
+   and block entries, loop back-edges), per domain thread; actors.c saves and restores both with
+   lpn_cx around every switch. Two words, not one: a frame's epilogue stores the depth its prologue
+   read, with no load, and only the reduction count is read and written at every entry
+   (docs/native.md "Depth"). */
 extern __thread uint64_t lpn_depth;
-#define LPN_DEPTH_MASK 0xFFFFFFFFu
+extern __thread uint64_t lpn_reductions;
 extern int64_t lpn_depth_limit;   /* --stack-limit, at most LPN_MAX_STACK_LIMIT */
 #define LPN_MAX_STACK_LIMIT 1000000000
 /* the lowest stack address an LP prologue may start at (0: no check): set from the fiber's stack at
