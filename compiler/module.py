@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import platform
 
+import dataclasses
 import functools
 
 from llvmlite import ir
 
-from lp.compiler import actors, net, observe, prims, remote, storage
+from lp.compiler import actors, net, observe, prims, pure, remote, storage
 from lp.compiler.codegen import VAL, FunctionGen, V, c64, fn_type
 from lp.compiler.dynamic import check_params, makes_dynamic
 from lp.compiler.lastuse import LastUses
@@ -124,6 +125,7 @@ class ModuleGen:
         self.wants_perform = False   # the program sends `Remote perform:on:withArguments:`
         self.makes_dynamic = makes_dynamic(prog)   # compiler/dynamic.py
         self.nblocks = 0
+        self.fast_fns: dict = {}
         self.depth = ir.GlobalVariable(self.module, I64, name="lpn_depth")
         self.depth.linkage = "external"
         self.depth_limit = ir.GlobalVariable(self.module, I64, name="lpn_depth_limit")
@@ -366,8 +368,19 @@ class ModuleGen:
             out.append(g.push(V(f.args[2 * k], f.args[2 * k + 1], ty)))
         return out
 
+    @functools.cached_property
+    def pure(self) -> set:
+        """The pure Integer methods (compiler/pure.py)."""
+        return pure.pure_methods(self)
+
+    def emit_fast(self, x, f) -> None:
+        pure.FastGen(self, *x, f).run()
+
     def emit_method(self, x, f) -> None:
         md, variant = x
+        if md in self.pure and not variant.exact and not variant.inline:
+            exact = self.method_fn(md, dataclasses.replace(variant, exact=True))
+            return pure.emit_entry(self, md, exact, f)
         g = FunctionGen(self, f, "method", md.name, md.class_side, md.class_name)
         g.method = (md, variant)
         vs = self.params(g, f, [md.self_var.type] + variant.param_types(md))

@@ -24,11 +24,12 @@ UNROLL = 2
 class Variant:
     args: tuple[str | None, ...] = ()   # per parameter: the scalar class callers prove, or None
     inline: int = 0                      # >0: an unrolled copy of a self-recursive method
+    exact: bool = False                  # a pure method's exact function (compiler/pure.py)
 
     @property
     def suffix(self) -> str:
         s = f"<{','.join(a or '_' for a in self.args)}>" if self.args else ""
-        return s + (f".unrolled{self.inline}" if self.inline else "")
+        return s + (f".unrolled{self.inline}" if self.inline else "") + (".exact" if self.exact else "")
 
     def param_types(self, md: I.MethodDef) -> list[I.Ty]:
         if not self.args:
@@ -53,8 +54,10 @@ def choose(g, md: I.MethodDef, args, tail: bool) -> Variant:
     """The copy of md a direct call from the function g makes with these argument values."""
     spec = tuple(kind(a.ty) if p.type.var is not None and kind(a.ty) in SCALARS else None
                  for p, a in zip(md.params, args))
-    v = Variant(spec if any(spec) else ())
     here = g.method
+    # an exact function calls exact functions: a call that gave up the fast copy stays exact below
+    exact = here is not None and here[1].exact and md in g.mod.pure
+    v = Variant(spec if any(spec) else (), exact=exact)
     if here is not None and here[0] is md and here[1].args == v.args and not tail and g.home is None:
-        return Variant(v.args, (here[1].inline + 1) % (UNROLL + 1))
+        return Variant(v.args, (here[1].inline + 1) % (UNROLL + 1), exact)
     return v
