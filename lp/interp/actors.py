@@ -608,11 +608,13 @@ def _future(p, pr):
 
 # ---- running a program
 
-def run_program(interp, main, domains=None, seed=None, faults=None, fault_rate=1, prelude=()) -> int:
+def run_program(interp, main, domains=None, seed=None, faults=None, fault_rate=1, prelude=(),
+                time_limit=None) -> int:
     """Run the main program's statements as the main actor (in deterministic mode with a seed),
-    after the `prelude` statements (`--observe`'s); answers the process exit status."""
+    after the `prelude` statements (`--observe`'s); answers the process exit status. With a
+    time_limit, see run_main_code."""
     code = interp.compiler.main(list(prelude) + list(main.statements), main.span)
-    status, proc, st = run_main_code(interp, code, domains, seed, faults, fault_rate)
+    status, proc, st = run_main_code(interp, code, domains, seed, faults, fault_rate, time_limit)
     if status == rt.EDEADLOCK:
         return 1
     if proc.error is not None:

@@ -214,6 +214,7 @@ class Interpreter:
                     pass
 
     # ---- running
-    def run_main(self, main: A.Program, domains=None, seed=None, faults=None, fault_rate=1, prelude=()) -> int:
+    def run_main(self, main: A.Program, domains=None, seed=None, faults=None, fault_rate=1, prelude=(),
+                 time_limit=None) -> int:
         from lp.interp.actors import run_program
-        return run_program(self, main, domains, seed, faults, fault_rate, prelude)
+        return run_program(self, main, domains, seed, faults, fault_rate, prelude, time_limit)

@@ -21,11 +21,12 @@ SEEDS = [pytest.param(s, id=f"seed{s}") for s in (1, 2, 3, 4)]
 
 
 def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, stack_limit: int = 200_000,
-               check: bool = True, seed: int | None = None, oracle: bool = False):
+               check: bool = True, seed: int | None = None, oracle: bool = False, time_limit: float | None = None):
     """(exit status, stdout, stderr) of running `src` as a program file, type-checked first as
     `lp run` does (check=False is `lp run --no-check`, for run-time checks the checker would refuse);
     with a seed, in deterministic mode as `lp run --seed` (domains is then 1); with the oracle, every
-    send the checker typed with a class is checked to answer one (lp/interp/type_oracle.py)."""
+    send the checker typed with a class is checked to answer one (lp/interp/type_oracle.py); with a
+    time_limit (seconds), the main actor is killed then (the status answered is the run's)."""
     f = tmp_path / "prog.lp"
     f.write_text(src)
     sources = SourceMap()
@@ -42,7 +43,7 @@ def run_source(src: str, tmp_path: Path, domains: int = 2, quiet: bool = False, 
         if oracle:
             type_oracle.install(interp, result.types, result.discarded)
         interp.load(imports + [main])
-        status = interp.run_main(main, domains, seed=seed)
+        status = interp.run_main(main, domains, seed=seed, time_limit=time_limit)
     except LPError as e:
         return 1, out.getvalue(), render_all(e.diagnostics, sources)
     return status, out.getvalue(), err.getvalue()

@@ -25,13 +25,19 @@ TYPE_ERRORS = re.compile(
     r"only an actor can receive|Actor spawn: takes a block|expects a table of|type oracle: ")
 
 
+RUN_SECONDS = 20
+
+
 def outcome(src: str) -> tuple[str, str]:
     """('rejected' | 'ok' | 'unsound', detail)."""
     result, text = check_source(src, "prog.lp")
     if result.diagnostics:
         return "rejected", text
     with tempfile.TemporaryDirectory() as d:
-        status, out, err = run_source(src, Path(d), domains=1, quiet=True, stack_limit=2000, oracle=True)
+        # a generated program may loop for ever (a whileTrue: whose condition never changes): the
+        # run is stopped, and whatever it printed until then is classified as any other run's
+        status, out, err = run_source(src, Path(d), domains=1, quiet=True, stack_limit=2000, oracle=True,
+                                      time_limit=RUN_SECONDS)
     m = TYPE_ERRORS.search(err)
     if m:
         return "unsound", err
