@@ -59,19 +59,34 @@ def _packer(mod, fnty: ir.FunctionType) -> ir.Function:
     return f
 
 
+def _beside(g, suffix: str) -> ir.Function:
+    """A cold function with the prototype of the one g is generating (which tail-calls it with its
+    own arguments), named after it."""
+    f = ir.Function(g.mod.module, g.fn.function_type, name=g.fn.name + suffix)
+    f.calling_convention = "tailcc"
+    f.linkage = "internal"
+    for a in ("nounwind", "noinline", "cold"):
+        f.attributes.add(a)
+    return f
+
+
+def _drop_arguments(b: ir.IRBuilder, g, f: ir.Function) -> None:
+    """Drop what g's prologue owned (its arguments), as f received them."""
+    from lp.compiler.codegen import counted
+    own = {id(a): c for a, c in zip(g.fn.args, f.args)}
+    for v in reversed(g.owned):
+        if counted(v.ty):
+            b.call(g.mod.rt("drop"), [own.get(id(v.cls), v.cls), own.get(id(v.bits), v.bits)])
+
+
 def cold_path(g) -> ir.Function:
     """`F.cold` for the function g is generating, whose prologue has counted its frame and owns
     g.owned (its arguments). A copy always inlined (compiler/variants.py) shares the stack pointer
     of the frame it is inlined in, whose own check passed, so its `.cold` never grows: taking its
     address for the packer would keep it out of line too (fib 37 took 40% longer)."""
-    from lp.compiler.codegen import c64, counted
+    from lp.compiler.codegen import c64
     mod, fn = g.mod, g.fn
-    f = ir.Function(mod.module, fn.function_type, name=fn.name + ".cold")
-    f.calling_convention = "tailcc"
-    f.linkage = "internal"
-    for a in ("nounwind", "noinline", "cold"):
-        f.attributes.add(a)
-    own = {id(a): c for a, c in zip(fn.args, f.args)}
+    f = _beside(g, ".cold")
     b = ir.IRBuilder(f.append_basic_block())
     w = b.load(mod.depth)
     deeper = b.icmp_unsigned(">", w, b.load(mod.depth_limit))
@@ -91,9 +106,7 @@ def cold_path(g) -> ir.Function:
         b.ret(b.call(_packer(mod, fn.function_type), [fn, *f.args]))
     b.position_at_end(overflow)
     b.call(mod.c("lpn_stack_overflow"), [])
-    for v in reversed(g.owned):
-        if counted(v.ty):
-            b.call(mod.rt("drop"), [own.get(id(v.cls), v.cls), own.get(id(v.bits), v.bits)])
+    _drop_arguments(b, g, f)
     b.store(b.sub(b.load(mod.depth), c64(1)), mod.depth)
     b.ret(ir.Constant(fn.function_type.return_type, [c64(UNWIND), c64(0)]))
     return f
@@ -107,24 +120,17 @@ def yield_path(g) -> ir.Function:
     killed meanwhile drops the arguments and unwinds."""
     from dataclasses import replace
 
-    from lp.compiler.codegen import c64, counted
+    from lp.compiler.codegen import c64
     mod, fn = g.mod, g.fn
     again = fn
     if g.method is not None and g.method[1].inline:
         again = mod.method_fn(g.method[0], replace(g.method[1], inline=0))
-    f = ir.Function(mod.module, fn.function_type, name=fn.name + ".yield")
-    f.calling_convention = "tailcc"
-    f.linkage = "internal"
-    for a in ("nounwind", "noinline", "cold"):
-        f.attributes.add(a)
-    own = {id(a): c for a, c in zip(fn.args, f.args)}
+    f = _beside(g, ".yield")
     b = ir.IRBuilder(f.append_basic_block())
     b.store(b.sub(b.load(mod.depth), c64(1)), mod.depth)
     killed = b.icmp_signed("!=", b.call(mod.c("lpn_preempt"), []), c64(0))
     with b.if_then(killed, likely=False):
-        for v in reversed(g.owned):
-            if counted(v.ty):
-                b.call(mod.rt("drop"), [own.get(id(v.cls), v.cls), own.get(id(v.bits), v.bits)])
+        _drop_arguments(b, g, f)
         b.ret(ir.Constant(fn.function_type.return_type, [c64(UNWIND), c64(0)]))
     b.store(c64(-1), mod.reductions)
     b.ret(b.call(again, list(f.args), tail="tail", cconv="tailcc"))
