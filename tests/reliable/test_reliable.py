@@ -59,6 +59,23 @@ node quiet.
 (node pending: 'Box/a') printNl.
 """
 
+# A result letter for another call under the same id (the call the receiver took with it before):
+# its op and input are not this call's, so the call goes on and gets its own result.
+OTHER_RESULT = """
+Import module: #Reliable.
+ReliableHandler subclass: #Box.
+Box >> put: run = Step none complete: run ref with: 'put ' , run input.
+Box >> ask: run = Step none call: 'Box/b' op: #put: input: 'pear' then: #done: for: run ref.
+Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
+node := ((ReliableServers dir: '{dir}') serve: Box new) start.
+node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+other := Letter fields: {{ seq: 0. kind: 'result'. from: 'Box/b'. to: 'Box/a'. id: 'Box/a#1'. op: 'put:'. input: 'apple'. outcome: 'completed'. result: 'put apple'. lane: 'Box/a' }}.
+(node deliver: other) outcome printNl.
+(node when: 'Box/a' id: 'r1') printNl.
+node quiet.
+(node pending: 'Box/a') printNl.
+"""
+
 
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
@@ -78,6 +95,14 @@ def test_a_repeated_call_answers_the_recorded_run_and_runs_nothing_again(box):
 
 def test_the_same_id_with_another_input_is_a_conflict(box):
     assert box[1][2] == "'conflict'"
+
+
+def test_a_result_of_another_call_with_the_same_id_is_not_taken(tmp_path):
+    rc, out, err = run(OTHER_RESULT.format(dir=tmp_path / "data"), tmp_path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines()[1:] == [
+        "RunView(status: 'completed', outcome: 'completed', result: 'put pear')",
+        "Dictionary('runs' -> 0, 'calls' -> 0, 'timers' -> 0, 'letters' -> 0)"]
 
 
 def test_a_call_whose_id_the_receiver_took_for_another_fails_at_its_caller(tmp_path):
