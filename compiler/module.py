@@ -5,10 +5,9 @@ Methods are emitted on demand (a worklist), so only what main can reach is compi
 """
 from __future__ import annotations
 
-import platform
-
 import dataclasses
 import functools
+import platform
 
 from llvmlite import ir
 

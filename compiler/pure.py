@@ -31,8 +31,6 @@ from llvmlite import ir
 from lp.compiler.codegen import VAL, c64, kind
 from lp.compiler.layout import I64, UNWIND
 from lp.compiler.variants import UNROLL
-
-FAST_UNROLL = UNROLL
 from lp.ir import nodes as I
 
 INT_CLS = 2
@@ -268,7 +266,7 @@ class FastGen:
         b = self.b
         if isinstance(e, I.Let):
             self.stmt(e)
-            return self.answer(self.value(I.Ref(e.var, e.var.type)))
+            return self.answer(self.env[e.var.id])
         if isinstance(e, I.If):
             cond = self.value(e.cond)
             then_bb, else_bb = self.f.append_basic_block("then"), self.f.append_basic_block("else")
@@ -286,13 +284,13 @@ class FastGen:
             self.env = saved
             return None
         if isinstance(e, I.Send) and self.is_self_send(e):
-            return self.jump(self.args_of(e), self.d, self.acc)
+            return self.jump(self.args_of(e, self.md), self.d, self.acc)
         if isinstance(e, I.Send) and e.selector == "+" and primitive(self.mod, e):
             left, right = e.receiver, e.args[0]
             for term, call in ((left, right), (right, left)):
                 if isinstance(call, I.Send) and self.is_self_send(call):
                     t = self.value(term)
-                    args = self.args_of(call)
+                    args = self.args_of(call, self.md)
                     return self.jump(args, b.add(self.d, c64(1)), self.accumulate(t))
         return self.answer(self.value(e))
 
@@ -320,9 +318,8 @@ class FastGen:
     def is_self_send(self, e: I.Send) -> bool:
         return e.super_from is None and callee(self.mod, e, self.md) is self.md
 
-    def args_of(self, e: I.Send, md: I.MethodDef | None = None) -> list:
+    def args_of(self, e: I.Send, md: I.MethodDef) -> list:
         """The unboxed receiver (an instance-side callee's) and arguments of a send to md."""
-        md = md or self.md
         recv = [] if md.class_side else [self.value(e.receiver)]
         return recv + [self.value(a) for a in e.args]
 
@@ -377,7 +374,7 @@ class FastGen:
                 return b.icmp_signed(COMPARE[op], x, y)
             md = callee(self.mod, e, self.md)
             args = self.args_of(e, md)
-            level = (self.level + 1) % (FAST_UNROLL + 1) if md is self.md else 0
+            level = (self.level + 1) % (UNROLL + 1) if md is self.md else 0
             r = b.call(fast_fn(self.mod, md, level), [b.add(self.d, c64(1)), self.r, *args], cconv="fastcc")
             spent = b.extract_value(r, 1)
             with b.if_then(b.icmp_signed("<", spent, c64(0)), likely=False):

@@ -36,3 +36,4 @@ def test_pure_methods_get_a_fast_copy_and_others_do_not(tmp_path):
     fast = set(re.findall(r'define internal fastcc \{ i64, i64 \} @"lp\.fast\.([^".]+)"', ll))
     # `inner`'s `^` leaves the method from inside a value: not in the pure subset
     assert fast == {"Integer >> fib", "Integer >> down", "Integer >> viaFib", "Integer >> early"}
+    assert '@"lp.fast.Integer >> fib.unrolled1"' in ll and '@"lp.fast.Integer >> fib.unrolled2"' in ll

@@ -44,37 +44,31 @@ node quiet.
 (node pending: 'Box/caller') printNl.
 """
 
-CONFLICT = """
+# Box/a asks Box/b to put 'pear' (run r1); each scenario adds what happens before and after the
+# root run starts, and prints r1's run and what is still pending.
+ASKING = """
 Import module: #Reliable.
 ReliableHandler subclass: #Box.
 Box >> put: run = Step none complete: run ref with: 'put ' , run input.
 Box >> ask: run = Step none call: 'Box/b' op: #put: input: 'pear' then: #done: for: run ref.
 Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
 node := ((ReliableServers dir: '{dir}') serve: Box new) start.
-letter := Letter fields: {{ seq: 0. kind: 'call'. from: 'Box/a'. to: 'Box/b'. id: 'Box/a#1'. op: 'put:'. input: 'apple'. outcome: ''. result: ''. lane: 'Box/b' }}.
-(node deliver: letter) outcome printNl.
+BEFORE
 node root: 'Box/a' op: #ask: input: '' id: 'r1'.
+AFTER
 (node when: 'Box/a' id: 'r1') printNl.
 node quiet.
 (node pending: 'Box/a') printNl.
 """
 
+# Box/b took the id Box/a's call will have (Box/a#1) for another call first.
+CONFLICT = ASKING.replace("BEFORE", """letter := Letter fields: {{ seq: 0. kind: 'call'. from: 'Box/a'. to: 'Box/b'. id: 'Box/a#1'. op: 'put:'. input: 'apple'. outcome: ''. result: ''. lane: 'Box/b' }}.
+(node deliver: letter) outcome printNl.""").replace("AFTER\n", "")
+
 # A result letter for another call under the same id (the call the receiver took with it before):
 # its op and input are not this call's, so the call goes on and gets its own result.
-OTHER_RESULT = """
-Import module: #Reliable.
-ReliableHandler subclass: #Box.
-Box >> put: run = Step none complete: run ref with: 'put ' , run input.
-Box >> ask: run = Step none call: 'Box/b' op: #put: input: 'pear' then: #done: for: run ref.
-Box >> done: call = Step none settle: call by outcome: call outcome result: call result.
-node := ((ReliableServers dir: '{dir}') serve: Box new) start.
-node root: 'Box/a' op: #ask: input: '' id: 'r1'.
-other := Letter fields: {{ seq: 0. kind: 'result'. from: 'Box/b'. to: 'Box/a'. id: 'Box/a#1'. op: 'put:'. input: 'apple'. outcome: 'completed'. result: 'put apple'. lane: 'Box/a' }}.
-(node deliver: other) outcome printNl.
-(node when: 'Box/a' id: 'r1') printNl.
-node quiet.
-(node pending: 'Box/a') printNl.
-"""
+OTHER_RESULT = ASKING.replace("BEFORE\n", "").replace("AFTER", """other := Letter fields: {{ seq: 0. kind: 'result'. from: 'Box/b'. to: 'Box/a'. id: 'Box/a#1'. op: 'put:'. input: 'apple'. outcome: 'completed'. result: 'put apple'. lane: 'Box/a' }}.
+(node deliver: other) outcome printNl.""")
 
 
 @pytest.fixture(scope="module")
