@@ -14,12 +14,21 @@ that no subclass overrides. Such a method has three functions:
   overflow, a frame past --stack-limit, the stack pointer below the fiber's floor) or KILLED
   (killed while yielding: unwind). Both counts stay in registers; F loads `lpn_reductions`
   before and stores it after. Frames and reductions are counted as the exact function counts
-  them, so the fast copy yields at the same points.
+  them.
   A self-send in tail position is a jump; `A + (self-send)` in tail position adds A to an
   accumulator and jumps, one frame deeper (the self-send was not a tail call): the loop gcc makes
   of `fib`. Added in that order, the sums differ from the exact order's, so the accumulator is
   used only while every term is >= 0, where both orders overflow exactly when the total does:
   a negative term gives up (the last term, the innermost answer, only after a non-zero sum).
+- the nest `lp.fast.F.nest1` .. `nestL`, inlined into lp.fast.F: level k's self-sends call
+  level k + 1, level L's call lp.fast.F, so one call of lp.fast.F runs up to L levels of the
+  recursion as straight code (gcc's recursive inlining; L up to 6, fewer when the method has
+  many self-sends: levels()). The nest checks nothing per frame: lp.fast.F enters it only when
+  its deepest frame is within --stack-limit (else it calls itself), and it counts reductions
+  but checks the budget only where a call returns, with the check for GIVE_UP and KILLED (one
+  unsigned compare). Between two checks run only the frames of one descent through the nest,
+  so a turn may end up to L reductions after the exact function's would. Overflows give up as
+  in lp.fast.F.
 
 Giving up re-runs the whole call exactly: nothing the fast copy did can be seen (no output, no
 allocation), so the exact run prints what `lp run` prints, at the cost of the time spent.
@@ -30,7 +39,6 @@ from llvmlite import ir
 
 from lp.compiler.codegen import VAL, c64, kind
 from lp.compiler.layout import I64, UNWIND
-from lp.compiler.variants import UNROLL
 from lp.ir import nodes as I
 
 INT_CLS = 2
@@ -39,6 +47,7 @@ COMPARE = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "==", "~=": "!="}
 GIVE_UP, KILLED = -1, -2
 I1 = ir.IntType(1)
 FAST = ir.LiteralStructType([I64, I64])
+MAX_LEVELS, NEST_CALLS = 6, 64
 
 
 def _int(e) -> bool:
@@ -50,7 +59,7 @@ class _Scan:
     sends to, which must be pure too."""
 
     def __init__(self, mod, md: I.MethodDef):
-        self.mod, self.md, self.calls = mod, md, set()
+        self.mod, self.md, self.calls, self.self_sends = mod, md, set(), 0
 
     def method(self) -> bool:
         md = self.md
@@ -101,6 +110,7 @@ class _Scan:
         if md is None or not all(_int(a) and self.expr(a) for a in e.args):
             return False
         self.calls.add(md)
+        self.self_sends += md is self.md
         return md.class_side or self.expr(e.receiver)
 
 
@@ -134,8 +144,9 @@ def callee(mod, e: I.Send, within: I.MethodDef) -> I.MethodDef | None:
     return t[0][1]
 
 
-def pure_methods(mod) -> set:
-    """The program's pure methods (by identity): the candidates whose callees are all pure."""
+def pure_methods(mod) -> dict:
+    """The program's pure methods (by identity): the candidates whose callees are all pure, each
+    with the levels of its nest (levels())."""
     scans = {}
     for md in mod.prog.methods.values():
         s = _Scan(mod, md)
@@ -148,7 +159,16 @@ def pure_methods(mod) -> set:
             if not scans[md].calls <= scans.keys():
                 del scans[md]
                 changed = True
-    return set(scans)
+    return {md: levels(scan.self_sends) for md, scan in scans.items()}
+
+
+def levels(self_sends: int) -> int:
+    """How many levels a nest unrolls: the most (up to MAX_LEVELS) that keep the calls of the
+    fast copy in one nest, self_sends ** levels, within NEST_CALLS."""
+    n = 0
+    while self_sends and n < MAX_LEVELS and self_sends ** (n + 1) <= NEST_CALLS:
+        n += 1
+    return n
 
 
 # ---- F: the fast copy, else the exact function ---------------------------------------------
@@ -183,14 +203,13 @@ def emit_entry(mod, md: I.MethodDef, exact: ir.Function, f: ir.Function) -> None
 
 
 def fast_fn(mod, md: I.MethodDef, level: int = 0) -> ir.Function:
-    """The fast copy of md; level k > 0 is a copy always inlined, which its non-tail self-sends
-    call at level k + 1 (the last level calls level 0), so LLVM unrolls the recursion as
-    compiler/variants.py does for exact functions."""
+    """The fast copy of md (level 0), or level k of its nest: a copy always inlined, which its
+    self-sends call at level k + 1 (the last level calls level 0)."""
     f = mod.fast_fns.get((md, level))
     if f is None:
         n = len(md.params) + (0 if md.class_side else 1)
         f = ir.Function(mod.module, ir.FunctionType(FAST, [I64] * (2 + n)),
-                        name=f"lp.fast.{md.name}" + (f".unrolled{level}" if level else ""))
+                        name=f"lp.fast.{md.name}" + (f".nest{level}" if level else ""))
         f.linkage = "internal"
         f.calling_convention = "fastcc"
         f.attributes.add("nounwind")
@@ -202,17 +221,28 @@ def fast_fn(mod, md: I.MethodDef, level: int = 0) -> ir.Function:
 
 
 class FastGen:
-    """The body of lp.fast.F: a loop whose header is a frame's entry."""
+    """The body of lp.fast.F (a loop whose header is a frame's entry), or of a level of its nest
+    (straight code, which neither checks nor loops)."""
 
     def __init__(self, mod, md: I.MethodDef, level: int, f: ir.Function):
-        from lp.compiler.actors import BUDGET
         self.mod, self.md, self.level, self.f = mod, md, level, f
+        self.levels = mod.pure[md]
         b = self.b = ir.IRBuilder(f.append_basic_block("entry"))
         self.give_up_bb = f.append_basic_block("give_up")
         b.position_at_end(self.give_up_bb)
         b.ret(ir.Constant(FAST, [c64(0), c64(GIVE_UP)]))
         b.position_at_end(f.blocks[0])
         self.params = ([] if md.class_side else [md.self_var]) + list(md.params)
+        if level:
+            self.d, self.r, self.acc, vals = f.args[0], b.add(f.args[1], c64(1)), c64(0), f.args[2:]
+        else:
+            vals = self.loop_header()
+        self.env = {p.id: v for p, v in zip(self.params, vals)}
+
+    def loop_header(self) -> list:
+        """Level 0's entry and the header its jumps go to: the frame's checks and count."""
+        from lp.compiler.actors import BUDGET
+        b, f, mod = self.b, self.f, self.mod
         # the stack grows only at a call (a jump to the header reuses the frame): checked once
         self.give_up_if(b.icmp_unsigned("<", mod.stack_pointer(b), b.load(mod.stack_floor)))
         self.limit = b.load(mod.depth_limit)
@@ -222,11 +252,11 @@ class FastGen:
         b.position_at_end(header)
         self.d = b.phi(I64)
         self.r_in = b.phi(I64)
-        self.vals = [b.phi(I64) for _ in self.params]
+        vals = self.vals = [b.phi(I64) for _ in self.params]
         self.acc = b.phi(I64)
         self.d.add_incoming(f.args[0], entry)
         self.r_in.add_incoming(f.args[1], entry)
-        for p, a in zip(self.vals, f.args[2:]):
+        for p, a in zip(vals, f.args[2:]):
             p.add_incoming(a, entry)
         self.acc.add_incoming(c64(0), entry)
         self.give_up_if(b.icmp_unsigned(">", self.d, self.limit))
@@ -235,16 +265,13 @@ class FastGen:
         yield_bb, go_on = f.append_basic_block("yield"), f.append_basic_block("counted")
         b.cbranch(b.icmp_signed(">=", spent, c64(BUDGET)), yield_bb, go_on).set_weights([1, 1 << 20])
         b.position_at_end(yield_bb)
-        k = b.call(mod.c("lpn_preempt"), [])   # a new turn: lpn_reductions is 0 and so is r
-        with b.if_then(b.icmp_signed("!=", k, c64(0)), likely=False):
-            b.ret(ir.Constant(FAST, [c64(0), c64(KILLED)]))
-        yielded = b.block
+        yielded = self.preempt()
         b.branch(go_on)
         b.position_at_end(go_on)
         self.r = b.phi(I64)
         self.r.add_incoming(spent, counted)
         self.r.add_incoming(c64(0), yielded)
-        self.env = {p.id: v for p, v in zip(self.params, self.vals)}
+        return vals
 
     def give_up_if(self, cond) -> None:
         b = self.b
@@ -284,8 +311,10 @@ class FastGen:
             self.env = saved
             return None
         if isinstance(e, I.Send) and self.is_self_send(e):
+            if self.level:   # the nest's frame is reused by the next level's
+                return self.answer(self.call_self(self.args_of(e, self.md), self.d))
             return self.jump(self.args_of(e, self.md), self.d, self.acc)
-        if isinstance(e, I.Send) and e.selector == "+" and primitive(self.mod, e):
+        if isinstance(e, I.Send) and e.selector == "+" and primitive(self.mod, e) and not self.level:
             left, right = e.receiver, e.args[0]
             for term, call in ((left, right), (right, left)):
                 if isinstance(call, I.Send) and self.is_self_send(call):
@@ -302,8 +331,11 @@ class FastGen:
 
     def answer(self, v) -> None:
         b = self.b
-        self.give_up_if(b.and_(b.icmp_signed("<", v, c64(0)), b.icmp_signed("!=", self.acc, c64(0))))
-        r = self.checked("sadd", self.acc, v)
+        if self.level:
+            r = v
+        else:
+            self.give_up_if(b.and_(b.icmp_signed("<", v, c64(0)), b.icmp_signed("!=", self.acc, c64(0))))
+            r = self.checked("sadd", self.acc, v)
         b.ret(b.insert_value(b.insert_value(ir.Constant(FAST, None), r, 0), self.r, 1))
 
     def jump(self, args, d, acc) -> None:
@@ -374,14 +406,53 @@ class FastGen:
                 return b.icmp_signed(COMPARE[op], x, y)
             md = callee(self.mod, e, self.md)
             args = self.args_of(e, md)
-            level = (self.level + 1) % (UNROLL + 1) if md is self.md else 0
-            r = b.call(fast_fn(self.mod, md, level), [b.add(self.d, c64(1)), self.r, *args], cconv="fastcc")
-            spent = b.extract_value(r, 1)
-            with b.if_then(b.icmp_signed("<", spent, c64(0)), likely=False):
-                b.ret(r)
-            self.r = spent
-            return b.extract_value(r, 0)
+            d = b.add(self.d, c64(1))
+            return self.call_self(args, d) if md is self.md else self.call(fast_fn(self.mod, md), args, d)
         raise AssertionError(f"not pure: {type(e).__name__}")
+
+    def call_self(self, args, d):
+        """A self-send's value, its frame at depth d: the nest's next level, the last level's
+        a call of level 0. Level 0 enters the nest only when the nest's deepest frame, at most
+        d + levels - 1, is within --stack-limit, as the nest does not check; else it calls itself."""
+        if self.level == self.levels:
+            return self.call(fast_fn(self.mod, self.md), args, d)
+        nest = fast_fn(self.mod, self.md, self.level + 1)
+        if self.level:
+            return self.call(nest, args, d)
+        b = self.b
+        within = b.icmp_unsigned("<=", b.add(d, c64(self.levels - 1)), self.limit)
+        return self.branches(within, lambda: self.call(nest, args, d),
+                             lambda: self.call(fast_fn(self.mod, self.md), args, d))
+
+    def call(self, fn: ir.Function, args, d):
+        """The callee's value; its GIVE_UP or KILLED is answered. One unsigned compare also
+        finds a turn's budget spent, which a nest does not check: the nest yields here."""
+        from lp.compiler.actors import BUDGET
+        b, f = self.b, self.f
+        r = b.call(fn, [d, self.r, *args], cconv="fastcc")
+        spent = b.extract_value(r, 1)
+        came = b.block
+        over, go_on = f.append_basic_block("over"), f.append_basic_block("returned")
+        b.cbranch(b.icmp_unsigned(">=", spent, c64(BUDGET)), over, go_on).set_weights([1, 1 << 20])
+        b.position_at_end(over)
+        with b.if_then(b.icmp_signed("<", spent, c64(0))):
+            b.ret(r)
+        yielded = self.preempt()
+        b.branch(go_on)
+        b.position_at_end(go_on)
+        self.r = b.phi(I64)
+        self.r.add_incoming(spent, came)
+        self.r.add_incoming(c64(0), yielded)
+        return b.extract_value(r, 0)
+
+    def preempt(self):
+        """Yield (a new turn: lpn_reductions is 0); answer KILLED when killed meanwhile. The
+        block it ends in."""
+        b = self.b
+        k = b.call(self.mod.c("lpn_preempt"), [])
+        with b.if_then(b.icmp_signed("!=", k, c64(0)), likely=False):
+            b.ret(ir.Constant(FAST, [c64(0), c64(KILLED)]))
+        return b.block
 
     def branches(self, cond, then, else_):
         b = self.b
