@@ -11,26 +11,13 @@
 
 #define JOB_THREADS 2
 
-static lprt__workers *jobs_get(lprt *rt) {
-    lprt__workers *ws = atomic_load_explicit(&rt->jobs, memory_order_acquire);
-    if (ws) return ws;
-    pthread_mutex_lock(&rt->jobs_mu);
-    ws = atomic_load_explicit(&rt->jobs, memory_order_acquire);
-    if (!ws && !atomic_load(&rt->stopping)) {
-        ws = lprt__workers_start(JOB_THREADS);
-        if (ws) atomic_store_explicit(&rt->jobs, ws, memory_order_release);
-    }
-    pthread_mutex_unlock(&rt->jobs_mu);
-    return ws;
-}
-
 int lprt_wait_job(lprt_actor *self, void (*run)(void *), void (*done)(void *), void *arg, int64_t deadline) {
     if (self->rt->det) {
         run(arg);
         if (done) done(arg);
         return 1;
     }
-    lprt__workers *ws = jobs_get(self->rt);
+    lprt__workers *ws = lprt__workers_once(self->rt, &self->rt->jobs, JOB_THREADS);
     if (!ws) return LPRT_ENOMEM;
     self->wait_kind = WAIT_JOB;
     self->wait_deadline = deadline;

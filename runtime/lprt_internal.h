@@ -232,10 +232,10 @@ struct lprt {
     int main_reason;
     lprt__shard reg[REG_SHARDS];
     lprt__timers timers;
-    lprt__io *io;
-    lprt__workers *resolver;       /* resolver.c: one thread for DNS */
-    _Atomic(lprt__workers *) jobs; /* jobs.c: started by the first job */
-    pthread_mutex_t jobs_mu;
+    _Atomic(lprt__io *) io;            /* poller.c: started by the first timer or fd wait */
+    _Atomic(lprt__workers *) resolver; /* resolver.c: one thread for DNS, started by the first lookup */
+    _Atomic(lprt__workers *) jobs;     /* jobs.c: started by the first job */
+    pthread_mutex_t start_mu;          /* guards the starting of those three */
     lprt__det *det; /* deterministic mode (det.c); NULL: the normal scheduler */
     _Atomic uint64_t st_spawned, st_exited, st_steals, st_parks, st_messages, st_seek_steps, st_mbox_locks,
         st_stack_maps;
@@ -298,13 +298,13 @@ void lprt__timer_disarm(lprt_actor *a);
 int64_t lprt__timers_fire(lprt *rt, int64_t now); /* wakes expired; returns next deadline or -1 */
 
 /* poller.c */
-int lprt__io_start(lprt *rt);
+lprt__io *lprt__io_need(lprt *rt);
 void lprt__io_stop(lprt *rt);
 void lprt__io_kick(lprt *rt);
 void lprt__io_wait_fd(lprt_actor *a, int fd, int events, uint64_t seq);
 
 /* resolver.c */
-int lprt__resolver_start(lprt *rt);
+void lprt__resolver_init(void);
 void lprt__resolver_stop(lprt *rt);
 void lprt__resolve_drop(lprt_actor *a);
 
@@ -313,6 +313,7 @@ void lprt__jobs_stop(lprt *rt);
 
 /* workers.c: threads running blocking work for actors, which they then wake */
 lprt__workers *lprt__workers_start(int nthreads);
+lprt__workers *lprt__workers_once(lprt *rt, _Atomic(lprt__workers *) *slot, int nthreads);
 int lprt__workers_submit(lprt__workers *ws, lprt_actor *self, int reason, void (*run)(void *),
                          void (*done)(void *), void *arg);
 int lprt__workers_sleep(lprt__workers *ws, long ms); /* 0: the pool is stopping */

@@ -53,8 +53,9 @@ static void lookup(void *p) {
 
 int lprt_wait_resolve(lprt_actor *self, const char *host, const char *service, int family,
                       int socktype, int64_t deadline) {
-    lprt__workers *pool = self->rt->resolver;
-    if (!pool) return LPRT_EINVAL; /* deterministic mode: no resolver thread */
+    if (self->rt->det) return LPRT_EINVAL; /* deterministic mode: no resolver thread */
+    lprt__workers *pool = lprt__workers_once(self->rt, &self->rt->resolver, 1);
+    if (!pool) return LPRT_ENOMEM;
     lprt__resolve_drop(self);
     lprt__resolve *q = calloc(1, sizeof *q);
     if (!q) return LPRT_ENOMEM;
@@ -90,15 +91,12 @@ struct addrinfo *lprt_resolved(lprt_actor *self, int *status) {
     return r;
 }
 
-int lprt__resolver_start(lprt *rt) {
+void lprt__resolver_init(void) {
     const char *delay = getenv("LPRT_TEST_DNS_DELAY_MS");
     test_delay_ms = delay ? atol(delay) : 0;
-    rt->resolver = lprt__workers_start(1);
-    return rt->resolver ? 0 : -1;
 }
 
 /* Lookups still queued are dropped: nobody is left to read them. */
 void lprt__resolver_stop(lprt *rt) {
-    lprt__workers_stop(rt->resolver, 0);
-    rt->resolver = NULL;
+    lprt__workers_stop(atomic_exchange(&rt->resolver, NULL), 0);
 }

@@ -36,7 +36,7 @@ lprt *lprt_new(const lprt_config *cfg, const lprt_hooks *hooks) {
     atomic_init(&rt->next_ref, 1);
     pthread_mutex_init(&rt->done_mu, NULL);
     pthread_cond_init(&rt->done_cv, NULL);
-    pthread_mutex_init(&rt->jobs_mu, NULL);
+    pthread_mutex_init(&rt->start_mu, NULL);
     for (int i = 0; i < REG_SHARDS; i++) pthread_mutex_init(&rt->reg[i].mu, NULL);
     lprt__timers_init(&rt->timers);
     lprt__stack_pool_init(rt);

@@ -201,7 +201,7 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
     if (dl >= 0) lprt__timer_arm(a, dl, seq);
     else lprt__timer_disarm(a);
     if (wk == WAIT_FD || wk == WAIT_FD_RECEIVE) {
-        if (!d->rt->io) {
+        if (!lprt__io_need(d->rt)) {
             fprintf(stderr, "lprt: fd waits are not supported in deterministic mode\n");
             abort();
         }
@@ -444,10 +444,7 @@ int lprt_run(lprt *rt, lprt_actor *main_actor) {
     if (!atomic_compare_exchange_strong(&rt->running, &expected, 1)) return LPRT_EINVAL;
     lprt_retain(main_actor);
     rt->main = main_actor;
-    if (!rt->det && (lprt__io_start(rt) != 0 || lprt__resolver_start(rt) != 0)) {
-        fprintf(stderr, "lprt: cannot start service threads\n");
-        abort();
-    }
+    lprt__resolver_init();
     for (int i = 0; i < rt->ndomains; i++)
         if (pthread_create(&rt->domains[i].thread, NULL, domain_main, &rt->domains[i]) != 0) abort();
     lprt_start(main_actor);

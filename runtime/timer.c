@@ -76,6 +76,7 @@ void lprt__timer_arm(lprt_actor *a, int64_t deadline, uint64_t seq) {
     lprt *rt = a->rt;
     lprt__timers *t = &rt->timers;
     bool kick = false;
+    lprt__io_need(rt);
     pthread_mutex_lock(&t->mu);
     if (a->t_index == SIZE_MAX) {
         if (t->n == t->cap) {

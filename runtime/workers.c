@@ -81,6 +81,19 @@ lprt__workers *lprt__workers_start(int nthreads) {
     return ws;
 }
 
+lprt__workers *lprt__workers_once(lprt *rt, _Atomic(lprt__workers *) *slot, int nthreads) {
+    lprt__workers *ws = atomic_load_explicit(slot, memory_order_acquire);
+    if (ws) return ws;
+    pthread_mutex_lock(&rt->start_mu);
+    ws = atomic_load_explicit(slot, memory_order_acquire);
+    if (!ws && !atomic_load(&rt->stopping)) {
+        ws = lprt__workers_start(nthreads);
+        if (ws) atomic_store_explicit(slot, ws, memory_order_release);
+    }
+    pthread_mutex_unlock(&rt->start_mu);
+    return ws;
+}
+
 int lprt__workers_submit(lprt__workers *ws, lprt_actor *self, int reason, void (*run)(void *),
                          void (*done)(void *), void *arg) {
     work *w = calloc(1, sizeof *w);
