@@ -30,6 +30,7 @@ typedef struct fdreq {
 } fdreq;
 
 struct lprt__io {
+    lprt *rt;
     int epfd, evfd;
     pthread_t thread;
     _Atomic int stop;
@@ -103,8 +104,8 @@ void lprt__io_wait_fd(lprt_actor *a, int fd, int events, uint64_t seq) {
 }
 
 static void *io_main(void *arg) {
-    lprt *rt = arg;
-    lprt__io *io = atomic_load_explicit(&rt->io, memory_order_acquire);
+    lprt__io *io = arg;   /* not rt->io, which lprt__io_stop may have taken before this runs */
+    lprt *rt = io->rt;
     struct epoll_event evs[64];
     while (!atomic_load(&io->stop)) {
         int64_t now = lprt_now();
@@ -140,24 +141,26 @@ static lprt__io *io_start(lprt *rt) {
     lprt__io *io = calloc(1, sizeof *io);
     if (!io) return NULL;
     pthread_mutex_init(&io->lock, NULL);
+    io->rt = rt;
     io->epfd = epoll_create1(EPOLL_CLOEXEC);
     io->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (io->epfd < 0 || io->evfd < 0) return NULL;
     struct epoll_event ev = {.events = EPOLLIN, .data.u64 = EV_KICK};
     if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->evfd, &ev) != 0) return NULL;
-    atomic_store_explicit(&rt->io, io, memory_order_release);
-    if (pthread_create(&io->thread, NULL, io_main, rt) != 0) return NULL;
+    if (pthread_create(&io->thread, NULL, io_main, io) != 0) return NULL;
+    atomic_store_explicit(&rt->io, io, memory_order_release);   /* io->thread is set: joinable */
     return io;
 }
 
 /* The io thread, started by the first timer or fd wait (a program that waits for neither has
-   none; that saved a tenth of a millisecond of every start-up). NULL in deterministic mode. */
+   none; that saved a tenth of a millisecond of every start-up). NULL in deterministic mode and
+   once the runtime is stopping (lprt__io_stop may have run: nothing would stop a new thread). */
 lprt__io *lprt__io_need(lprt *rt) {
     lprt__io *io = atomic_load_explicit(&rt->io, memory_order_acquire);
     if (io || rt->det) return io;
     pthread_mutex_lock(&rt->start_mu);
     io = atomic_load_explicit(&rt->io, memory_order_acquire);
-    if (!io && !(io = io_start(rt))) {
+    if (!io && !atomic_load(&rt->stopping) && !(io = io_start(rt))) {
         fprintf(stderr, "lprt: cannot start the io thread\n");
         abort();
     }

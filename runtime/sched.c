@@ -201,11 +201,11 @@ static void block(lprt__domain *d, lprt_actor *a, uint64_t seq) {
     if (dl >= 0) lprt__timer_arm(a, dl, seq);
     else lprt__timer_disarm(a);
     if (wk == WAIT_FD || wk == WAIT_FD_RECEIVE) {
-        if (!lprt__io_need(d->rt)) {
+        if (d->rt->det) {
             fprintf(stderr, "lprt: fd waits are not supported in deterministic mode\n");
             abort();
         }
-        lprt__io_wait_fd(a, a->wait_fd, a->wait_events, seq);
+        if (lprt__io_need(d->rt)) lprt__io_wait_fd(a, a->wait_fd, a->wait_events, seq); /* else stopping */
     }
 
     if (a->kind == LPRT_FIBER) lprt__fiber_park(a); /* before WAITING: then another domain may resume it */

@@ -1,7 +1,11 @@
 /* t_timers.c — receive-after timeouts racing messages (each round resolves
- * exactly once, late messages are kept, never early), and many concurrent
- * sleepers (each wakes exactly once, not before its deadline). */
+ * exactly once, late messages are kept, never early), many concurrent
+ * sleepers (each wakes exactly once, not before its deadline), and the io
+ * thread that serves them started by the first timer only, also as the
+ * runtime stops. */
 #include "harness.h"
+
+#include <dirent.h>
 
 typedef struct {
     lprt_actor *peer;
@@ -154,7 +158,51 @@ static void main_fiber(lprt_actor *self, void *ud) {
     CHECK(atomic_load(&woken) == NS);
 }
 
+static int threads(void) {
+    DIR *dir = opendir("/proc/self/task");
+    CHECK(dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dir));) n += e->d_name[0] != '.';
+    closedir(dir);
+    return n;
+}
+
+static void count_threads(lprt_actor *self, void *ud) {
+    int *n = ud;
+    n[0] = threads();
+    lprt_sleep_ms(self, 1);
+    n[1] = threads();
+}
+
+static void far_sleeper(lprt_actor *self, void *ud) {
+    (void)ud;
+    lprt_wait_sleep(self, lprt_now() + 1000000000LL);
+    lprt_suspend(self);
+}
+
+/* Main ends at once: the io thread that the sleeper's timer starts may not have run yet when
+   lprt_run stops it. */
+static void quick_main(lprt_actor *self, void *ud) {
+    (void)ud;
+    lprt_release(lprt_spawn_fiber(lprt_runtime(self), far_sleeper, NULL, 16384));
+}
+
+static void lazy_io_thread(void) {
+    for (size_t d = 0; d < 3; d++) {
+        int n[2];
+        lprt *rt = h_new(h_domain_counts[d]);
+        h_run(rt, lprt_create_fiber(rt, count_threads, n, 0));
+        CHECK(n[1] == n[0] + 1); /* no io thread until the first timer */
+        for (int i = 0; i < SCALE(300); i++) {
+            rt = h_new(h_domain_counts[d]);
+            h_run(rt, lprt_create_fiber(rt, quick_main, NULL, 0));
+        }
+        printf("  domains=%d: the io thread starts with the first timer, stops as it starts\n", h_domain_counts[d]);
+    }
+}
+
 int main(void) {
+    lazy_io_thread();
     for (size_t d = 0; d < 3; d++) {
         int rounds = SCALE(3000);
         lprt *rt = h_new(h_domain_counts[d]);
