@@ -261,17 +261,27 @@ class FastGen:
         self.acc.add_incoming(c64(0), entry)
         self.give_up_if(b.icmp_unsigned(">", self.d, self.limit))
         spent = b.add(self.r_in, c64(1))
-        counted = b.block
-        yield_bb, go_on = f.append_basic_block("yield"), f.append_basic_block("counted")
-        b.cbranch(b.icmp_signed(">=", spent, c64(BUDGET)), yield_bb, go_on).set_weights([1, 1 << 20])
-        b.position_at_end(yield_bb)
+        self.spend(spent, b.icmp_signed(">=", spent, c64(BUDGET)))
+        return vals
+
+    def spend(self, spent, over, answer_if_negative=None) -> None:
+        """self.r becomes spent, or 0 when `over` holds: the turn's budget is spent and the copy
+        yields. With answer_if_negative (a callee's {value, r'}), a negative spent, the callee's
+        GIVE_UP or KILLED, is answered instead."""
+        b, f = self.b, self.f
+        came = b.block
+        over_bb, go_on = f.append_basic_block("over"), f.append_basic_block("counted")
+        b.cbranch(over, over_bb, go_on).set_weights([1, 1 << 20])
+        b.position_at_end(over_bb)
+        if answer_if_negative is not None:
+            with b.if_then(b.icmp_signed("<", spent, c64(0))):
+                b.ret(answer_if_negative)
         yielded = self.preempt()
         b.branch(go_on)
         b.position_at_end(go_on)
         self.r = b.phi(I64)
-        self.r.add_incoming(spent, counted)
+        self.r.add_incoming(spent, came)
         self.r.add_incoming(c64(0), yielded)
-        return vals
 
     def give_up_if(self, cond) -> None:
         b = self.b
@@ -428,21 +438,10 @@ class FastGen:
         """The callee's value; its GIVE_UP or KILLED is answered. One unsigned compare also
         finds a turn's budget spent, which a nest does not check: the nest yields here."""
         from lp.compiler.actors import BUDGET
-        b, f = self.b, self.f
+        b = self.b
         r = b.call(fn, [d, self.r, *args], cconv="fastcc")
         spent = b.extract_value(r, 1)
-        came = b.block
-        over, go_on = f.append_basic_block("over"), f.append_basic_block("returned")
-        b.cbranch(b.icmp_unsigned(">=", spent, c64(BUDGET)), over, go_on).set_weights([1, 1 << 20])
-        b.position_at_end(over)
-        with b.if_then(b.icmp_signed("<", spent, c64(0))):
-            b.ret(r)
-        yielded = self.preempt()
-        b.branch(go_on)
-        b.position_at_end(go_on)
-        self.r = b.phi(I64)
-        self.r.add_incoming(spent, came)
-        self.r.add_incoming(c64(0), yielded)
+        self.spend(spent, b.icmp_unsigned(">=", spent, c64(BUDGET)), r)
         return b.extract_value(r, 0)
 
     def preempt(self):

@@ -1,4 +1,4 @@
-/* fib 32 by plain recursion, the C peer of fib.lp (gcc -O2). */
+/* fib 30 by plain recursion, the C peer of fib.lp (gcc -O2). */
 #include <stdio.h>
 static long fib(long n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-int main(void) { printf("%ld\n", fib(32)); return 0; }
+int main(void) { printf("%ld\n", fib(30)); return 0; }

@@ -1,6 +1,6 @@
-"""fib 32 by plain recursion, the Python peer of fib.lp."""
+"""fib 30 by plain recursion, the Python peer of fib.lp."""
 def fib(n):
     return n if n < 2 else fib(n - 1) + fib(n - 2)
 
 
-print(fib(32))
+print(fib(30))

@@ -5,9 +5,9 @@
 Each benchmark NAME has NAME.lp (run with `lp run` and built with `lp build -O2`),
 NAME.c and NAME_py.py. Times are the best CPU time (user + system) of R runs of
 the finished program, start-up included (a native binary starts the runtime's
-threads and a fiber: about 2 ms; builds are not timed, `lp build` time is
-printed separately). Prints a table with ratios, then hello world's build time and binary size;
-never fails on speed.
+domain threads and a fiber: about 1 ms, a C program 0.5 ms; builds are not
+timed, `lp build` time is printed separately). Prints a table with ratios, then
+hello world's build time and binary size; never fails on speed.
 """
 from __future__ import annotations
 
@@ -29,17 +29,20 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def timed(cmd, repeat: int) -> tuple[float, bytes]:
-    """Best CPU time (user + system) of `repeat` runs: steadier than wall time on a shared machine."""
-    times, out = [], b""
+def timed(cmds, repeat: int) -> list[tuple[float, bytes]]:
+    """Per command, the best CPU time (user + system) of `repeat` runs, steadier than wall time
+    on a shared machine, and its output. The commands take turns, so a slower spell of the
+    machine falls on all of them, not on one side of a ratio."""
+    times, outs = [[] for _ in cmds], [b""] * len(cmds)
     for _ in range(repeat):
-        t = _cpu()
-        p = subprocess.run(cmd, capture_output=True)
-        times.append(_cpu() - t)
-        if p.returncode != 0:
-            sys.exit(f"{cmd} failed: {p.stderr.decode()}")
-        out = p.stdout
-    return min(times), out
+        for k, cmd in enumerate(cmds):
+            t = _cpu()
+            p = subprocess.run(cmd, capture_output=True)
+            times[k].append(_cpu() - t)
+            if p.returncode != 0:
+                sys.exit(f"{cmd} failed: {p.stderr.decode()}")
+            outs[k] = p.stdout
+    return [(min(ts), out) for ts, out in zip(times, outs)]
 
 
 def main() -> None:
@@ -59,10 +62,9 @@ def main() -> None:
         build_s = time.perf_counter() - t
         cbin = tmp / f"{name}_c"
         subprocess.run([cc, "-O2", str(HERE / f"{name}.c"), "-o", str(cbin)], check=True)
-        t_bin, out_bin = timed([str(binary)], args.repeat)
-        t_c, out_c = timed([str(cbin)], args.repeat)
-        t_py, out_py = timed([sys.executable, str(HERE / f"{name}_py.py")], args.repeat)
-        t_run, out_run = timed([*lp, "run", str(src)], 1)
+        (t_bin, out_bin), (t_c, out_c), (t_py, out_py) = timed(
+            [[str(binary)], [str(cbin)], [sys.executable, str(HERE / f"{name}_py.py")]], args.repeat)
+        [(t_run, out_run)] = timed([[*lp, "run", str(src)]], 1)
         same = out_bin == out_run == out_c == out_py
         print(f"{name:8} {t_run:9.3f}s {t_bin:9.4f}s {t_c:9.4f}s {t_py:9.3f}s {t_run / t_bin:8.0f}x "
               f"{t_bin / t_c:6.2f}x{'' if same else '  (OUTPUTS DIFFER)'}   (lp build {build_s:.2f}s)")
